@@ -1,0 +1,37 @@
+# minige: `make run` sets everything up and starts the daemon on the embedded cell;
+# `make test` sets everything up and runs lint, type checks and the whole suite.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test lint typecheck pytest bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/qmaster start --foreground
+
+lint: $(STAMP)
+	$(BIN)/ruff check qmaster clients schedd tests bench
+	$(BIN)/ruff format --check qmaster clients schedd tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/pytest -q
+
+test: lint typecheck pytest
+
+bench: $(STAMP)
+	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,103 @@
+"""The GDI operations and their payloads: the contract between clients and the daemon.
+
+Standard library only. A request frame is ``{"v": 1, "op": OP, "args": {...}}``;
+a reply is ``{"v": 1, "answers": [[status, quality, text], ...], "data": ...}``.
+Commands print the answers' texts as Grid Engine prints its answer lists
+(INFO on stdout, errors on stderr) and render ``data`` themselves.
+
+Job specifications (``JobSpec``) are dicts keyed by the JSV parameter names
+of qsub(1), so a JSV sees exactly what was stored. Keys (all optional unless
+noted; a key absent means "not given by the submitter")::
+
+    CMDNAME   str   script path, or the command with -b y, or "STDIN"  (required)
+    CMDARGS   list[str] job arguments
+    script    str   the script's text (absent with -b y)
+    b         bool  -b y
+    N         str   job name (default: basename of CMDNAME)
+    o, e      list[str] output/error paths ([host:]path)
+    j         bool  -j y
+    cwd       str   -cwd: the submitter's working directory
+    wd        str   -wd DIR
+    v         dict[str,str] -v/-V environment (values of -V included)
+    V         bool  -V was given
+    ac        dict[str,str] job context (-ac/-sc/-dc resolved by the client)
+    A         str   account
+    P         str   project
+    p         int   priority, -1023..1024
+    h         bool  -h user hold
+    hold_jid  list[str] job ids or names
+    l_hard, l_soft  dict[str,str] resource requests, values as typed
+    q_hard, q_soft  list[str] queue patterns
+    pe_name str, pe_min int, pe_max int
+    masterq   list[str]
+    now       bool
+    r         bool  rerunnable
+    m         str   mail options, e.g. "bea" or "n"
+    M         list[str] mail addresses
+    t_min, t_max, t_step  int  array task range (-t)
+    R         bool  -R y (reservation)
+    S         list[str] shell paths
+    a         str   -a date_time (CCYYMMDDhhmm.SS)
+    ar        int   -ar advance reservation id
+    jsv       list[str] -jsv scripts (client side only)
+
+Operations and their ``args`` -> ``data``:
+
+    ping          {}                                   -> {"version": str, "now": float}
+    submit        {"job": JobSpec, "verify": "n|e|w|v|p"}
+                  -> {"job_id": int, "name": str, "tasks": "1-10:1" | null}
+                  answers: INFO ``Your job 1 ("x") has been submitted``
+    job_list      {"users": [str] | null, "states": str | null, "full": bool}
+                  -> {"jobs": [JobRow], "queues": [QueueRow] (with full), "now": float}
+    job_detail    {"job_ids": [str] | null}             -> {"jobs": [JobDetail], "missing": [str]}
+    delete        {"job_ids": [str], "users": [str] | null, "force": bool}
+                  ids may be "7", "7.3", "7.1-5:2" or a job name; answers one per job
+    alter         {"job_ids": [str], "job": JobSpec (only changed keys), "verify": str}
+    conf_show     {"kind": KIND, "name": str | null}    -> {"text": str} or {"names": [str]}
+    conf_modify   {"kind": KIND, "text": str, "source": str}   replace an object from file text
+    conf_add      {"kind": KIND, "name": str, "members": [str]} add users to a userset / managers
+    conf_delete   {"kind": KIND, "name": str, "members": [str]} remove them
+    shutdown      {}                                    (managers only; qconf -km)
+
+KIND is one of: complex, cqueue, exechost, pe, userset, global, sched, manager.
+With conf_show, a null name for cqueue/exechost/pe/userset/manager lists names
+(``-sql``, ``-sel``, ``-spl``, ``-sm``).
+
+Rows::
+
+    JobRow    {"job_id": int, "prior": float, "name": str, "owner": str, "state": str,
+               "submit_time": float, "start_time": float | null, "queue": str | null,
+               "slots": int, "tasks": str | null}
+               one row per running task; one row per run of pending tasks ("1-10:1")
+    QueueRow  {"name": "all.q@host1", "qtype": "BIP", "resv": int, "used": int,
+               "total": int, "load_avg": float | null, "arch": str, "states": str}
+    JobDetail {"job_id": int, "owner": str, "uid": int, "group": str, "gid": int,
+               "submission_time": float, "state": str, "job": JobSpec,
+               "tasks": [{"task_id": int | null, "state": str, "queue": str | null,
+                          "start_time": float | null}],
+               "scheduling_info": [str]}
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+OPS: Final = frozenset(
+    {
+        "ping",
+        "submit",
+        "job_list",
+        "job_detail",
+        "delete",
+        "alter",
+        "conf_show",
+        "conf_modify",
+        "conf_add",
+        "conf_delete",
+        "shutdown",
+    }
+)
+
+CONF_KINDS: Final = frozenset(
+    {"complex", "cqueue", "exechost", "pe", "userset", "global", "sched", "manager"}
+)
