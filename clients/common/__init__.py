@@ -1,0 +1,1 @@
+"""Pieces every client command shares: the click shell, answer printing, exit codes."""

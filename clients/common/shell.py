@@ -1,0 +1,118 @@
+"""The click shell every command runs in, with Grid Engine's error behaviour.
+
+click parses the options, but none of its texts or exit codes reach the user:
+
+* ``-help`` prints the command's own usage on stdout and exits 0;
+* a usage error prints ``ERROR! invalid option argument "<x>"`` (or
+  ``ERROR! -x option must have argument``) and the usage on stderr, exit 1;
+* a :class:`ClientError` prints its message, exit code as it says;
+* an unreachable qmaster (:class:`GdiError`) is one line on stderr, exit 1.
+
+The qmaster is reached through a *transport*, ``(op, args) -> Reply``. By
+default that is :func:`qmaster.gdi.client.call`, looked up at call time so
+tests may monkeypatch it; ``main(argv, transport=...)`` injects another one.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import click
+
+from clients.common.errors import ClientError
+from clients.common.output import EXIT_ERROR, EXIT_OK, err, out
+from qmaster.gdi import client as gdi_client
+from qmaster.gdi.client import GdiError, Reply
+
+Transport = Callable[[str, dict[str, Any]], Reply]
+
+CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": [], "max_content_width": 100}
+
+
+def default_transport(op: str, args: dict[str, Any]) -> Reply:
+    """Send one request to the cell's qmaster."""
+    return gdi_client.call(op, args)
+
+
+def transport_of(ctx: click.Context) -> Transport:
+    """The transport a command invocation was started with."""
+    found: Transport = ctx.find_root().obj
+    return found
+
+
+class GeCommand(click.Command):
+    """A click command that behaves like a Grid Engine client on bad input."""
+
+    def __init__(self, *args: Any, usage_text: str, **kwargs: Any) -> None:
+        kwargs.setdefault("context_settings", dict(CONTEXT_SETTINGS))
+        kwargs["add_help_option"] = False
+        super().__init__(*args, **kwargs)
+        self.usage_text = usage_text
+
+    def run(self, argv: Sequence[str] | None, transport: Transport | None = None) -> int:
+        """Parse ``argv``, run the command and return its exit code."""
+        args = list(sys.argv[1:] if argv is None else argv)
+        if "-help" in args:
+            out(self.usage_text)
+            return EXIT_OK
+        try:
+            ctx = self.make_context(self.name or "", args, obj=transport or default_transport)
+            with ctx:
+                result = self.invoke(ctx)
+        except click.exceptions.Exit as stop:
+            return stop.exit_code
+        except click.UsageError as exc:
+            return self._report(self._translate(exc, args))
+        except ClientError as exc:
+            return self._report(exc)
+        except GdiError as exc:
+            err(f"error: {exc}")
+            return EXIT_ERROR
+        return int(result or 0)
+
+    def _report(self, exc: ClientError) -> int:
+        err(exc.message)
+        if exc.show_usage:
+            err(self.usage_text)
+        return exc.exit_code
+
+    def _option_names(self) -> dict[str, bool]:
+        """Every option name -> whether it takes a value."""
+        names: dict[str, bool] = {}
+        for param in self.params:
+            if isinstance(param, click.Option):
+                for name in param.opts + param.secondary_opts:
+                    names[name] = not param.is_flag and not param.count
+        return names
+
+    def _translate(self, exc: click.UsageError, args: list[str]) -> ClientError:
+        """Map a click usage error onto Grid Engine's wording."""
+        names = self._option_names()
+        option = getattr(exc, "option_name", None)
+        if isinstance(exc, click.BadOptionUsage) and option and names.get(option):
+            return ClientError(f"ERROR! {option} option must have argument", show_usage=True)
+        token = first_unknown(args, names) or _bad_value(exc) or (args[-1] if args else "")
+        return ClientError(f'ERROR! invalid option argument "{token}"', show_usage=True)
+
+
+def first_unknown(args: Sequence[str], names: dict[str, bool]) -> str | None:
+    """The first token that looks like an option but is none of ``names``."""
+    expect_value = False
+    for token in args:
+        if expect_value:
+            expect_value = False
+            continue
+        if token in names:
+            expect_value = names[token]
+        elif token.startswith("-") and len(token) > 1:
+            return token
+    return None
+
+
+def _bad_value(exc: click.UsageError) -> str | None:
+    if isinstance(exc, click.BadParameter):
+        value = getattr(exc, "value", None)
+        return None if value is None else str(value)
+    return None

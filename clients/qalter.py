@@ -1,0 +1,47 @@
+"""qalter: change the submit options of pending jobs.
+
+The qsub switches are parsed with the same grammar (no request files, no
+script); only the keys given are sent with ``alter``, and the qmaster's
+answers (``modified hard resource list of job 12`` ...) are printed.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import click
+
+from clients.common.errors import ClientError
+from clients.common.output import exit_code, print_answers
+from clients.common.shell import GeCommand, Transport, transport_of
+from clients.submit.build import build_qalter
+from clients.submit.usage import QALTER_USAGE
+from clients.submit.world import real_inputs
+
+
+@click.command(
+    "qalter",
+    cls=GeCommand,
+    usage_text=QALTER_USAGE,
+    context_settings={"ignore_unknown_options": True, "help_option_names": []},
+)
+@click.argument("argv", nargs=-1, type=click.UNPROCESSED)
+@click.pass_context
+def qalter_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
+    """Alter pending jobs."""
+    if not argv:
+        raise ClientError("ERROR! no option argument", show_usage=True)
+    request = build_qalter(argv, real_inputs())
+    if not request.job_ids:
+        raise ClientError("ERROR! no job id list specified", show_usage=True)
+    args = {"job_ids": request.job_ids, "job": request.spec, "verify": request.verify}
+    reply = transport_of(ctx)("alter", args)
+    print_answers(reply.answers)
+    return exit_code(reply.answers)
+
+
+def main(argv: Sequence[str] | None = None, *, transport: Transport | None = None) -> int:
+    """Run qalter with ``argv``; return the exit code."""
+    assert isinstance(qalter_command, GeCommand)
+    return qalter_command.run(sys.argv[1:] if argv is None else argv, transport)

@@ -1,0 +1,70 @@
+"""qsub: submit a batch job to the qmaster.
+
+Options come from the default request files, the script's ``#$`` lines and
+the command line (see :mod:`clients.submit.build`); the result is sent with
+``submit``. The answer is printed as the qmaster wrote it, ``-terse`` prints
+only the id, and a refusal ends with ``Unable to run job: <reason>.`` and
+``Exiting.`` on stderr, exit 25 for the job limits and 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from clients.common.output import EXIT_OK, err, exit_code, out, print_answers
+from clients.common.shell import GeCommand, Transport, transport_of
+from clients.submit.build import build_qsub
+from clients.submit.usage import QSUB_USAGE
+from clients.submit.world import real_inputs
+from qmaster.gdi.answers import Quality
+from qmaster.gdi.client import Reply
+
+
+def terse_id(data: Any) -> str | None:
+    """The id ``-terse`` prints: ``1``, or ``5.1-10:1`` for an array job."""
+    if not isinstance(data, dict) or data.get("job_id") is None:
+        return None
+    tasks = data.get("tasks")
+    return f"{data['job_id']}.{tasks}" if tasks else str(data["job_id"])
+
+
+def report_submit(reply: Reply, terse: bool) -> int:
+    """Print the qmaster's reply to a submit as qsub does; return the exit code."""
+    errors = [a for a in reply.answers if a.is_error]
+    if errors:
+        print_answers(a for a in reply.answers if a.quality == Quality.WARNING)
+        reason = errors[0].text.rstrip("\n")
+        err(f"Unable to run job: {reason}.\nExiting.")
+        return exit_code(reply.answers)
+    ident = terse_id(reply.data) if terse else None
+    if ident is not None:
+        print_answers(a for a in reply.answers if a.quality != Quality.INFO)
+        out(ident)
+    else:
+        print_answers(reply.answers)
+    return EXIT_OK
+
+
+@click.command(
+    "qsub",
+    cls=GeCommand,
+    usage_text=QSUB_USAGE,
+    context_settings={"ignore_unknown_options": True, "help_option_names": []},
+)
+@click.argument("argv", nargs=-1, type=click.UNPROCESSED)
+@click.pass_context
+def qsub_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
+    """Submit a job."""
+    request = build_qsub(argv, real_inputs())
+    reply = transport_of(ctx)("submit", {"job": request.spec, "verify": request.verify})
+    return report_submit(reply, request.terse)
+
+
+def main(argv: Sequence[str] | None = None, *, transport: Transport | None = None) -> int:
+    """Run qsub with ``argv`` (default: the process arguments); return the exit code."""
+    assert isinstance(qsub_command, GeCommand)
+    return qsub_command.run(sys.argv[1:] if argv is None else argv, transport)

@@ -1,0 +1,147 @@
+"""Assemble a qsub or qalter request from every place options come from.
+
+Order of application, lowest precedence first (sge_request(5), submit(1)):
+``$SGE_ROOT/$SGE_CELL/common/sge_request``, ``$HOME/.sge_request``,
+``./.sge_request``, the script's ``#$`` lines, then the command line. A
+``-clear`` anywhere forgets what came before it. The file system is reached
+only through :class:`SubmitInputs`, so everything here is testable on dicts.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from clients.common.errors import ClientError, invalid_argument
+from clients.submit.grammar import (
+    ParseContext,
+    SubmitState,
+    apply_tokens,
+    directive_tokens,
+    request_tokens,
+    split_command_line,
+)
+from qmaster.cell import Cell
+
+STDIN_NAME = "STDIN"
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitInputs:
+    """The caller's world as the submit clients see it."""
+
+    env: dict[str, str]
+    cwd: str
+    year: int
+    host: str
+    read_text: Callable[[str], str | None]
+    read_stdin: Callable[[], str] = lambda: ""
+
+    def context(self, qalter: bool = False) -> ParseContext:
+        """The parse context these inputs give."""
+        return ParseContext(self.env, self.cwd, self.year, self._resolve, qalter)
+
+    def _resolve(self, path: str) -> str | None:
+        return self.read_text(os.path.join(self.cwd, path))
+
+
+@dataclass(slots=True)
+class SubmitRequest:
+    """What qsub or qalter sends: the JobSpec, the ``-w`` mode and client-only switches."""
+
+    spec: dict[str, Any]
+    verify: str = "n"
+    terse: bool = False
+    job_ids: list[str] = field(default_factory=list)
+
+
+def request_files(inputs: SubmitInputs) -> list[str]:
+    """The default request files, lowest precedence first."""
+    files = [str(Cell.from_env(inputs.env).common / "sge_request")]
+    home = inputs.env.get("HOME")
+    if home:
+        files.append(os.path.join(home, ".sge_request"))
+    files.append(os.path.join(inputs.cwd, ".sge_request"))
+    return files
+
+
+def environment_essentials(inputs: SubmitInputs) -> dict[str, str]:
+    """The ``SGE_O_*`` variables qsub passes with every job."""
+    env = inputs.env
+    found = {
+        "SGE_O_HOME": env.get("HOME", ""),
+        "SGE_O_PATH": env.get("PATH", ""),
+        "SGE_O_SHELL": env.get("SHELL", ""),
+        "SGE_O_WORKDIR": inputs.cwd,
+        "SGE_O_HOST": inputs.host,
+        "SGE_O_LOGNAME": env.get("LOGNAME") or env.get("USER", ""),
+    }
+    return {key: value for key, value in found.items() if value}
+
+
+def run_client_jsvs(spec: dict[str, Any], jsv_paths: Sequence[str]) -> dict[str, Any]:
+    """Client-side JSV hook (``-jsv``): not run yet, the spec goes through unchanged."""
+    del jsv_paths
+    return spec
+
+
+def build_qsub(argv: Sequence[str], inputs: SubmitInputs) -> SubmitRequest:
+    """Parse qsub's argv with the request files and the script's directives."""
+    ctx = inputs.context()
+    words, rest = split_command_line(argv)
+    if rest and rest[0].startswith("-") and rest[0] != "-":
+        raise invalid_argument(rest[0])
+    first_pass = SubmitState()
+    apply_tokens(words, first_pass, ctx, allow_script=False)
+    state = SubmitState()
+    for path in request_files(inputs):
+        text = inputs.read_text(path)
+        if text is not None:
+            apply_tokens(request_tokens(text), state, ctx, allow_script=False)
+    binary = bool(first_pass.spec.get("b", state.spec.get("b", False)))
+    name, job_args = (rest[0], rest[1:]) if rest else ("-", [])
+    script_text = None if binary else _script_text(name, inputs)
+    if script_text is not None:
+        prefix = first_pass.prefix if first_pass.prefix is not None else "#$"
+        apply_tokens(directive_tokens(script_text, prefix), state, ctx, allow_script=False)
+    apply_tokens(words, state, ctx, allow_script=False)
+    return _finish_qsub(state, name, job_args, script_text, inputs)
+
+
+def _script_text(name: str, inputs: SubmitInputs) -> str:
+    if name == "-":
+        return inputs.read_stdin()
+    text = inputs.read_text(os.path.join(inputs.cwd, name))
+    if text is None:
+        raise ClientError(f'Unable to read script file because of error: error opening "{name}"')
+    return text
+
+
+def _finish_qsub(
+    state: SubmitState,
+    name: str,
+    job_args: list[str],
+    script_text: str | None,
+    inputs: SubmitInputs,
+) -> SubmitRequest:
+    spec = state.spec
+    if spec.get("b") and name == "-":
+        raise ClientError("ERROR! -b y requires a command")
+    spec["CMDNAME"] = STDIN_NAME if name == "-" else name
+    if job_args:
+        spec["CMDARGS"] = job_args
+    if script_text is not None:
+        spec["script"] = script_text
+    spec.setdefault("N", os.path.basename(spec["CMDNAME"]) or STDIN_NAME)
+    spec.setdefault("v", {}).update(environment_essentials(inputs))
+    spec = run_client_jsvs(spec, spec.get("jsv", []))
+    return SubmitRequest(spec, state.verify or "n", state.terse)
+
+
+def build_qalter(argv: Sequence[str], inputs: SubmitInputs) -> SubmitRequest:
+    """Parse qalter's argv: the changed keys and the job ids they apply to."""
+    state = SubmitState()
+    apply_tokens(argv, state, inputs.context(qalter=True), allow_script=True)
+    return SubmitRequest(state.spec, state.verify or "n", state.terse, state.job_ids)

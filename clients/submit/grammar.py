@@ -1,0 +1,313 @@
+"""The submit option grammar: a table from option name to arity and effect.
+
+Grid Engine's submit options cannot be expressed in click: ``-soft`` and
+``-hard`` switch the scope of the ``-l``/``-q`` options that follow them,
+``-clear`` forgets everything collected so far, ``-@ file`` splices in more
+options, and the first word that is not an option is the script, after which
+everything is a job argument. So the options are parsed here, from a table,
+into a JobSpec dict keyed by the JSV parameter names (see ``qmaster/gdi/ops.py``).
+
+The same grammar reads the command line, the default request files and the
+``#$`` lines of a script; the caller applies them in precedence order to one
+:class:`SubmitState`.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from clients.common.errors import ClientError, invalid_argument, missing_argument
+from clients.submit import values as V
+from clients.submit.dates import parse_date_time
+
+VERIFY_MODES = frozenset("ewnvp")
+
+
+@dataclass(slots=True)
+class SubmitState:
+    """Everything the submit options have said so far."""
+
+    spec: dict[str, Any] = field(default_factory=dict)
+    hard: bool = True
+    verify: str | None = None
+    terse: bool = False
+    prefix: str | None = None
+    script: str | None = None
+    job_args: list[str] = field(default_factory=list)
+    job_ids: list[str] = field(default_factory=list)
+
+    def clear(self) -> None:
+        """``-clear``: forget every option collected so far."""
+        self.spec.clear()
+        self.hard = True
+        self.verify = None
+        self.terse = False
+
+
+@dataclass(frozen=True, slots=True)
+class ParseContext:
+    """What option effects may consult: the caller's environment, cwd and clock year."""
+
+    env: dict[str, str]
+    cwd: str
+    year: int
+    read_text: Callable[[str], str | None] = lambda _path: None
+    qalter: bool = False
+
+
+Effect = Callable[[SubmitState, list[str], ParseContext], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One submit option: how many words it takes and what it does."""
+
+    arity: int
+    effect: Effect
+    missing: str | None = None
+
+
+def _set(key: str, convert: Callable[[str], Any] = str) -> Effect:
+    def effect(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+        state.spec[key] = convert(args[0])
+
+    return effect
+
+
+def _flag(key: str) -> Effect:
+    def effect(state: SubmitState, _args: list[str], _ctx: ParseContext) -> None:
+        state.spec[key] = True
+
+    return effect
+
+
+def _yes_no(key: str, option: str) -> Effect:
+    return _set(key, lambda text: V.yes_no(option, text))
+
+
+def _extend(key: str) -> Effect:
+    def effect(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+        state.spec.setdefault(key, []).extend(V.name_list(args[0]))
+
+    return effect
+
+
+def _scoped_resources(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+    key = "l_hard" if state.hard else "l_soft"
+    state.spec.setdefault(key, {}).update(V.resource_list(args[0]))
+
+
+def _scoped_queues(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+    key = "q_hard" if state.hard else "q_soft"
+    state.spec.setdefault(key, []).extend(V.name_list(args[0]))
+
+
+def _scope(hard: bool) -> Effect:
+    def effect(state: SubmitState, _args: list[str], _ctx: ParseContext) -> None:
+        state.hard = hard
+
+    return effect
+
+
+def _variables(state: SubmitState, args: list[str], ctx: ParseContext) -> None:
+    state.spec.setdefault("v", {}).update(V.variable_list(args[0], ctx.env))
+
+
+def _export_all(state: SubmitState, _args: list[str], ctx: ParseContext) -> None:
+    state.spec["V"] = True
+    state.spec.setdefault("v", {}).update(ctx.env)
+
+
+def _context(option: str) -> Effect:
+    def effect(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+        context: dict[str, str] = state.spec.setdefault("ac", {})
+        if option == "-dc":
+            for name in V.context_list(option, args[0], names_only=True):
+                context.pop(name, None)
+            return
+        if option == "-sc":
+            context.clear()
+        context.update(V.context_list(option, args[0]))
+
+    return effect
+
+
+def _cwd(state: SubmitState, _args: list[str], ctx: ParseContext) -> None:
+    state.spec["cwd"] = ctx.cwd
+
+
+def _hold(state: SubmitState, args: list[str], ctx: ParseContext) -> None:
+    if not ctx.qalter:
+        state.spec["h"] = True
+        return
+    letters = args[0]
+    if not letters or any(ch not in "usonUSO" for ch in letters):
+        raise ClientError(f'ERROR! Unknown hold list "{letters}" specified to -h option')
+    state.spec["h"] = "u" in letters and "n" not in letters and "U" not in letters
+
+
+def _pe(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+    first, last = V.slot_range(args[1])
+    state.spec.update(pe_name=args[0], pe_min=first, pe_max=last)
+
+
+def _tasks(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+    first, last, step = V.task_range(args[0])
+    state.spec.update(t_min=first, t_max=last, t_step=step)
+
+
+def _date(state: SubmitState, args: list[str], ctx: ParseContext) -> None:
+    state.spec["a"] = parse_date_time(args[0], ctx.year)
+
+
+def _verify(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+    if args[0] not in VERIFY_MODES or len(args[0]) != 1:
+        raise ClientError(f'invalid option argument "-w {args[0]}"')
+    state.verify = args[0]
+
+
+def _terse(state: SubmitState, _args: list[str], _ctx: ParseContext) -> None:
+    state.terse = True
+
+
+def _prefix(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+    state.prefix = args[0]
+
+
+def _clear(state: SubmitState, _args: list[str], _ctx: ParseContext) -> None:
+    state.clear()
+
+
+def _options_file(state: SubmitState, args: list[str], ctx: ParseContext) -> None:
+    text = ctx.read_text(args[0])
+    if text is None:
+        raise ClientError(f'ERROR! Could not read options file "{args[0]}"')
+    apply_tokens(request_tokens(text), state, ctx, allow_script=False)
+
+
+def _jsv(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+    state.spec.setdefault("jsv", []).append(args[0])
+
+
+OPTIONS: dict[str, Option] = {
+    "-N": Option(1, _set("N", V.job_name)),
+    "-o": Option(1, _extend("o")),
+    "-e": Option(1, _extend("e")),
+    "-j": Option(1, _yes_no("j", "-j")),
+    "-cwd": Option(0, _cwd),
+    "-wd": Option(1, _set("wd")),
+    "-V": Option(0, _export_all),
+    "-v": Option(1, _variables, "ERROR! -v option must have variable list argument"),
+    "-ac": Option(1, _context("-ac"), "ERROR! -ac option must have a context_list list argument"),
+    "-sc": Option(1, _context("-sc"), "ERROR! -sc option must have context list argument"),
+    "-dc": Option(1, _context("-dc")),
+    "-A": Option(1, _set("A")),
+    "-P": Option(1, _set("P")),
+    "-p": Option(1, _set("p", V.priority)),
+    "-hold_jid": Option(1, _extend("hold_jid")),
+    "-l": Option(1, _scoped_resources),
+    "-soft": Option(0, _scope(False)),
+    "-hard": Option(0, _scope(True)),
+    "-q": Option(1, _scoped_queues, "ERROR! -q option must have queue list argument"),
+    "-pe": Option(2, _pe, "ERROR! -pe option must have range as 2nd argument"),
+    "-masterq": Option(1, _extend("masterq")),
+    "-now": Option(1, _yes_no("now", "-now")),
+    "-r": Option(1, _yes_no("r", "-r")),
+    "-m": Option(1, _set("m", V.mail_options)),
+    "-M": Option(1, _extend("M")),
+    "-w": Option(1, _verify),
+    "-terse": Option(0, _terse),
+    "-@": Option(1, _options_file, "ERROR! -@ option must have file argument"),
+    "-clear": Option(0, _clear),
+    "-t": Option(1, _tasks, "ERROR! -t option must have a list of task id ranges"),
+    "-jsv": Option(1, _jsv),
+    "-b": Option(1, _yes_no("b", "-b")),
+    "-S": Option(1, _extend("S"), "ERROR! -S option must have path_name argument"),
+    "-R": Option(1, _yes_no("R", "-R")),
+    "-a": Option(1, _date),
+    "-ar": Option(1, _set("ar", V.ar_id)),
+    "-shell": Option(1, _yes_no("shell", "-shell")),
+    "-notify": Option(0, _flag("notify")),
+    "-C": Option(1, _prefix),
+}
+
+QALTER_HOLD = Option(1, _hold)
+QSUB_HOLD = Option(0, _hold)
+
+
+def option_table(qalter: bool) -> dict[str, Option]:
+    """The options of qsub, or of qalter (whose ``-h`` takes a hold list)."""
+    return {**OPTIONS, "-h": QALTER_HOLD if qalter else QSUB_HOLD}
+
+
+def apply_tokens(
+    tokens: Sequence[str], state: SubmitState, ctx: ParseContext, *, allow_script: bool
+) -> None:
+    """Apply ``tokens`` to ``state`` in order.
+
+    With ``allow_script`` the first word that is not an option is the script
+    (qsub) and the rest are job arguments; qalter collects such words as job
+    ids. Elsewhere (request files, ``#$`` lines) such a word is an error.
+    """
+    table = option_table(ctx.qalter)
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        option = table.get(token)
+        if option is None:
+            if (token.startswith("-") and token != "-") or not allow_script:
+                raise invalid_argument(token)
+            if ctx.qalter:
+                state.job_ids.extend(V.name_list(token))
+                i += 1
+                continue
+            state.script, state.job_args = token, list(tokens[i + 1 :])
+            return
+        words = list(tokens[i + 1 : i + 1 + option.arity])
+        if len(words) < option.arity:
+            raise ClientError(option.missing) if option.missing else missing_argument(token)
+        option.effect(state, words, ctx)
+        i += 1 + option.arity
+
+
+def request_tokens(text: str) -> list[str]:
+    """The options of a request file: ``#`` in column 1 and blank lines are skipped."""
+    tokens: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        tokens.extend(_split(line))
+    return tokens
+
+
+def directive_tokens(script: str, prefix: str = "#$") -> list[str]:
+    """The options on the script's directive lines (``#$`` unless ``-C`` says otherwise)."""
+    if not prefix:
+        return []
+    tokens: list[str] = []
+    for line in script.splitlines():
+        if line.startswith(prefix):
+            tokens.extend(_split(line[len(prefix) :]))
+    return tokens
+
+
+def _split(line: str) -> list[str]:
+    try:
+        return shlex.split(line)
+    except ValueError:
+        raise ClientError(f'ERROR! invalid option argument "{line.strip()}"') from None
+
+
+def split_command_line(tokens: Sequence[str], qalter: bool = False) -> tuple[list[str], list[str]]:
+    """Split argv into its option words and the script with its job arguments."""
+    table = option_table(qalter)
+    i = 0
+    while i < len(tokens):
+        option = table.get(tokens[i])
+        if option is None:
+            break
+        i += 1 + option.arity
+    return list(tokens[:i]), list(tokens[i:])
