@@ -1,0 +1,250 @@
+"""The global configuration (sge_conf(5)) and the scheduler configuration (sched_conf(5)).
+
+minige additions to sge_conf(5) (documented Grid Engine keys that 6.2's
+default file does not list, or minige's own): ``jsv_timeout`` and
+``jsv_threshold``. New keys are added to ``GLOBAL_FORMAT`` with their default.
+"""
+
+from __future__ import annotations
+
+from qmaster.complexes.values import parse_c_integer, parse_time
+from qmaster.conf import fields as f
+from qmaster.conf.model import Attr, ConfObject, Format
+
+
+def _text(name: str, default: str) -> Attr:
+    return Attr(name, default, f.check_any)
+
+
+def _uint(name: str, default: str) -> Attr:
+    return Attr(name, default, f.check_uint)
+
+
+def _time(name: str, default: str) -> Attr:
+    return Attr(name, default, f.check_time_or_none)
+
+
+def _bool(name: str, default: str) -> Attr:
+    return Attr(name, default, f.check_bool)
+
+
+GLOBAL_FORMAT = Format(
+    kind="global",
+    header="#global:\n",
+    column=29,
+    attrs=(
+        _text("execd_spool_dir", "/var/spool/sge"),
+        _text("mailer", "/bin/mail"),
+        _text("xterm", "/usr/bin/xterm"),
+        _text("load_sensor", "none"),
+        _text("prolog", "none"),
+        _text("epilog", "none"),
+        Attr(
+            "shell_start_mode",
+            "posix_compliant",
+            f.check_words("posix_compliant", "unix_behavior", "script_from_stdin"),
+        ),
+        _text("login_shells", "sh,bash,ksh,csh,tcsh"),
+        _uint("min_uid", "0"),
+        _uint("min_gid", "0"),
+        Attr("user_lists", "none", f.check_names),
+        Attr("xuser_lists", "none", f.check_names),
+        Attr("projects", "none", f.check_names),
+        Attr("xprojects", "none", f.check_names),
+        _bool("enforce_project", "false"),
+        Attr("enforce_user", "auto", f.check_words("true", "false", "auto")),
+        _time("load_report_time", "00:00:40"),
+        _time("max_unheard", "00:05:00"),
+        _time("reschedule_unknown", "00:00:00"),
+        Attr(
+            "loglevel",
+            "log_warning",
+            f.check_words(
+                "log_crit", "log_err", "log_warning", "log_notice", "log_info", "log_debug"
+            ),
+        ),
+        _text("administrator_mail", "none"),
+        _text("set_token_cmd", "none"),
+        _text("pag_cmd", "none"),
+        _time("token_extend_time", "none"),
+        _text("shepherd_cmd", "none"),
+        _text("qmaster_params", "none"),
+        _text("execd_params", "none"),
+        _text(
+            "reporting_params",
+            "accounting=true reporting=false flush_time=00:00:15 joblog=false sharelog=00:00:00",
+        ),
+        _uint("finished_jobs", "100"),
+        _text("gid_range", "20000-20100"),
+        _text("qlogin_command", "builtin"),
+        _text("qlogin_daemon", "builtin"),
+        _text("rlogin_command", "builtin"),
+        _text("rlogin_daemon", "builtin"),
+        _text("rsh_command", "builtin"),
+        _text("rsh_daemon", "builtin"),
+        _uint("max_aj_instances", "2000"),
+        _uint("max_aj_tasks", "75000"),
+        _uint("max_u_jobs", "0"),
+        _uint("max_jobs", "0"),
+        _uint("max_advance_reservations", "0"),
+        _uint("auto_user_oticket", "0"),
+        _uint("auto_user_fshare", "0"),
+        _text("auto_user_default_project", "none"),
+        _uint("auto_user_delete_time", "86400"),
+        _bool("delegated_file_staging", "false"),
+        _uint("reprioritize", "0"),
+        _text("jsv_url", "none"),
+        _text("jsv_allowed_mod", "ac,h,i,e,o,j,M,N,p,w"),
+        _uint("jsv_timeout", "10"),
+        _uint("jsv_threshold", "5000"),
+    ),
+)
+
+
+class GlobalConf(ConfObject):
+    """The cluster-wide configuration (``qconf -sconf``)."""
+
+    FORMAT = GLOBAL_FORMAT
+
+    def _int(self, key: str) -> int:
+        return parse_c_integer(self.attrs[key])
+
+    @property
+    def max_jobs(self) -> int:
+        """Jobs allowed in the cluster; 0 is unlimited."""
+        return self._int("max_jobs")
+
+    @property
+    def max_u_jobs(self) -> int:
+        """Jobs allowed per user; 0 is unlimited."""
+        return self._int("max_u_jobs")
+
+    @property
+    def max_aj_tasks(self) -> int:
+        """Tasks allowed in one array job; 0 is unlimited."""
+        return self._int("max_aj_tasks")
+
+    @property
+    def max_aj_instances(self) -> int:
+        """Tasks of one array job allowed to run at once; 0 is unlimited."""
+        return self._int("max_aj_instances")
+
+    @property
+    def finished_jobs(self) -> int:
+        """Finished jobs kept for ``qstat -s z``."""
+        return self._int("finished_jobs")
+
+    @property
+    def max_advance_reservations(self) -> int:
+        """Advance reservations allowed in the cluster; 0 allows none to be created."""
+        return self._int("max_advance_reservations")
+
+    @property
+    def jsv_url(self) -> str | None:
+        """The server JSV's script, or None."""
+        url = self.attrs["jsv_url"]
+        return None if f.is_none(url) else url
+
+    @property
+    def jsv_allowed_mod(self) -> list[str]:
+        """The qalter switches allowed for jobs that a JSV has seen."""
+        return f.split_list(self.attrs["jsv_allowed_mod"])
+
+    @property
+    def jsv_timeout(self) -> float:
+        """Seconds to wait for the JSV's answer."""
+        return float(self._int("jsv_timeout"))
+
+    @property
+    def jsv_threshold(self) -> float:
+        """Milliseconds after which a JSV verification is logged as slow."""
+        return float(self._int("jsv_threshold"))
+
+    @property
+    def administrator_mail(self) -> list[str]:
+        """Addresses that get administrator mail."""
+        return f.split_list(self.attrs["administrator_mail"])
+
+
+SCHED_FORMAT = Format(
+    kind="sched",
+    column=34,
+    attrs=(
+        _text("algorithm", "default"),
+        Attr("schedule_interval", "0:0:15", f.check_time),
+        _uint("maxujobs", "0"),
+        Attr("queue_sort_method", "load", f.check_words("load", "seqno")),
+        Attr("job_load_adjustments", "np_load_avg=0.50", f.check_pairs),
+        _time("load_adjustment_decay_time", "0:7:30"),
+        _text("load_formula", "np_load_avg"),
+        _text("schedd_job_info", "false"),
+        _uint("flush_submit_sec", "0"),
+        _uint("flush_finish_sec", "0"),
+        _text("params", "none"),
+        _time("reprioritize_interval", "0:0:0"),
+        _uint("halftime", "168"),
+        Attr("usage_weight_list", "cpu=1.000000,mem=0.000000,io=0.000000", f.check_pairs),
+        Attr("compensation_factor", "5.000000", f.check_double),
+        Attr("weight_user", "0.250000", f.check_double),
+        Attr("weight_project", "0.250000", f.check_double),
+        Attr("weight_department", "0.250000", f.check_double),
+        Attr("weight_job", "0.250000", f.check_double),
+        _uint("weight_tickets_functional", "0"),
+        _uint("weight_tickets_share", "0"),
+        _bool("share_override_tickets", "TRUE"),
+        _bool("share_functional_shares", "TRUE"),
+        _uint("max_functional_jobs_to_schedule", "200"),
+        _bool("report_pjob_tickets", "TRUE"),
+        _uint("max_pending_tasks_per_job", "50"),
+        _text("halflife_decay_list", "none"),
+        _text("policy_hierarchy", "OFS"),
+        Attr("weight_ticket", "0.500000", f.check_double),
+        Attr("weight_waiting_time", "0.278000", f.check_double),
+        Attr("weight_deadline", "3600000.000000", f.check_double),
+        Attr("weight_urgency", "0.500000", f.check_double),
+        Attr("weight_priority", "0.000000", f.check_double),
+        _uint("max_reservation", "0"),
+        Attr("default_duration", "INFINITY", f.check_time),
+    ),
+)
+
+
+class SchedConf(ConfObject):
+    """The scheduler configuration (``qconf -ssconf``)."""
+
+    FORMAT = SCHED_FORMAT
+
+    @property
+    def schedule_interval(self) -> float:
+        """Seconds between scheduling passes."""
+        return parse_time(self.attrs["schedule_interval"])
+
+    @property
+    def flush_submit_sec(self) -> int:
+        """Seconds after a submit before an extra pass (0: none)."""
+        return parse_c_integer(self.attrs["flush_submit_sec"])
+
+    @property
+    def flush_finish_sec(self) -> int:
+        """Seconds after a job ends before an extra pass (0: none)."""
+        return parse_c_integer(self.attrs["flush_finish_sec"])
+
+    @property
+    def max_reservation(self) -> int:
+        """Reservations the scheduler makes per pass."""
+        return parse_c_integer(self.attrs["max_reservation"])
+
+    @property
+    def maxujobs(self) -> int:
+        """Running jobs allowed per user; 0 is unlimited."""
+        return parse_c_integer(self.attrs["maxujobs"])
+
+    @property
+    def default_duration(self) -> float:
+        """Assumed runtime (seconds, ``math.inf`` for INFINITY) of jobs without h_rt/s_rt."""
+        return parse_time(self.attrs["default_duration"])
+
+    @property
+    def queue_sort_method(self) -> str:
+        """``load`` or ``seqno``."""
+        return self.attrs["queue_sort_method"].lower()

@@ -1,0 +1,138 @@
+"""Cluster queues (queue_conf(5)), execution hosts (host_conf(5)) and host groups (hostgroup(5))."""
+
+from __future__ import annotations
+
+from qmaster.complexes.values import parse_memory, parse_time
+from qmaster.conf import fields as f
+from qmaster.conf.model import Attr, ConfObject, Format
+
+LIMITS = (
+    "s_rt", "h_rt", "s_cpu", "h_cpu", "s_fsize", "h_fsize", "s_data", "h_data",
+    "s_stack", "h_stack", "s_core", "h_core", "s_rss", "h_rss", "s_vmem", "h_vmem",
+)  # fmt: skip
+TIME_LIMITS = frozenset({"s_rt", "h_rt", "s_cpu", "h_cpu"})
+
+_QUEUE_ATTRS = (
+    Attr("qname", None, f.check_names),
+    Attr("hostlist", "NONE", f.check_names),
+    Attr("seq_no", "0", f.check_uint),
+    Attr("load_thresholds", "np_load_avg=1.75", f.check_pairs),
+    Attr("suspend_thresholds", "NONE", f.check_pairs),
+    Attr("nsuspend", "1", f.check_uint),
+    Attr("suspend_interval", "00:05:00", f.check_time),
+    Attr("priority", "0", f.check_int),
+    Attr("min_cpu_interval", "00:05:00", f.check_time),
+    Attr("processors", "UNDEFINED", f.check_any),
+    Attr("qtype", "BATCH INTERACTIVE", f.check_word_list("BATCH", "INTERACTIVE")),
+    Attr("ckpt_list", "NONE", f.check_names),
+    Attr("pe_list", "make", f.check_names),
+    Attr("rerun", "FALSE", f.check_bool),
+    Attr("slots", "1", f.check_uint),
+    Attr("tmpdir", "/tmp", f.check_any),
+    Attr("shell", "/bin/sh", f.check_any),
+    Attr("prolog", "NONE", f.check_any),
+    Attr("epilog", "NONE", f.check_any),
+    Attr(
+        "shell_start_mode",
+        "posix_compliant",
+        f.check_words("posix_compliant", "unix_behavior", "script_from_stdin"),
+    ),
+    Attr("starter_method", "NONE", f.check_any),
+    Attr("suspend_method", "NONE", f.check_any),
+    Attr("resume_method", "NONE", f.check_any),
+    Attr("terminate_method", "NONE", f.check_any),
+    Attr("notify", "00:00:60", f.check_time),
+    Attr("owner_list", "NONE", f.check_names),
+    Attr("user_lists", "NONE", f.check_names),
+    Attr("xuser_lists", "NONE", f.check_names),
+    Attr("subordinate_list", "NONE", f.check_any),
+    Attr("complex_values", "NONE", f.check_pairs),
+    Attr("projects", "NONE", f.check_names),
+    Attr("xprojects", "NONE", f.check_names),
+    Attr("calendar", "NONE", f.check_names),
+    Attr("initial_state", "default", f.check_words("default", "enabled", "disabled")),
+    *(
+        Attr(name, "INFINITY", f.check_time if name in TIME_LIMITS else f.check_memory)
+        for name in LIMITS
+    ),
+)
+
+QUEUE_FORMAT = Format(
+    kind="cqueue",
+    attrs=_QUEUE_ATTRS,
+    column=22,
+    host_overrides=frozenset(a.name for a in _QUEUE_ATTRS[2:]),
+)
+
+
+def limit_value(name: str, text: str) -> float | None:
+    """A limit in seconds or bytes; None for ``INFINITY``."""
+    value = parse_time(text) if name in TIME_LIMITS else parse_memory(text)
+    return None if value == float("inf") else value
+
+
+class QueueConf(ConfObject):
+    """A cluster queue; attributes other than qname/hostlist may carry ``[host=value]``."""
+
+    FORMAT = QUEUE_FORMAT
+
+    @property
+    def hostlist(self) -> list[str]:
+        """Host names and ``@hostgroup`` names the queue spans."""
+        return f.split_list(self.attrs["hostlist"])
+
+
+EXECHOST_FORMAT = Format(
+    kind="exechost",
+    attrs=(
+        Attr("hostname", None, f.check_names),
+        Attr("load_scaling", "NONE", f.check_pairs),
+        Attr("complex_values", "NONE", f.check_pairs),
+        Attr("load_values", "NONE", f.check_pairs),
+        Attr("processors", "0", f.check_uint),
+        Attr("user_lists", "NONE", f.check_names),
+        Attr("xuser_lists", "NONE", f.check_names),
+        Attr("projects", "NONE", f.check_names),
+        Attr("xprojects", "NONE", f.check_names),
+        Attr("usage_scaling", "NONE", f.check_pairs),
+        Attr("report_variables", "NONE", f.check_names),
+    ),
+    column=22,
+)
+
+
+class ExecHostConf(ConfObject):
+    """An execution host; in minige its static load values are configured here."""
+
+    FORMAT = EXECHOST_FORMAT
+
+    @property
+    def complex_values(self) -> dict[str, str]:
+        """Host-level complex values (``name=value``)."""
+        return f.split_pairs(self.attrs["complex_values"])
+
+    @property
+    def load_values(self) -> dict[str, str]:
+        """The simulated host's load report (``arch``, ``num_proc``, ``mem_total``...)."""
+        return f.split_pairs(self.attrs["load_values"])
+
+
+HOSTGROUP_FORMAT = Format(
+    kind="hostgroup",
+    attrs=(
+        Attr("group_name", None, f.check_names),
+        Attr("hostlist", "NONE", f.check_names),
+    ),
+    column=11,
+)
+
+
+class HostgroupConf(ConfObject):
+    """A host group (``@name``); its hostlist may name hosts and other host groups."""
+
+    FORMAT = HOSTGROUP_FORMAT
+
+    @property
+    def hostlist(self) -> list[str]:
+        """Member hosts and host groups."""
+        return f.split_list(self.attrs["hostlist"])
