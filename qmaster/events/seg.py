@@ -60,8 +60,8 @@ JOB_LOG_STATES: dict[bytes, int] = {
 _ACCT_JOB_NUMBER = 5
 _ACCT_FAILED = 11
 _ACCT_EXIT = 12
-_ACCT_TASK_FROM_END = 10  # task_number, counted from the end (category may hold colons)
-_ACCT_PETASK_FROM_END = 4
+_ACCT_TASK = 35  # before category, so counted from the start
+_ACCT_PETASK_FROM_END = 4  # after category (which may hold colons): from the end
 _NONE = (b"NONE", b"none")
 _TERMINAL_KEEP = 200_000
 _COUNT_KEEP = 100_000
@@ -204,5 +204,5 @@ class Scanner:
         if len(f) < 45 or f[-_ACCT_PETASK_FROM_END] not in _NONE:
             return
         state = DONE if f[_ACCT_FAILED] == b"0" else FAILED
-        jid = _job_id(f[_ACCT_JOB_NUMBER], f[-_ACCT_TASK_FROM_END])
+        jid = _job_id(f[_ACCT_JOB_NUMBER], f[_ACCT_TASK])
         self._emit(out, (t, k), jid, state, f[_ACCT_EXIT])
