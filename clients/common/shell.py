@@ -21,7 +21,7 @@ from typing import Any
 
 import click
 
-from clients.common.errors import ClientError
+from clients.common.errors import ClientError, invalid_argument
 from clients.common.output import EXIT_ERROR, EXIT_OK, err, out
 from qmaster.gdi import client as gdi_client
 from qmaster.gdi.client import GdiError, Reply
@@ -57,6 +57,9 @@ class GeCommand(click.Command):
         if "-help" in args:
             out(self.usage_text)
             return EXIT_OK
+        unknown = None if self.ignore_unknown_options else first_unknown(args, self._option_names())
+        if unknown is not None:
+            return self._report(invalid_argument(unknown))
         try:
             ctx = self.make_context(self.name or "", args, obj=transport or default_transport)
             with ctx:
@@ -94,7 +97,7 @@ class GeCommand(click.Command):
         if isinstance(exc, click.BadOptionUsage) and option and names.get(option):
             return ClientError(f"ERROR! {option} option must have argument", show_usage=True)
         token = first_unknown(args, names) or _bad_value(exc) or (args[-1] if args else "")
-        return ClientError(f'ERROR! invalid option argument "{token}"', show_usage=True)
+        return invalid_argument(token)
 
 
 def first_unknown(args: Sequence[str], names: dict[str, bool]) -> str | None:

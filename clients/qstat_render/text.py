@@ -1,0 +1,105 @@
+"""qstat's plain-text layouts, built from Grid Engine's printf formats.
+
+Default listing: a header, 113 dashes, then one row per job (or task) with
+``%7d %7.5f %-10.10s %-12.12s %-5.5s <time> %-30.30s %5d <task ids>``.
+``-f``: a ``queuename qtype resv/used/tot. load_avg arch states`` header,
+each queue instance after a line of 81 dashes with its jobs under it (no queue
+column), then the pending jobs after the ``PENDING JOBS`` banner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from clients.qstat_render.times import ge_time
+
+QUEUE_WIDTH = 30
+_RULE_BASE = "-" * 93
+_QUEUE_RULE = "-" * 81
+_HASHES = "#" * 76
+PENDING_BANNER = " - PENDING JOBS - PENDING JOBS - PENDING JOBS - PENDING JOBS - PENDING JOBS"
+
+Row = dict[str, Any]
+
+
+def job_header(width: int = QUEUE_WIDTH) -> str:
+    """The header line and the dash line of the default listing."""
+    head = (
+        f"{'job-ID':<7.7} prior   {'name':<10.10} {'user':<12.12} {'state':<5.5} "
+        f"submit/start at     {'queue':<{width}.{width}} slots ja-task-ID "
+    )
+    return head + "\n" + _RULE_BASE + "-" * (width - 10) + "\n"
+
+
+def _row_time(row: Row) -> str:
+    start = row.get("start_time")
+    return ge_time(start if start is not None else row["submit_time"])
+
+
+def job_row(row: Row, *, queue_column: bool = True, width: int = QUEUE_WIDTH) -> str:
+    """One job line; ``queue_column`` is off in ``-f`` listings."""
+    line = (
+        f"{int(row['job_id']):7d} {float(row['prior']):7.5f} "
+        f"{row['name']:<10.10} {row['owner']:<12.12} {row['state']:<5.5} {_row_time(row)} "
+    )
+    if queue_column:
+        queue = row.get("queue") or ""
+        line += f"{queue:<{width}.{width}} "
+    line += f"{int(row['slots']):5d} "
+    tasks = row.get("tasks")
+    line += str(tasks) if tasks else " " * 7
+    return line + "\n"
+
+
+def running_first(rows: Iterable[Row]) -> list[Row]:
+    """Rows in a queue before pending ones, each group in the order given."""
+    rows = list(rows)
+    return [r for r in rows if r.get("queue")] + [r for r in rows if not r.get("queue")]
+
+
+def render_jobs(rows: Sequence[Row]) -> str:
+    """The default listing; empty when there are no jobs."""
+    if not rows:
+        return ""
+    return job_header() + "".join(job_row(r) for r in running_first(rows))
+
+
+def queue_header(width: int = QUEUE_WIDTH) -> str:
+    """The header line of ``qstat -f``."""
+    return f"{'queuename':<{width}.{width}} {'qtype':<5.5} {'resv/used/tot.':<14.14} " + (
+        f"{'load_avg':<8.8} {'arch':<13.13} states\n"
+    )
+
+
+def queue_line(queue: Row, width: int = QUEUE_WIDTH) -> str:
+    """A queue instance's summary line under its dash line."""
+    counts = f"{int(queue['resv'])}/{int(queue['used'])}/{int(queue['total'])} "
+    load = queue.get("load_avg")
+    load_text = f"{float(load):2.2f} " if load is not None else "-NA- "
+    arch = f"{queue['arch']} " if queue.get("arch") else "-NA- "
+    return (
+        f"{_QUEUE_RULE}{'-' * (width - 30)}\n"
+        f"{queue['name']:<{width}.{width}} {queue['qtype']:<5.5} {counts:<14.14} "
+        f"{load_text:<8.8} {arch:<13.13} {queue.get('states') or ''}\n"
+    )
+
+
+def pending_banner() -> str:
+    """The block that opens the pending jobs of ``qstat -f``."""
+    return f"\n{_HASHES}\n{PENDING_BANNER}\n{_HASHES}\n"
+
+
+def render_full(queues: Sequence[Row], rows: Sequence[Row]) -> str:
+    """``qstat -f``: queue instances with their jobs, then the pending jobs."""
+    parts: list[str] = [queue_header()] if queues else []
+    for queue in queues:
+        parts.append(queue_line(queue))
+        parts.extend(
+            job_row(r, queue_column=False) for r in rows if r.get("queue") == queue["name"]
+        )
+    pending = [r for r in rows if not r.get("queue")]
+    if pending:
+        parts.append(pending_banner())
+        parts.extend(job_row(r, queue_column=False) for r in pending)
+    return "".join(parts)
