@@ -1,0 +1,260 @@
+"""Planning a configuration change: the new state and Grid Engine's answers, nothing applied.
+
+Every request is planned against the current state. If any answer is an error
+the plan is marked failed and its state is not used, so requests are
+all-or-nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from qmaster.complexes.table import ComplexTable
+from qmaster.conf.access import UsersetConf, parse_managers
+from qmaster.conf.cluster import GlobalConf, SchedConf
+from qmaster.conf.errors import ConfigError
+from qmaster.conf.loading import OBJECT_KINDS, SINGLE_NAMES, objects_of, parse_object
+from qmaster.conf.state import ConfState
+from qmaster.gdi.answers import Answer, Status, error, ok
+
+LIST_NAMES = {
+    "cqueue": "cluster queue",
+    "exechost": "execution host",
+    "hostgroup": "host group",
+    "pe": "parallel environment",
+    "userset": "userset",
+    "complex": "complex entry",
+}
+STATE_FIELDS = {
+    "cqueue": "cqueues",
+    "exechost": "exechosts",
+    "hostgroup": "hostgroups",
+    "pe": "pes",
+    "userset": "usersets",
+}
+BUILTIN_COMPLEXES = frozenset(
+    [
+        "arch",
+        "calendar",
+        "cpu",
+        "display_win_gui",
+        "h_core",
+        "h_cpu",
+        "h_data",
+        "h_fsize",
+        "h_rss",
+        "h_rt",
+        "h_stack",
+        "h_vmem",
+        "hostname",
+        "load_avg",
+        "load_long",
+        "load_medium",
+        "load_short",
+        "m_core",
+        "m_socket",
+        "m_thread",
+        "m_topology",
+        "m_topology_inuse",
+        "mem_free",
+        "mem_total",
+        "mem_used",
+        "min_cpu_interval",
+        "np_load_avg",
+        "np_load_long",
+        "np_load_medium",
+        "np_load_short",
+        "num_proc",
+        "qname",
+        "rerun",
+        "s_core",
+        "s_cpu",
+        "s_data",
+        "s_fsize",
+        "s_rss",
+        "s_rt",
+        "s_stack",
+        "s_vmem",
+        "seq_no",
+        "slots",
+        "swap_free",
+        "swap_rate",
+        "swap_rsvd",
+        "swap_total",
+        "swap_used",
+        "tmpdir",
+        "virtual_free",
+        "virtual_total",
+        "virtual_used",
+    ]
+)
+
+
+@dataclass
+class Change:
+    """A planned change: answers, the new state, and which rows it touches."""
+
+    answers: list[Answer] = field(default_factory=list)
+    state: ConfState | None = None
+    touched: list[tuple[str, str]] = field(default_factory=list)
+    removed: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return any(a.is_error for a in self.answers)
+
+
+def _with_object(state: ConfState, kind: str, name: str, obj: Any | None) -> ConfState:
+    objects = dict(objects_of(state, kind))
+    if obj is None:
+        objects.pop(name, None)
+    else:
+        objects[name] = obj
+    return state.evolve(**{STATE_FIELDS[kind]: objects})
+
+
+def _modify_complex(state: ConfState, text: str, source: str, who: str) -> Change:
+    new = ComplexTable.parse(text, source)
+    change = Change(touched=[("complex", SINGLE_NAMES["complex"])])
+    old_names = set(state.complexes.names)
+    for name in sorted(old_names - set(new.names)):
+        if name in BUILTIN_COMPLEXES:
+            change.answers.append(error(f'The built-in complex "{name}" cannot be deleted'))
+        else:
+            change.answers.append(ok(f'{who} removed "{name}" from complex entry list'))
+    for entry in new:
+        if entry.name not in old_names:
+            change.answers.append(ok(f'{who} added "{entry.name}" to complex entry list'))
+        elif state.complexes[entry.name] != entry:
+            change.answers.append(ok(f'{who} modified "{entry.name}" in complex entry list'))
+    change.state = state.evolve(complexes=new)
+    return change
+
+
+def _modify_managers(state: ConfState, text: str, who: str) -> Change:
+    new = parse_managers(text)
+    change = Change(touched=[("manager", SINGLE_NAMES["manager"])])
+    if "root" in state.managers and "root" not in new:
+        change.answers.append(error('may not remove user "root" from manager list'))
+    for name in new:
+        if name not in state.managers:
+            change.answers.append(ok(f'{who} added "{name}" to manager list'))
+    for name in state.managers:
+        if name not in new and name != "root":
+            change.answers.append(ok(f'{who} removed "{name}" from manager list'))
+    change.state = state.evolve(managers=tuple(new))
+    return change
+
+
+def _modify(state: ConfState, args: dict[str, Any], who: str) -> Change:
+    kind, text = args["kind"], args["text"]
+    source = args.get("source") or "-"
+    if kind == "complex":
+        return _modify_complex(state, text, source, who)
+    if kind == "manager":
+        return _modify_managers(state, text, who)
+    if kind == "global":
+        conf = GlobalConf.parse(text, source)
+        answer = ok(f'{who} modified "global" in configuration list')
+        return Change([answer], state.evolve(global_conf=conf), [("global", "global")])
+    if kind == "sched":
+        sched = SchedConf.parse(text, source)
+        answer = ok(f'{who} modified "scheduler" in scheduler configuration list')
+        return Change([answer], state.evolve(sched_conf=sched), [("sched", "scheduler")])
+    obj = parse_object(kind, text, source)
+    exists = obj.name in objects_of(state, kind)
+    verb = f'modified "{obj.name}" in' if exists else f'added "{obj.name}" to'
+    answer = ok(f"{who} {verb} {LIST_NAMES[kind]} list")
+    new_state = _with_object(state, kind, obj.name, obj)
+    return Change([answer], new_state, [(kind, obj.name)])
+
+
+def _add_to_userset(state: ConfState, name: str, members: list[str]) -> Change:
+    userset = state.usersets.get(name) or UsersetConf.with_values(name=name)
+    entries = list(userset.entries)
+    change = Change(touched=[("userset", name)])
+    for member in members:
+        if member in entries:
+            text = f'"{member}" is already in access list "{name}"'
+            change.answers.append(error(text, Status.EEXIST))
+        else:
+            entries.append(member)
+            change.answers.append(ok(f'added "{member}" to access list "{name}"'))
+    change.state = _with_object(state, "userset", name, userset.with_entries(entries))
+    return change
+
+
+def _delete_from_userset(state: ConfState, name: str, members: list[str]) -> Change:
+    userset = state.usersets.get(name)
+    if userset is None:
+        return Change([error(f'access list "{name}" doesn\'t exist', Status.EEXIST)])
+    entries = list(userset.entries)
+    change = Change(touched=[("userset", name)])
+    for member in members:
+        if member not in entries:
+            text = f'user "{member}" is not in access list "{name}"'
+            change.answers.append(error(text, Status.EEXIST))
+        else:
+            entries.remove(member)
+            change.answers.append(ok(f'deleted user "{member}" from access list "{name}"'))
+    change.state = _with_object(state, "userset", name, userset.with_entries(entries))
+    return change
+
+
+def _add_managers(state: ConfState, members: list[str], who: str) -> Change:
+    names = list(state.managers)
+    change = Change(touched=[("manager", "managers")])
+    for member in members:
+        if member in names:
+            change.answers.append(error(f'manager "{member}" already exists', Status.EEXIST))
+        else:
+            names.append(member)
+            change.answers.append(ok(f'{who} added "{member}" to manager list'))
+    change.state = state.evolve(managers=tuple(names))
+    return change
+
+
+def _delete_managers(state: ConfState, members: list[str], who: str) -> Change:
+    names = list(state.managers)
+    change = Change(touched=[("manager", "managers")])
+    for member in members:
+        if member == "root":
+            change.answers.append(error('may not remove user "root" from manager list'))
+        elif member not in names:
+            text = f'denied: manager "{member}" does not exist'
+            change.answers.append(error(text, Status.EEXIST))
+        else:
+            names.remove(member)
+            change.answers.append(ok(f'{who} removed "{member}" from manager list'))
+    change.state = state.evolve(managers=tuple(names))
+    return change
+
+
+def _delete_object(state: ConfState, kind: str, name: str, who: str) -> Change:
+    if kind not in OBJECT_KINDS:
+        raise ConfigError("-", 0, f'objects of kind "{kind}" cannot be deleted')
+    what = LIST_NAMES[kind]
+    if name not in objects_of(state, kind):
+        return Change([error(f'denied: {what} "{name}" does not exist', Status.EEXIST)])
+    answer = ok(f'{who} removed "{name}" from {what} list')
+    return Change([answer], _with_object(state, kind, name, None), [], [(kind, name)])
+
+
+def plan_change(state: ConfState, op: str, args: dict[str, Any], who: str) -> Change:
+    """Plan ``conf_modify``, ``conf_add`` or ``conf_delete`` (``who`` is ``user@host``)."""
+    if op == "conf_modify":
+        return _modify(state, args, who)
+    kind, name = args["kind"], args.get("name") or ""
+    members = list(args.get("members") or [])
+    if op == "conf_add" and kind == "userset":
+        return _add_to_userset(state, name, members)
+    if op == "conf_add" and kind == "manager":
+        return _add_managers(state, members or [name], who)
+    if op == "conf_delete" and kind == "userset" and members:
+        return _delete_from_userset(state, name, members)
+    if op == "conf_delete" and kind == "manager":
+        return _delete_managers(state, members or [name], who)
+    if op == "conf_delete":
+        return _delete_object(state, kind, name, who)
+    raise ConfigError("-", 0, f'operation "{op}" is not supported for "{kind}"')

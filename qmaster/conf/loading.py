@@ -1,0 +1,155 @@
+"""Reading a cell's configuration from a folder or from spool rows into a :class:`ConfState`.
+
+Folder layout: ``complexes``, ``cqueues/<name>``, ``exechosts/<name>``,
+``hostgroups/<name>``, ``pe/<name>``, ``usersets/<name>``, ``configuration``,
+``sched_configuration``, ``managers``. Rows are ``(kind, name, text)``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from qmaster.complexes.table import ComplexTable
+from qmaster.conf.access import PeConf, UsersetConf, parse_managers, render_managers
+from qmaster.conf.cluster import GlobalConf, SchedConf
+from qmaster.conf.errors import ConfigError
+from qmaster.conf.model import ConfObject
+from qmaster.conf.queue import ExecHostConf, HostgroupConf, QueueConf
+from qmaster.conf.state import ConfState, check_state
+
+Row = tuple[str, str, str]
+
+OBJECT_KINDS: dict[str, type[ConfObject]] = {
+    "cqueue": QueueConf,
+    "exechost": ExecHostConf,
+    "hostgroup": HostgroupConf,
+    "pe": PeConf,
+    "userset": UsersetConf,
+}
+FOLDERS = {
+    "cqueue": "cqueues",
+    "exechost": "exechosts",
+    "hostgroup": "hostgroups",
+    "pe": "pe",
+    "userset": "usersets",
+}
+SINGLE_NAMES = {"complex": "complexes", "global": "global", "sched": "scheduler",
+                "manager": "managers"}  # fmt: skip
+ROW_KINDS = ("complex", "exechost", "hostgroup", "userset", "pe", "cqueue", "global", "sched",
+             "manager")  # fmt: skip
+
+
+def parse_object(kind: str, text: str, path: str) -> ConfObject:
+    """Parse the text of a named object of ``kind``."""
+    return OBJECT_KINDS[kind].parse(text, path)
+
+
+def _named(kind: str, objs: list[tuple[str, str]]) -> dict[str, ConfObject]:
+    result: dict[str, ConfObject] = {}
+    for path, text in objs:
+        obj = parse_object(kind, text, path)
+        if obj.name in result:
+            raise ConfigError(path, 1, f'{kind} "{obj.name}" is defined twice')
+        result[obj.name] = obj
+    return result
+
+
+def build_state(texts: dict[str, list[tuple[str, str]]]) -> ConfState:
+    """A checked state from ``{kind: [(path, text), ...]}``."""
+
+    def one(kind: str) -> tuple[str, str]:
+        found = texts.get(kind) or []
+        if not found:
+            raise ConfigError(SINGLE_NAMES[kind], 0, f"missing {SINGLE_NAMES[kind]}")
+        return found[0]
+
+    named = {kind: _named(kind, texts.get(kind, [])) for kind in OBJECT_KINDS}
+    sources: dict[tuple[str, str], str] = {}
+    raw: dict[tuple[str, str], str] = {}
+    for kind in OBJECT_KINDS:
+        for (path, text), name in zip(texts.get(kind, []), named[kind], strict=True):
+            sources[(kind, name)] = path
+            raw[(kind, name)] = text
+    g_path, g_text = one("global")
+    sources[("global", "global")] = g_path
+    raw[("global", "global")] = g_text
+    state = ConfState(
+        complexes=ComplexTable.parse(one("complex")[1], one("complex")[0]),
+        cqueues=named["cqueue"],  # type: ignore[arg-type]
+        exechosts=named["exechost"],  # type: ignore[arg-type]
+        hostgroups=named["hostgroup"],  # type: ignore[arg-type]
+        pes=named["pe"],  # type: ignore[arg-type]
+        usersets=named["userset"],  # type: ignore[arg-type]
+        global_conf=GlobalConf.parse(g_text, g_path),
+        sched_conf=SchedConf.parse(*reversed(one("sched"))),
+        managers=tuple(parse_managers(one("manager")[1])),
+        sources=sources,
+    )
+    check_state(state, raw)
+    return state
+
+
+def _read(path: Path) -> tuple[str, str]:
+    return str(path), path.read_text()
+
+
+def read_dir(path: Path) -> ConfState:
+    """Load and check the configuration folder of a cell."""
+    texts: dict[str, list[tuple[str, str]]] = {}
+    for kind, folder in FOLDERS.items():
+        sub = path / folder
+        files = sorted(p for p in sub.iterdir() if p.is_file()) if sub.is_dir() else []
+        texts[kind] = [_read(p) for p in files if not p.name.startswith(".")]
+    for kind, name in (("complex", "complexes"), ("global", "configuration"),
+                       ("sched", "sched_configuration"), ("manager", "managers")):  # fmt: skip
+        file = path / name
+        if not file.exists():
+            raise ConfigError(str(file), 0, "file is missing")
+        texts[kind] = [_read(file)]
+    return build_state(texts)
+
+
+def read_rows(rows: list[Row]) -> ConfState:
+    """Load and check a configuration from spool rows."""
+    texts: dict[str, list[tuple[str, str]]] = {}
+    for kind, name, text in rows:
+        if kind not in ROW_KINDS:
+            raise ConfigError(f"{kind}/{name}", 0, f'unknown configuration kind "{kind}"')
+        texts.setdefault(kind, []).append((f"{kind}/{name}", text))
+    return build_state(texts)
+
+
+def object_text(state: ConfState, kind: str, name: str) -> str:
+    """The file text of one object, as stored in the spool."""
+    if kind == "complex":
+        return state.complexes.render()
+    if kind == "global":
+        return state.global_conf.render()
+    if kind == "sched":
+        return state.sched_conf.render()
+    if kind == "manager":
+        return render_managers(list(state.managers))
+    return objects_of(state, kind)[name].render()
+
+
+def objects_of(state: ConfState, kind: str) -> dict[str, ConfObject]:
+    """The named objects of ``kind``."""
+    table: dict[str, dict[str, ConfObject]] = {
+        "cqueue": state.cqueues,  # type: ignore[dict-item]
+        "exechost": state.exechosts,  # type: ignore[dict-item]
+        "hostgroup": state.hostgroups,  # type: ignore[dict-item]
+        "pe": state.pes,  # type: ignore[dict-item]
+        "userset": state.usersets,  # type: ignore[dict-item]
+    }
+    return table[kind]
+
+
+def state_rows(state: ConfState) -> list[Row]:
+    """Every object as ``(kind, name, text)``."""
+    rows: list[Row] = []
+    for kind in ROW_KINDS:
+        if kind in OBJECT_KINDS:
+            rows.extend((kind, n, o.render()) for n, o in sorted(objects_of(state, kind).items()))
+        else:
+            rows.append((kind, SINGLE_NAMES[kind], object_text(state, kind, "")))
+    return rows

@@ -1,0 +1,206 @@
+"""The configuration objects of one cell as plain data, their cross-checks and queue instances.
+
+:class:`ConfState` is rebuilt, never edited in place: a change makes a new state,
+checks it whole, and only then replaces the old one. Queue instances are
+expanded once per state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+
+from qmaster.complexes.table import ComplexTable
+from qmaster.complexes.values import ValueParseError
+from qmaster.conf import fields as f
+from qmaster.conf.access import PeConf, UsersetConf
+from qmaster.conf.cluster import GlobalConf, SchedConf
+from qmaster.conf.errors import ConfigError
+from qmaster.conf.model import ConfObject
+from qmaster.conf.queue import LIMITS, ExecHostConf, HostgroupConf, QueueConf, limit_value
+
+
+@dataclass(frozen=True, slots=True)
+class QueueInstanceConf:
+    """The configuration of one queue instance (``all.q@host1``), per-host values resolved."""
+
+    name: str
+    cqueue: str
+    host: str
+    slots: int
+    qtype: tuple[str, ...]
+    seq_no: int
+    pe_list: tuple[str, ...]
+    user_lists: tuple[str, ...]
+    xuser_lists: tuple[str, ...]
+    complex_values: dict[str, str]
+    h_rt: float | None
+    s_rt: float | None
+    limits: dict[str, float | None]
+    attrs: dict[str, str]
+
+
+@dataclass(frozen=True)
+class ConfState:
+    """Every configuration object of a cell, with where each came from (for error lines)."""
+
+    complexes: ComplexTable
+    cqueues: dict[str, QueueConf]
+    exechosts: dict[str, ExecHostConf]
+    hostgroups: dict[str, HostgroupConf]
+    pes: dict[str, PeConf]
+    usersets: dict[str, UsersetConf]
+    global_conf: GlobalConf
+    sched_conf: SchedConf
+    managers: tuple[str, ...]
+    sources: dict[tuple[str, str], str] = field(default_factory=dict, compare=False)
+
+    def evolve(self, **changes: object) -> ConfState:
+        """A copy with some fields replaced (caches not carried over)."""
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    def source(self, kind: str, name: str) -> str:
+        """The file (or row) an object came from."""
+        return self.sources.get((kind, name), f"{kind}/{name}")
+
+    def hosts_of_group(self, group: str, seen: frozenset[str] = frozenset()) -> list[str]:
+        """The hosts of a host group, nested groups resolved, in sorted order."""
+        hosts: set[str] = set()
+        conf = self.hostgroups.get(group)
+        if conf is None or group in seen:
+            return []
+        for item in conf.hostlist:
+            if item.startswith("@"):
+                hosts.update(self.hosts_of_group(item, seen | {group}))
+            else:
+                hosts.add(item)
+        return sorted(hosts)
+
+    @cached_property
+    def groups_by_host(self) -> dict[str, list[str]]:
+        """For each host, the host groups it belongs to (directly or through nesting)."""
+        result: dict[str, list[str]] = {}
+        for group in sorted(self.hostgroups):
+            for host in self.hosts_of_group(group):
+                result.setdefault(host, []).append(group)
+        return result
+
+    def groups_of(self, host: str) -> list[str]:
+        """Host groups holding ``host``."""
+        return self.groups_by_host.get(host, [])
+
+    def queue_hosts(self, queue: QueueConf) -> list[str]:
+        """The hosts a cluster queue spans, sorted."""
+        hosts: set[str] = set()
+        for item in queue.hostlist:
+            hosts.update(self.hosts_of_group(item) if item.startswith("@") else [item])
+        return sorted(hosts)
+
+    @cached_property
+    def queue_instances(self) -> list[QueueInstanceConf]:
+        """Every queue instance, by cluster queue then host."""
+        return [
+            self._instance(queue, host)
+            for name, queue in sorted(self.cqueues.items())
+            for host in self.queue_hosts(queue)
+        ]
+
+    def _instance(self, queue: QueueConf, host: str) -> QueueInstanceConf:
+        attrs = {
+            key: (queue.host_values(key).for_host(host, self.groups_of)
+                  if key in queue.FORMAT.host_overrides else value)
+            for key, value in queue.attrs.items()
+        }  # fmt: skip
+        limits = {name: limit_value(name, attrs[name]) for name in LIMITS}
+        return QueueInstanceConf(
+            name=f"{queue.name}@{host}",
+            cqueue=queue.name,
+            host=host,
+            slots=int(attrs["slots"], 0),
+            qtype=tuple(item.upper() for item in f.split_list(attrs["qtype"])),
+            seq_no=int(attrs["seq_no"], 0),
+            pe_list=tuple(f.split_list(attrs["pe_list"])),
+            user_lists=tuple(f.split_list(attrs["user_lists"])),
+            xuser_lists=tuple(f.split_list(attrs["xuser_lists"])),
+            complex_values=f.split_pairs(attrs["complex_values"]),
+            h_rt=limits["h_rt"],
+            s_rt=limits["s_rt"],
+            limits=limits,
+            attrs=attrs,
+        )
+
+
+def _line_of(text: str, key: str) -> int:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.split(maxsplit=1)[:1] == [key]:
+            return number
+    return 1
+
+
+class _Checker:
+    """Cross-checks between objects; the first problem raises :class:`ConfigError`."""
+
+    def __init__(self, state: ConfState, texts: dict[tuple[str, str], str]) -> None:
+        self.state = state
+        self.texts = texts
+
+    def fail(self, kind: str, obj: ConfObject, key: str, reason: str) -> None:
+        text = self.texts.get((kind, obj.name)) or obj.render()
+        raise ConfigError(self.state.source(kind, obj.name), _line_of(text, key), reason)
+
+    def values(self, obj: ConfObject, key: str) -> list[str]:
+        if key in obj.FORMAT.host_overrides:
+            hv = obj.host_values(key)
+            return [hv.default, *hv.overrides.values()]
+        return [obj.attrs[key]]
+
+    def names(self, kind: str, obj: ConfObject, key: str, known: object, what: str) -> None:
+        for text in self.values(obj, key):
+            for item in f.split_list(text):
+                if item not in known:  # type: ignore[operator]
+                    self.fail(kind, obj, key, f'unknown {what} "{item}"')
+
+    def complex_values(self, kind: str, obj: ConfObject) -> None:
+        for text in self.values(obj, "complex_values"):
+            for name, value in f.split_pairs(text).items():
+                entry = self.state.complexes.get(name)
+                if entry is None:
+                    self.fail(kind, obj, "complex_values", f'unknown resource "{name}"')
+                    return
+                try:
+                    entry.parse(value)
+                except ValueParseError as exc:
+                    self.fail(kind, obj, "complex_values", str(exc))
+
+    def hostlist(self, kind: str, obj: QueueConf | HostgroupConf) -> None:
+        for item in obj.hostlist:
+            known = self.state.hostgroups if item.startswith("@") else self.state.exechosts
+            if item not in known:
+                what = "host group" if item.startswith("@") else "host"
+                self.fail(kind, obj, "hostlist", f'unknown {what} "{item}" in hostlist')
+
+    def run(self) -> None:
+        s = self.state
+        for q in s.cqueues.values():
+            self.hostlist("cqueue", q)
+            self.names("cqueue", q, "pe_list", s.pes, "parallel environment")
+            self.names("cqueue", q, "user_lists", s.usersets, "userset")
+            self.names("cqueue", q, "xuser_lists", s.usersets, "userset")
+            self.complex_values("cqueue", q)
+        for g in s.hostgroups.values():
+            self.hostlist("hostgroup", g)
+        for h in s.exechosts.values():
+            self.names("exechost", h, "user_lists", s.usersets, "userset")
+            self.names("exechost", h, "xuser_lists", s.usersets, "userset")
+            self.complex_values("exechost", h)
+        for p in s.pes.values():
+            self.names("pe", p, "user_lists", s.usersets, "userset")
+            self.names("pe", p, "xuser_lists", s.usersets, "userset")
+        self.names("global", s.global_conf, "user_lists", s.usersets, "userset")
+        self.names("global", s.global_conf, "xuser_lists", s.usersets, "userset")
+
+
+def check_state(state: ConfState, texts: dict[tuple[str, str], str] | None = None) -> None:
+    """Raise :class:`ConfigError` when objects refer to hosts, groups, PEs, lists or
+    complexes that do not exist, or give complex values of the wrong type."""
+    _Checker(state, texts or {}).run()
