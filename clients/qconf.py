@@ -1,0 +1,201 @@
+"""qconf: show and change the cluster configuration.
+
+The switches are handled in the order given, each one a GDI request:
+``-s*`` print the object's text (``conf_show``) or its names one per line,
+``-M*`` send a file's text for the qmaster to validate (``conf_modify``),
+``-au/-du/-am/-dm`` change user sets and the manager list, ``-km`` stops the
+qmaster. Answers are printed as Grid Engine prints them.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import click
+
+from clients.common.errors import ClientError, invalid_argument, missing_argument
+from clients.common.output import EXIT_ERROR, EXIT_OK, err, exit_code, out, print_answers
+from clients.common.shell import GeCommand, Transport, transport_of
+from clients.submit.world import read_text
+
+QCONF_USAGE = """\
+usage: qconf [options]
+   [-am user_list]                          add user to manager list
+   [-au user_list listname_list]            add user(s) to userset list(s)
+   [-dm user_list]                          delete user from manager list
+   [-du user_list listname_list]            delete user(s) from userset list(s)
+   [-help]                                  print this help
+   [-km]                                    shutdown qmaster
+   [-Mc fname]                              modify complex attributes from file
+   [-Mconf fname]                           modify global configuration from file
+   [-Me fname]                              modify exec host from file
+   [-Mp fname]                              modify PE configuration from file
+   [-Mq fname]                              modify a queue from file
+   [-Msconf fname]                          modify scheduler configuration from file
+   [-Mu fname]                              modify a userset from file
+   [-sc]                                    show complex attributes
+   [-sconf [global]]                        show global configuration
+   [-se hostname]                           show given exec host
+   [-sel]                                   show a list of all exec servers
+   [-sm]                                    show a list of all managers
+   [-sp pe_name]                            show a parallel environment
+   [-spl]                                   show all parallel environments
+   [-sq [wc_queue_list]]                    show the given queue
+   [-sql]                                   show a list of all queues
+   [-ssconf]                                show scheduler configuration
+   [-su listname_list]                      show the given userset list
+"""
+
+EMPTY_LIST = {
+    "cqueue": "no cqueue list defined",
+    "exechost": "no execution host list defined",
+    "pe": "no pe list defined",
+    "manager": "no manager list defined",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One qconf switch: its words (``-1`` for one optional word) and its request."""
+
+    arity: int
+    run: Callable[[Transport, list[str]], int]
+
+
+def show(kind: str, fixed_name: str | None = None) -> Callable[[Transport, list[str]], int]:
+    """A ``-s*`` switch: print the object's text, or the list of names."""
+
+    def run(transport: Transport, words: list[str]) -> int:
+        name = words[0] if words else fixed_name
+        reply = transport("conf_show", {"kind": kind, "name": name})
+        if not reply.ok:
+            print_answers(reply.answers)
+            return exit_code(reply.answers)
+        return print_shown(kind, reply.data or {})
+
+    return run
+
+
+def print_shown(kind: str, data: dict[str, Any]) -> int:
+    """Print a ``conf_show`` payload: the text, or the names one per line."""
+    if "text" in data:
+        sys.stdout.write(str(data["text"]))
+        return EXIT_OK
+    names = list(data.get("names") or [])
+    if not names:
+        err(EMPTY_LIST.get(kind, f"no {kind} list defined"))
+        return EXIT_ERROR
+    out("\n".join(names))
+    return EXIT_OK
+
+
+def modify(kind: str) -> Callable[[Transport, list[str]], int]:
+    """A ``-M*`` switch: send the file's text for the qmaster to check and store."""
+
+    def run(transport: Transport, words: list[str]) -> int:
+        text = read_text(words[0])
+        if text is None:
+            raise ClientError(f'file "{words[0]}" does not exist')
+        reply = transport("conf_modify", {"kind": kind, "text": text, "source": words[0]})
+        print_answers(reply.answers)
+        return exit_code(reply.answers)
+
+    return run
+
+
+def members(op: str, kind: str, *, named: bool) -> Callable[[Transport, list[str]], int]:
+    """``-au/-du`` (users into named sets) and ``-am/-dm`` (the manager list)."""
+
+    def run(transport: Transport, words: list[str]) -> int:
+        users = [u for u in words[0].split(",") if u]
+        targets = [n for n in words[1].split(",") if n] if named else [kind]
+        code = EXIT_OK
+        for target in targets:
+            reply = transport(op, {"kind": kind, "name": target, "members": users})
+            print_answers(reply.answers)
+            code = max(code, exit_code(reply.answers))
+        return code
+
+    return run
+
+
+def shutdown(transport: Transport, _words: list[str]) -> int:
+    """``-km``: ask the qmaster to stop."""
+    reply = transport("shutdown", {})
+    print_answers(reply.answers)
+    return exit_code(reply.answers)
+
+
+ACTIONS: dict[str, Action] = {
+    "-sc": Action(0, show("complex")),
+    "-Mc": Action(1, modify("complex")),
+    "-sq": Action(-1, show("cqueue")),
+    "-Mq": Action(1, modify("cqueue")),
+    "-sql": Action(0, show("cqueue")),
+    "-se": Action(1, show("exechost")),
+    "-Me": Action(1, modify("exechost")),
+    "-sel": Action(0, show("exechost")),
+    "-sp": Action(1, show("pe")),
+    "-Mp": Action(1, modify("pe")),
+    "-spl": Action(0, show("pe")),
+    "-sconf": Action(-1, show("global", "global")),
+    "-Mconf": Action(1, modify("global")),
+    "-ssconf": Action(0, show("sched", "sched")),
+    "-Msconf": Action(1, modify("sched")),
+    "-su": Action(1, show("userset")),
+    "-Mu": Action(1, modify("userset")),
+    "-au": Action(2, members("conf_add", "userset", named=True)),
+    "-du": Action(2, members("conf_delete", "userset", named=True)),
+    "-sm": Action(0, show("manager")),
+    "-am": Action(1, members("conf_add", "manager", named=False)),
+    "-dm": Action(1, members("conf_delete", "manager", named=False)),
+    "-km": Action(0, shutdown),
+}
+
+
+def plan(argv: Sequence[str]) -> list[tuple[Action, list[str]]]:
+    """Split argv into switches and their words, rejecting what qconf does not know."""
+    if not argv:
+        raise ClientError("ERROR! no option argument", show_usage=True)
+    steps: list[tuple[Action, list[str]]] = []
+    i = 0
+    while i < len(argv):
+        action = ACTIONS.get(argv[i])
+        if action is None:
+            raise invalid_argument(argv[i])
+        if action.arity < 0:
+            nxt = argv[i + 1] if i + 1 < len(argv) else None
+            words = [nxt] if nxt is not None and not nxt.startswith("-") else []
+        else:
+            words = list(argv[i + 1 : i + 1 + action.arity])
+            if len(words) < action.arity:
+                raise missing_argument(argv[i])
+        steps.append((action, words))
+        i += 1 + len(words)
+    return steps
+
+
+@click.command(
+    "qconf",
+    cls=GeCommand,
+    usage_text=QCONF_USAGE,
+    context_settings={"ignore_unknown_options": True, "help_option_names": []},
+)
+@click.argument("argv", nargs=-1, type=click.UNPROCESSED)
+@click.pass_context
+def qconf_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
+    """Show or change the configuration."""
+    transport = transport_of(ctx)
+    code = EXIT_OK
+    for action, words in plan(argv):
+        code = max(code, action.run(transport, words))
+    return code
+
+
+def main(argv: Sequence[str] | None = None, *, transport: Transport | None = None) -> int:
+    """Run qconf with ``argv``; return the exit code."""
+    assert isinstance(qconf_command, GeCommand)
+    return qconf_command.run(sys.argv[1:] if argv is None else argv, transport)
