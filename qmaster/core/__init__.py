@@ -1,1 +1,22 @@
-"""qmaster/core."""
+"""The pure core: jobs, configuration and the state machine that changes them.
+
+Importing this package registers every request handler with the machine.
+"""
+
+from qmaster.core import confops, control, query, submit
+from qmaster.core.jobs import Identity
+from qmaster.core.machine import Core, CoreSettings, Request
+from qmaster.core.outcome import Outcome, SpoolDelta
+
+__all__ = [
+    "Core",
+    "CoreSettings",
+    "Identity",
+    "Outcome",
+    "Request",
+    "SpoolDelta",
+    "confops",
+    "control",
+    "query",
+    "submit",
+]

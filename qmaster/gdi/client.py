@@ -76,7 +76,9 @@ class Connection:
         except OSError as exc:
             self._sock.close()
             reason = exc.strerror or str(exc)
-            raise GdiError(f'unable to contact qmaster using socket "{self.path}": {reason}') from exc
+            raise GdiError(
+                f'unable to contact qmaster using socket "{self.path}": {reason}'
+            ) from exc
 
     def __enter__(self) -> Connection:
         return self

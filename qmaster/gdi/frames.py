@@ -65,7 +65,9 @@ class FrameDecoder:
             (self._want,) = HEADER.unpack_from(self._buf)
             del self._buf[: HEADER.size]
             if self._want > self.max_frame:
-                raise FrameTooLarge(f"frame of {self._want} bytes exceeds the cap of {self.max_frame}")
+                raise FrameTooLarge(
+                    f"frame of {self._want} bytes exceeds the cap of {self.max_frame}"
+                )
         if len(self._buf) < self._want:
             return self._at_eof(True)
         body = bytes(self._buf[: self._want])

@@ -1,1 +1,1 @@
-"""qmaster/spool."""
+"""Persistence: the cell's SQLite spool (WAL mode)."""

@@ -1,0 +1,5 @@
+"""``python -m qmaster`` is the ``qmaster`` command."""
+
+from qmaster.cli import main
+
+main()

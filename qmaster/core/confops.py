@@ -1,0 +1,68 @@
+"""Configuration requests (qconf) and the shutdown request.
+
+The configuration store validates and renders; the core adds the privilege
+check, turns a change into spool rows and takes the new configuration into
+use at once.
+"""
+
+from __future__ import annotations
+
+from qmaster.conf.errors import ConfigError, ConfNotFound
+from qmaster.core.errors import InvalidRequest, NoSuchObject, NotManager
+from qmaster.core.machine import Core, Request, handler
+from qmaster.core.outcome import Outcome
+from qmaster.gdi.answers import ok
+from qmaster.gdi.messages import ConfShowArgs
+
+
+@handler("conf_show")
+def handle_show(core: Core, req: Request, now: float, out: Outcome) -> None:
+    """qconf -s*: the object in its file format, or the list of names."""
+    args = req.args
+    assert isinstance(args, ConfShowArgs)
+    try:
+        out.data = core.config.show(args.kind, args.name)
+    except ConfNotFound as exc:
+        raise NoSuchObject(str(exc)) from exc
+
+
+def _change(core: Core, req: Request, now: float, out: Outcome) -> None:
+    who = req.identity
+    try:
+        change = core.config.apply(
+            req.op,
+            req.args.model_dump(),
+            user=who.user,
+            host=who.host,
+            is_manager=core.is_manager(who),
+        )
+    except ConfNotFound as exc:
+        raise NoSuchObject(str(exc)) from exc
+    except ConfigError as exc:
+        raise InvalidRequest(str(exc)) from exc
+    if any(a.is_error for a in change.answers):
+        out.answers.extend(change.answers)
+        return
+    for kind, name, text in change.upserts:
+        out.spool.config[(kind, name)] = text
+    for kind, name in change.deletes:
+        out.spool.config[(kind, name)] = None
+    core.replace_config(core.config)
+    out.config_changed = bool(change.upserts or change.deletes)
+    out.answers.extend(change.answers)
+    out.log("config_changed", op=req.op, user=who.user)
+    core.request_pass(now)
+
+
+for _op in ("conf_modify", "conf_add", "conf_delete"):
+    handler(_op)(_change)
+
+
+@handler("shutdown")
+def handle_shutdown(core: Core, req: Request, now: float, out: Outcome) -> None:
+    """qconf -km: managers may stop the qmaster."""
+    who = req.identity
+    if not core.is_manager(who):
+        raise NotManager("shutdown requires manager privileges")
+    out.answers.append(ok(f"{who.user}@{who.host} kills qmaster"))
+    out.shutdown = True

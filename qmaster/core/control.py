@@ -1,0 +1,221 @@
+"""Deleting and altering jobs (qdel, qalter), with Grid Engine's ownership rules."""
+
+from __future__ import annotations
+
+import fnmatch
+from typing import Any
+
+from qmaster.core import lifecycle
+from qmaster.core.errors import CoreError, InvalidRequest, NoSuchObject, PermissionDenied
+from qmaster.core.jobs import Identity, Job, parse_task_range
+from qmaster.core.machine import Core, Request, handler
+from qmaster.core.outcome import Outcome
+from qmaster.core.states import TaskState
+from qmaster.core.submit import check_name, task_range, validate_spec
+from qmaster.gdi.answers import Status, error, ok
+from qmaster.gdi.messages import AlterArgs, DeleteArgs
+
+ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING)
+
+
+def select_jobs(core: Core, ref: str) -> list[tuple[Job, list[int] | None]]:
+    """Resolve ``7``, ``7.3``, ``7.1-5:2`` or a job name (``*`` wildcards) to jobs and tasks."""
+    head, dot, tasks = ref.partition(".")
+    if head.isdigit():
+        job = core.jobs.get(int(head))
+        if job is None:
+            return []
+        ids = list(parse_task_range(tasks).ids()) if dot else None
+        return [(job, ids)]
+    return [(j, None) for j in core.jobs.values() if fnmatch.fnmatchcase(j.name, ref)]
+
+
+def _may_touch(core: Core, who: Identity, job: Job) -> bool:
+    return job.owner.user == who.user or core.is_manager(who)
+
+
+@handler("delete")
+def handle_delete(core: Core, req: Request, now: float, out: Outcome) -> None:
+    """qdel: delete pending tasks at once; running ones are registered for deletion."""
+    args = req.args
+    assert isinstance(args, DeleteArgs)
+    who = req.identity
+    if args.force and not core.is_manager(who) and not _all_own(core, who, args.job_ids):
+        raise PermissionDenied(f'"{who.user}" - forcing a job deletion requires manager privileges')
+    targets: list[tuple[Job, list[int] | None]] = []
+    refs = list(args.job_ids)
+    if args.users is not None:
+        users = set(args.users)
+        picked = [j for j in core.jobs.values() if "*" in users or j.owner.user in users]
+        if refs and refs != ["all"]:
+            picked = [j for j in picked if any(_matches(j, r) for r in refs)]
+        if not picked:
+            raise NoSuchObject(
+                "There are no jobs registered for following users: " + ",".join(args.users)
+            )
+        targets = [(j, None) for j in picked]
+        refs = []
+    for ref in refs:
+        found = select_jobs(core, ref)
+        if not found:
+            out.answers.append(error(f'denied: job "{ref}" does not exist', Status.EEXIST))
+        targets.extend(found)
+    for job, ids in targets:
+        if not _may_touch(core, who, job):
+            out.answers.append(
+                error(
+                    f'{who.user} - you do not have the necessary privileges to delete the job "{job.job_id}"',
+                    Status.ENOTOWNER,
+                )
+            )
+            continue
+        _delete(core, who, job, ids, args.force, now, out)
+
+
+def _all_own(core: Core, who: Identity, refs: list[str]) -> bool:
+    return all(j.owner.user == who.user for r in refs for j, _ in select_jobs(core, r))
+
+
+def _matches(job: Job, ref: str) -> bool:
+    return str(job.job_id) == ref.partition(".")[0] or fnmatch.fnmatchcase(job.name, ref)
+
+
+def _delete(
+    core: Core,
+    who: Identity,
+    job: Job,
+    ids: list[int] | None,
+    force: bool,
+    now: float,
+    out: Outcome,
+) -> None:
+    wanted = set(ids) if ids is not None else None
+    pending = [t for t in job.pending if wanted is None or t in wanted]
+    active = [
+        t
+        for t in job.tasks.values()
+        if t.state not in (TaskState.FINISHED,) and (wanted is None or t.task_id in wanted)
+    ]
+    if wanted is not None and not pending and not active:
+        out.answers.append(
+            error(
+                f'job "{job.job_id}" task id range "{_fmt(ids)}" comprises no tasks', Status.EEXIST
+            )
+        )
+        return
+    registered = False
+    for task_id in pending:
+        lifecycle.finish_pending(core, job, task_id, now, out)
+    for task in active:
+        if task.state in ACTIVE and not force:
+            task.move(job.job_id, TaskState.DELETING, f"qdel by {who.user}")
+            core.spool_task(out, job, task)
+            core.set_timer(now, "end", job.job_id, task.task_id)
+            registered = True
+        elif task.state is not TaskState.DELETING or force:
+            if task.state is TaskState.RUNNING:
+                task.move(job.job_id, TaskState.DELETING, f"qdel -f by {who.user}")
+            lifecycle.finish(
+                core, job, task, now, out, exit_status=lifecycle.SIGKILL_EXIT, event="deleted"
+            )
+        else:
+            registered = True
+    out.answers.append(ok(_delete_text(who, job, ids, registered, force)))
+
+
+def _fmt(ids: list[int] | None) -> str:
+    return f"{ids[0]}-{ids[-1]}:{ids[1] - ids[0] if len(ids) > 1 else 1}" if ids else ""
+
+
+def _delete_text(
+    who: Identity, job: Job, ids: list[int] | None, registered: bool, force: bool
+) -> str:
+    if force:
+        return f"warning: {who.user} forced the deletion of job {job.job_id}"
+    if ids is not None and len(ids) == 1 and job.array:
+        task = f"{job.job_id}.{ids[0]}"
+        if registered:
+            return f"{who.user} has registered the job-array task {task} for deletion"
+        return f"{who.user} has deleted job-array task {task}"
+    if ids is not None and job.array:
+        if registered:
+            return f"{who.user} has registered the job {job.job_id} for deletion"
+        return f"{who.user} has deleted job-array tasks {_fmt(ids)} of job {job.job_id}"
+    if registered:
+        return f"{who.user} has registered the job {job.job_id} for deletion"
+    return f"{who.user} has deleted job {job.job_id}"
+
+
+_ALTER_WHAT = {
+    "N": "job name",
+    "A": "account",
+    "l_hard": "hard resource list",
+    "l_soft": "soft resource list",
+    "q_hard": "hard queue list",
+    "q_soft": "soft queue list",
+    "masterq": "master hard queue list",
+    "M": "mail list",
+    "m": "mail options",
+    "o": "stdout path list",
+    "e": "stderr path list",
+    "j": "output merge behaviour",
+    "r": "restart behaviour",
+    "S": "shell list",
+    "v": "environment",
+    "ac": "context",
+    "CMDARGS": "script arguments",
+    "wd": "working directory",
+    "cwd": "working directory",
+    "a": "start time",
+    "pe_name": "slot range",
+    "p": "priority",
+    "hold_jid": "job id hold list",
+    "notify": "notify behaviour",
+    "P": "project",
+}
+
+
+@handler("alter")
+def handle_alter(core: Core, req: Request, now: float, out: Outcome) -> None:
+    """qalter: change a pending job's specification; running tasks may not change."""
+    args = req.args
+    assert isinstance(args, AlterArgs)
+    changes = args.job.model_dump(exclude_none=True, exclude_unset=True)
+    changes.pop("jsv", None)
+    changes.pop("CMDNAME", None)
+    who = req.identity
+    if not changes:
+        raise InvalidRequest("No jobs modified")
+    for ref in args.job_ids:
+        found = select_jobs(core, ref)
+        if not found:
+            out.answers.append(error(f'denied: job "{ref}" does not exist', Status.EEXIST))
+        for job, _ in found:
+            try:
+                _alter(core, who, job, changes, out)
+            except CoreError as exc:
+                out.answers.append(exc.to_answer())
+    if any(not a.is_error for a in out.answers):
+        core.request_pass(now)
+
+
+def _alter(core: Core, who: Identity, job: Job, changes: dict[str, Any], out: Outcome) -> None:
+    if not _may_touch(core, who, job):
+        raise PermissionDenied(
+            f'denied: "{who.user}" must be at least owner of job {job.job_id} to change job attributes'
+        )
+    if any(t.state is not TaskState.FINISHED for t in job.tasks.values()) and not job.pending:
+        raise InvalidRequest(f"job {job.job_id} can't modify running jobs")
+    new = {**job.spec, **changes}
+    if "t_min" in changes:
+        raise InvalidRequest("denied: the task range of a submitted job cannot be changed")
+    check_name(str(new["N"]))
+    task_range(new)
+    validate_spec(core, new)
+    job.spec = new
+    if "h" in changes:
+        job.user_hold = bool(changes["h"])
+    core.spool_job(out, job)
+    for key in changes:
+        what = _ALTER_WHAT.get(key, "hold state" if key == "h" else key)
+        out.answers.append(ok(f"modified {what} of job {job.job_id}"))

@@ -1,0 +1,199 @@
+"""Jobs and their tasks: the plain data the core keeps, and their spool rows.
+
+A job holds its specification (a JobSpec dict, see ``qmaster.gdi.ops``), who
+submitted it, and its tasks. Pending tasks are kept as a sorted list of ids;
+only tasks that left pending have a :class:`Task` object, so a 75,000-task
+array costs little until it runs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from qmaster.core.errors import InvalidRequest
+from qmaster.core.states import TaskState, check_transition
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Who is calling, as the kernel told the daemon (never as the client said)."""
+
+    uid: int
+    gid: int
+    user: str
+    group: str
+    host: str = "localhost"
+
+
+@dataclass(frozen=True, slots=True)
+class TaskRange:
+    """An array job's ``-t first-last:step``."""
+
+    first: int
+    last: int
+    step: int
+
+    def ids(self) -> range:
+        return range(self.first, self.last + 1, self.step)
+
+    def __str__(self) -> str:
+        return f"{self.first}-{self.last}:{self.step}"
+
+
+_RANGE = re.compile(r"^(\d+)(?:-(\d+)(?::(\d+))?)?$")
+
+
+def parse_task_range(text: str) -> TaskRange:
+    """Parse ``n``, ``n-m`` or ``n-m:s`` as qsub -t and qdel's task lists accept them."""
+    m = _RANGE.match(text.strip())
+    if not m:
+        raise InvalidRequest(f'ERROR! invalid task range "{text}"')
+    first = int(m.group(1))
+    last = int(m.group(2) or first)
+    step = int(m.group(3) or 1)
+    if first < 1 or last < first or step < 1:
+        raise InvalidRequest(f'ERROR! invalid task range "{text}"')
+    last -= (last - first) % step
+    return TaskRange(first, last, step)
+
+
+def format_id_runs(ids: list[int]) -> str:
+    """Compress sorted task ids into qstat's ``1-5:1,7-9:2`` form."""
+    runs: list[str] = []
+    i = 0
+    while i < len(ids):
+        first = ids[i]
+        if i + 1 < len(ids):
+            step = ids[i + 1] - first
+            j = i + 1
+            while j + 1 < len(ids) and ids[j + 1] - ids[j] == step:
+                j += 1
+            runs.append(f"{first}-{ids[j]}:{step}")
+            i = j + 1
+        else:
+            runs.append(f"{first}-{first}:1")
+            i += 1
+    return ",".join(runs)
+
+
+@dataclass(slots=True)
+class Task:
+    """One task that has left the pending list."""
+
+    task_id: int
+    state: TaskState
+    assignment: tuple[tuple[str, int], ...] = ()
+    dispatch_time: float | None = None
+    start_time: float | None = None
+    end_time: float | None = None
+    exit_status: int = 0
+    failed: int = 0
+    message: str = ""
+    story: list[str] = field(default_factory=list)
+
+    @property
+    def queue(self) -> str | None:
+        """The master queue instance."""
+        return self.assignment[0][0] if self.assignment else None
+
+    @property
+    def slots(self) -> int:
+        return sum(n for _, n in self.assignment)
+
+    def move(self, job_id: int, to: TaskState, why: str) -> None:
+        """Change state through the transition table, recording the cause."""
+        check_transition(f"job {job_id}.{self.task_id}", self.state, to, self.story)
+        self.story.append(f"{self.state.value}->{to.value}: {why}")
+        self.state = to
+
+    def to_row(self) -> dict[str, Any]:
+        return {
+            "task_id": self.task_id,
+            "state": self.state.name,
+            "assignment": [list(a) for a in self.assignment],
+            "dispatch_time": self.dispatch_time,
+            "start_time": self.start_time,
+            "end_time": self.end_time,
+            "exit_status": self.exit_status,
+            "failed": self.failed,
+            "message": self.message,
+        }
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Task:
+        return cls(
+            task_id=row["task_id"],
+            state=TaskState[row["state"]],
+            assignment=tuple((str(q), int(n)) for q, n in row["assignment"]),
+            dispatch_time=row["dispatch_time"],
+            start_time=row["start_time"],
+            end_time=row["end_time"],
+            exit_status=row["exit_status"],
+            failed=row["failed"],
+            message=row["message"],
+        )
+
+
+@dataclass(slots=True)
+class Job:
+    """A submitted job."""
+
+    job_id: int
+    owner: Identity
+    submit_time: float
+    spec: dict[str, Any]
+    array: TaskRange | None = None
+    user_hold: bool = False
+    pending: list[int] = field(default_factory=list)
+    tasks: dict[int, Task] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return str(self.spec.get("N") or "")
+
+    @property
+    def priority(self) -> int:
+        return int(self.spec.get("p", 0))
+
+    @property
+    def slots(self) -> int:
+        return int(self.spec.get("pe_min", 1)) if self.spec.get("pe_name") else 1
+
+    @property
+    def hold_jids(self) -> list[str]:
+        return [str(j) for j in self.spec.get("hold_jid", [])]
+
+    def all_task_ids(self) -> range:
+        return self.array.ids() if self.array else range(1)
+
+    def is_finished(self) -> bool:
+        return not self.pending and all(t.state is TaskState.FINISHED for t in self.tasks.values())
+
+    def to_row(self) -> dict[str, Any]:
+        o = self.owner
+        return {
+            "job_id": self.job_id,
+            "owner": [o.uid, o.gid, o.user, o.group, o.host],
+            "submit_time": self.submit_time,
+            "spec": self.spec,
+            "array": [self.array.first, self.array.last, self.array.step] if self.array else None,
+            "user_hold": self.user_hold,
+        }
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any], tasks: list[Task]) -> Job:
+        uid, gid, user, group, host = row["owner"]
+        arr = row["array"]
+        job = cls(
+            job_id=row["job_id"],
+            owner=Identity(uid, gid, user, group, host),
+            submit_time=row["submit_time"],
+            spec=row["spec"],
+            array=TaskRange(*arr) if arr else None,
+            user_hold=row["user_hold"],
+        )
+        job.tasks = {t.task_id: t for t in tasks}
+        job.pending = [i for i in job.all_task_ids() if i not in job.tasks]
+        return job

@@ -1,0 +1,214 @@
+"""What happens to tasks over time: dispatch, start, end, deletion.
+
+Execution is simulated: a dispatched task is ``t`` until its start timer
+fires (at once), then ``r`` for its simulated runtime — the first job
+argument when that is a number (Grid Engine's job-simulation convention),
+else the configured default — cut short by ``s_rt``/``h_rt`` with the exit
+status of a signalled job (128 + signal).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from qmaster.complexes.values import parse_time
+from qmaster.core import reports
+from qmaster.core.jobs import Job, Task
+from qmaster.core.outcome import Outcome
+from qmaster.core.states import TaskState
+from schedd import Order, schedule
+
+if TYPE_CHECKING:
+    from qmaster.core.machine import Core, Timer
+
+SIGKILL_EXIT = 137
+SIGUSR1_EXIT = 138
+EXIT_STATUS_VAR = "MINIGE_EXIT_STATUS"
+
+
+def simulated_runtime(job: Job, default: float) -> float:
+    """The job's first argument when it is a number, else ``default``."""
+    args = job.spec.get("CMDARGS") or []
+    if args:
+        try:
+            value = float(args[0])
+        except ValueError:
+            return default
+        if value >= 0:
+            return value
+    return default
+
+
+def _limit(job: Job, core: Core, task: Task, name: str) -> float | None:
+    values: list[float] = []
+    requested = (job.spec.get("l_hard") or {}).get(name)
+    if requested is not None:
+        values.append(parse_time(str(requested)))
+    for qi_name, _ in task.assignment[:1]:
+        qi = core.queue_instance(qi_name)
+        limit = getattr(qi, name, None) if qi else None
+        if limit is not None:
+            values.append(float(limit))
+    finite = [v for v in values if v != float("inf")]
+    return min(finite) if finite else None
+
+
+def end_of_run(core: Core, job: Job, task: Task) -> tuple[float, int]:
+    """When the running task ends, and its exit status."""
+    assert task.start_time is not None
+    runtime = simulated_runtime(job, core.settings.default_runtime)
+    status = int((job.spec.get("v") or {}).get(EXIT_STATUS_VAR, 0) or 0)
+    end, exit_status = task.start_time + runtime, status
+    s_rt = _limit(job, core, task, "s_rt")
+    h_rt = _limit(job, core, task, "h_rt")
+    if s_rt is not None and task.start_time + s_rt < end:
+        end, exit_status = task.start_time + s_rt, SIGUSR1_EXIT
+    if h_rt is not None and task.start_time + h_rt < end:
+        end, exit_status = task.start_time + h_rt, SIGKILL_EXIT
+    return end, exit_status
+
+
+# -- scheduling -------------------------------------------------------------------
+
+
+def run_pass(core: Core, now: float, out: Outcome) -> None:
+    """Run one scheduling pass and apply its orders."""
+    from qmaster.core.view import build_view
+
+    interval = core.config.sched_conf.schedule_interval
+    core.schedule_at = now + interval if interval > 0 else None
+    view = build_view(core, now)
+    if not view.jobs:
+        core.reasons = {}
+        return
+    plan = schedule(view, now)
+    core.reasons = plan.reasons
+    for order in plan.orders:
+        dispatch(core, order, now, out)
+    if plan.orders:
+        out.log("scheduler_pass", dispatched=len(plan.orders), pending=len(plan.reasons))
+
+
+def dispatch(core: Core, order: Order, now: float, out: Outcome) -> None:
+    """Move a pending task to ``t`` on its assignment and book its slots."""
+    job = core.jobs[order.job_id]
+    job.pending.remove(order.task_id)
+    task = Task(order.task_id, TaskState.PENDING)
+    task.move(job.job_id, TaskState.TRANSFERRING, "dispatched by the scheduler")
+    task.assignment = order.assignment
+    task.dispatch_time = now
+    job.tasks[task.task_id] = task
+    for qi, n in order.assignment:
+        core.booked[qi] += n
+    core.spool_task(out, job, task)
+    _report(core, out, job, task, "sent", now, message="sent to execd")
+    core.set_timer(now, "start", job.job_id, task.task_id)
+
+
+def fire(core: Core, timer: Timer, now: float, out: Outcome) -> None:
+    """A task's timer is due; stale timers (task gone or moved on) are ignored."""
+    job = core.jobs.get(timer.job_id)
+    task = job.tasks.get(timer.task_id) if job else None
+    if job is None or task is None:
+        return
+    if timer.kind == "start" and task.state is TaskState.TRANSFERRING:
+        start(core, job, task, now, out)
+    elif timer.kind == "end" and task.state in (TaskState.RUNNING, TaskState.DELETING):
+        end_at, status = end_of_run(core, job, task)
+        if task.state is TaskState.DELETING:
+            finish(core, job, task, now, out, exit_status=SIGKILL_EXIT, event="deleted")
+        elif end_at <= now:
+            finish(core, job, task, now, out, exit_status=status, event="finished")
+        else:
+            core.set_timer(end_at, "end", job.job_id, task.task_id)
+
+
+def start(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
+    """The simulated execd starts the task, or puts it into error state."""
+    workdir = job.spec.get("wd") or job.spec.get("cwd")
+    if workdir and not core.directory_exists(str(workdir)):
+        _release(core, task)
+        task.move(job.job_id, TaskState.ERROR, "working directory missing")
+        task.message = f'error: can\'t chdir to directory "{workdir}": No such file or directory'
+        task.assignment = ()
+        core.spool_task(out, job, task)
+        _report(core, out, job, task, "error", now, message=task.message)
+        return
+    task.move(job.job_id, TaskState.RUNNING, "started by the simulated execd")
+    task.start_time = now
+    core.spool_task(out, job, task)
+    _report(core, out, job, task, "running", now)
+    end_at, _ = end_of_run(core, job, task)
+    core.set_timer(end_at, "end", job.job_id, task.task_id)
+
+
+def finish(
+    core: Core, job: Job, task: Task, now: float, out: Outcome, *, exit_status: int, event: str
+) -> None:
+    """The task ended: release its slots, account it, drop the job when all tasks are done."""
+    was_running = task.start_time is not None
+    _release(core, task)
+    task.move(job.job_id, TaskState.FINISHED, event)
+    task.end_time = now
+    task.exit_status = exit_status
+    if was_running:
+        out.reports.append(reports.acct(job, task, now))
+    _report(core, out, job, task, event, now)
+    flush = core.config.sched_conf.flush_finish_sec
+    if flush > 0:
+        core.request_pass(now + flush)
+    if job.is_finished():
+        remove_job(core, job, out)
+    else:
+        core.spool_task(out, job, task)
+
+
+def finish_pending(core: Core, job: Job, task_id: int, now: float, out: Outcome) -> None:
+    """A pending task is deleted before it ever ran."""
+    job.pending.remove(task_id)
+    task = Task(task_id, TaskState.PENDING)
+    job.tasks[task_id] = task
+    finish(core, job, task, now, out, exit_status=0, event="deleted")
+
+
+def remove_job(core: Core, job: Job, out: Outcome) -> None:
+    """Forget a job whose tasks have all finished."""
+    del core.jobs[job.job_id]
+    core.reasons.pop(job.job_id, None)
+    core.user_jobs[job.owner.user] -= 1
+    if core.user_jobs[job.owner.user] <= 0:
+        del core.user_jobs[job.owner.user]
+    out.spool.jobs[job.job_id] = None
+    for key in [k for k in out.spool.tasks if k[0] == job.job_id]:
+        del out.spool.tasks[key]
+
+
+def restore_task_timers(core: Core, job: Job, now: float) -> None:
+    """After recovery: rebook slots and re-arm the timers of active tasks."""
+    for task in job.tasks.values():
+        if task.state in (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING):
+            for qi, n in task.assignment:
+                core.booked[qi] += n
+        if task.state is TaskState.TRANSFERRING:
+            core.set_timer(now, "start", job.job_id, task.task_id)
+        elif task.state is TaskState.RUNNING:
+            core.set_timer(end_of_run(core, job, task)[0], "end", job.job_id, task.task_id)
+        elif task.state is TaskState.DELETING:
+            core.set_timer(now, "end", job.job_id, task.task_id)
+
+
+def _release(core: Core, task: Task) -> None:
+    if task.state in (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING):
+        for qi, n in task.assignment:
+            core.booked[qi] -= n
+            if core.booked[qi] <= 0:
+                del core.booked[qi]
+
+
+def _report(
+    core: Core, out: Outcome, job: Job, task: Task, event: str, now: float, *, message: str = ""
+) -> None:
+    host = task.queue.partition("@")[2] if task.queue else core.settings.qmaster_host
+    out.reports.append(
+        reports.job_log(job, task.task_id, event, task.state.value, now, host=host, message=message)
+    )

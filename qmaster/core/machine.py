@@ -1,0 +1,214 @@
+"""The core: a pure, synchronous state machine of one cell.
+
+Theory of operation. The drivers (the daemon, the trace simulator, tests)
+feed it two kinds of stimulus, each with the current wall time:
+
+- :meth:`Core.handle` — a request from a client, already validated, with the
+  caller's kernel identity;
+- :meth:`Core.tick` — time passed: due timers fire (a transferred task starts,
+  a running task ends) and, when due, a scheduling pass runs.
+
+Both return an :class:`~qmaster.core.outcome.Outcome`: the answer and the
+effects (spool rows, report records, log events, subscriber events). The core
+does no I/O, reads no clock and never sleeps; :meth:`Core.next_deadline` tells
+the driver when to tick next. Job and task state changes go through the
+transition table in :mod:`qmaster.core.states`.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from qmaster.conf.state import QueueInstanceConf
+from qmaster.conf.store import ClusterConfig
+from qmaster.core.errors import CoreError, InvalidRequest
+from qmaster.core.jobs import Identity, Job, Task
+from qmaster.core.outcome import Outcome, SpoolDelta
+
+MAX_ID = 9_999_999
+
+
+@dataclass(frozen=True, slots=True)
+class CoreSettings:
+    """Settings of the core that do not live in the cell's configuration."""
+
+    default_runtime: float = 1.0
+    admins: frozenset[str] = frozenset({"root"})
+    qmaster_host: str = "localhost"
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A validated client request."""
+
+    identity: Identity
+    op: str
+    args: BaseModel
+
+
+def _always(_: str) -> bool:
+    return True
+
+
+Handler = Callable[["Core", Request, float, Outcome], None]
+HANDLERS: dict[str, Handler] = {}
+
+
+def handler(op: str) -> Callable[[Handler], Handler]:
+    """Register the function that handles ``op``."""
+
+    def register(fn: Handler) -> Handler:
+        HANDLERS[op] = fn
+        return fn
+
+    return register
+
+
+@dataclass(order=True, slots=True)
+class Timer:
+    """A due time for one task: ``start`` it or ``end`` it."""
+
+    at: float
+    seq: int
+    kind: str = field(compare=False)
+    job_id: int = field(compare=False)
+    task_id: int = field(compare=False)
+
+
+class Core:
+    """The cell's jobs and configuration, changed only through handle() and tick()."""
+
+    def __init__(
+        self,
+        config: ClusterConfig,
+        settings: CoreSettings | None = None,
+        *,
+        directory_exists: Callable[[str], bool] = _always,
+    ) -> None:
+        self.config = config
+        self.settings = settings or CoreSettings()
+        self.directory_exists = directory_exists
+        self.jobs: dict[int, Job] = {}
+        self.next_job_id = 1
+        self.booked: Counter[str] = Counter()
+        self.user_jobs: Counter[str] = Counter()
+        self.reasons: dict[int, list[str]] = {}
+        self.schedule_at: float | None = 0.0
+        self._timers: list[Timer] = []
+        self._seq = itertools.count()
+        self._qi_by_name: dict[str, QueueInstanceConf] | None = None
+
+    # -- entry points -------------------------------------------------------
+
+    def handle(self, request: Request, now: float) -> Outcome:
+        """Answer one request; on a refusal nothing in the core has changed."""
+        out = Outcome()
+        fn = HANDLERS.get(request.op)
+        if fn is None:
+            out.answers.append(InvalidRequest(f"unknown request {request.op!r}").to_answer())
+            return out
+        try:
+            fn(self, request, now, out)
+        except CoreError as exc:
+            out.answers.append(exc.to_answer())
+            out.spool = SpoolDelta()
+            out.reports.clear()
+            out.events.clear()
+        return out
+
+    def tick(self, now: float) -> Outcome:
+        """Fire due timers and run a scheduling pass if one is due."""
+        from qmaster.core import lifecycle
+
+        out = Outcome()
+        while self._timers and self._timers[0].at <= now:
+            t = heapq.heappop(self._timers)
+            lifecycle.fire(self, t, now, out)
+        if self.schedule_at is not None and self.schedule_at <= now:
+            lifecycle.run_pass(self, now, out)
+        return out
+
+    def next_deadline(self) -> float | None:
+        """The wall time at which :meth:`tick` has something to do."""
+        times = [t for t in (self.schedule_at,) if t is not None]
+        if self._timers:
+            times.append(self._timers[0].at)
+        return min(times) if times else None
+
+    # -- helpers used by the handlers -----------------------------------------
+
+    def set_timer(self, at: float, kind: str, job_id: int, task_id: int) -> None:
+        heapq.heappush(self._timers, Timer(at, next(self._seq), kind, job_id, task_id))
+
+    def request_pass(self, at: float) -> None:
+        """Ask for a scheduling pass no later than ``at``."""
+        if self.schedule_at is None or at < self.schedule_at:
+            self.schedule_at = at
+
+    def queue_instance(self, name: str) -> QueueInstanceConf | None:
+        """The configuration of one queue instance (``all.q@host1``)."""
+        if self._qi_by_name is None:
+            self._qi_by_name = {qi.name: qi for qi in self.config.queue_instances()}
+        return self._qi_by_name.get(name)
+
+    def replace_config(self, config: ClusterConfig) -> None:
+        """Take a changed configuration into use."""
+        self.config = config
+        self._qi_by_name = None
+
+    def is_manager(self, who: Identity) -> bool:
+        return who.uid == 0 or who.user in self.settings.admins or who.user in self.config.managers
+
+    def allocate_job_id(self) -> int:
+        """The next free id; wraps after 9,999,999 and skips ids in use."""
+        job_id = self.next_job_id
+        for _ in range(MAX_ID):
+            if job_id not in self.jobs:
+                break
+            job_id = job_id % MAX_ID + 1
+        else:
+            raise CoreError("job rejected: no free job id")
+        self.next_job_id = job_id % MAX_ID + 1
+        return job_id
+
+    def spool_job(self, out: Outcome, job: Job) -> None:
+        out.spool.jobs[job.job_id] = job.to_row()
+
+    def spool_task(self, out: Outcome, job: Job, task: Task) -> None:
+        out.spool.tasks[(job.job_id, task.task_id)] = task.to_row()
+
+    # -- recovery --------------------------------------------------------------
+
+    @classmethod
+    def recover(
+        cls,
+        config: ClusterConfig,
+        settings: CoreSettings,
+        jobs: list[dict[str, Any]],
+        tasks: list[dict[str, Any]],
+        counters: dict[str, int],
+        now: float,
+        **kw: Any,
+    ) -> Core:
+        """Rebuild the core from spooled rows (after a clean stop or a crash)."""
+        from qmaster.core import lifecycle
+
+        core = cls(config, settings, **kw)
+        by_job: dict[int, list[Task]] = {}
+        for row in tasks:
+            by_job.setdefault(int(row["job_id"]), []).append(Task.from_row(row))
+        for row in jobs:
+            job = Job.from_row(row, by_job.get(int(row["job_id"]), []))
+            core.jobs[job.job_id] = job
+            core.user_jobs[job.owner.user] += 1
+            lifecycle.restore_task_timers(core, job, now)
+        highest = max(core.jobs, default=0)
+        core.next_job_id = counters.get("job") or highest % MAX_ID + 1
+        return core

@@ -1,0 +1,94 @@
+"""Build the reporting and accounting records for a job's state changes.
+
+The core calls these; the driver hands the records to the event files and to
+``qevent`` subscribers. Job-log state words follow Grid Engine's reporting(5).
+"""
+
+from __future__ import annotations
+
+from qmaster.core.jobs import Job, Task
+from qmaster.events.records import Acct, JobLog, NewJob
+
+NONE = "NONE"
+
+
+def _common(job: Job) -> dict[str, object]:
+    return {
+        "submission_time": int(job.submit_time),
+        "job_name": job.name,
+        "owner": job.owner.user,
+        "group": job.owner.group,
+        "project": str(job.spec.get("P") or NONE),
+        "department": "defaultdepartment",
+        "account": str(job.spec.get("A") or "sge"),
+        "priority": job.priority,
+    }
+
+
+def new_job(job: Job, now: float) -> NewJob:
+    """The ``new_job`` record of a submission."""
+    return NewJob(
+        time=int(now),
+        job_number=job.job_id,
+        task_number=-1 if job.array else 0,
+        pe_taskid=NONE,
+        **_common(job),  # type: ignore[arg-type]
+    )
+
+
+def job_log(
+    job: Job,
+    task_id: int,
+    event: str,
+    state: str,
+    now: float,
+    *,
+    user: str = "",
+    host: str = "",
+    message: str = "",
+) -> JobLog:
+    """A ``job_log`` record: one state change of a job or of one array task."""
+    return JobLog(
+        time=int(now),
+        event_time=int(now),
+        event=event,
+        job_number=job.job_id,
+        task_number=task_id,
+        pe_taskid=NONE,
+        state=state,
+        user=user or job.owner.user,
+        host=host or job.owner.host,
+        state_time=0,
+        message=message,
+        **_common(job),  # type: ignore[arg-type]
+    )
+
+
+def acct(job: Job, task: Task, now: float) -> Acct:
+    """The accounting record of a finished task."""
+    qi = task.queue or "NONE@NONE"
+    qname, _, host = qi.partition("@")
+    start = int(task.start_time or 0)
+    end = int(task.end_time or now)
+    return Acct(
+        time=int(now),
+        qname=qname,
+        hostname=host,
+        group=job.owner.group,
+        owner=job.owner.user,
+        job_name=job.name,
+        job_number=job.job_id,
+        account=str(job.spec.get("A") or "sge"),
+        priority=job.priority,
+        submission_time=int(job.submit_time),
+        start_time=start,
+        end_time=end,
+        failed=task.failed,
+        exit_status=task.exit_status,
+        ru_wallclock=max(0, end - start) if start else 0,
+        project=str(job.spec.get("P") or NONE),
+        granted_pe=str(job.spec.get("pe_name") or NONE),
+        slots=task.slots or job.slots,
+        task_number=task.task_id,
+        arid=int(job.spec.get("ar") or 0),
+    )

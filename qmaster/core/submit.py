@@ -1,0 +1,147 @@
+"""Submission: validate a job specification, apply the limits, store the job.
+
+Verification modes (``qsub -w``) run the scheduler on this one job: ``e``
+refuses a job no queue could ever run, ``w`` warns and submits, ``v`` and
+``p`` answer without submitting (``v`` against an empty cluster, ``p``
+against the current bookings).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from qmaster.core import reports
+from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
+from qmaster.core.jobs import Job, TaskRange
+from qmaster.core.machine import Core, Request, handler
+from qmaster.core.outcome import Outcome
+from qmaster.core.view import job_request, queue_states, usersets
+from qmaster.gdi.answers import ok, warning
+from qmaster.gdi.messages import JobSpec, SubmitArgs
+from schedd import View, schedule
+
+_BAD_NAME = re.compile(r"[\n\t\r /:'\\\[\]{}|()@%,\"]")
+
+
+def check_name(name: str) -> None:
+    """Grid Engine's object-name rule, as it applies to job names."""
+    if not name or _BAD_NAME.search(name) or len(name) > 512:
+        raise InvalidRequest(f'denied: "{name}" is not a valid object name')
+    if name[0].isdigit():
+        raise InvalidRequest(
+            f'denied: "{name}" is not a valid object name (cannot start with a digit)'
+        )
+
+
+def task_range(spec: dict[str, Any]) -> TaskRange | None:
+    """The array range of a specification, or None for a plain job."""
+    if spec.get("t_min") is None:
+        return None
+    first = int(spec["t_min"])
+    last = int(spec.get("t_max") or first)
+    step = int(spec.get("t_step") or 1)
+    if last < first:
+        raise InvalidRequest("ERROR! invalid task range: the first task id exceeds the last")
+    return TaskRange(first, last - (last - first) % step, step)
+
+
+def validate_spec(core: Core, spec: dict[str, Any]) -> None:
+    """References to configuration objects must exist."""
+    pe = spec.get("pe_name")
+    if pe and not any(re.fullmatch(_glob(str(pe)), name) for name in core.config.pes):
+        raise NoSuchObject(
+            f'job rejected: the requested parallel environment "{pe}" does not exist'
+        )
+    pmin, pmax = spec.get("pe_min"), spec.get("pe_max")
+    if pmin is not None and pmax is not None and int(pmax) < int(pmin):
+        raise InvalidRequest("ERROR! invalid slot range: the minimum exceeds the maximum")
+    cqueues = {qi.cqueue for qi in core.config.queue_instances()}
+    for pattern in [*(spec.get("q_hard") or []), *(spec.get("masterq") or [])]:
+        cq = str(pattern).partition("@")[0] or "*"
+        if not any(re.fullmatch(_glob(cq), name) for name in cqueues):
+            raise NoSuchObject(f'job was rejected because job requests unknown queue "{pattern}"')
+
+
+def _glob(pattern: str) -> str:
+    return re.escape(pattern).replace(r"\*", ".*").replace(r"\?", ".")
+
+
+def check_limits(core: Core, owner: str, n_tasks: int) -> None:
+    conf = core.config.global_conf
+    if conf.max_aj_tasks and n_tasks > conf.max_aj_tasks:
+        raise InvalidRequest(
+            f"job rejected: You try to submit a job with more than {conf.max_aj_tasks} tasks"
+        )
+    if conf.max_u_jobs and core.user_jobs[owner] >= conf.max_u_jobs:
+        raise LimitReached(
+            f"job rejected: Only {conf.max_u_jobs} jobs are allowed per user "
+            f"(current job count: {core.user_jobs[owner]})"
+        )
+    if conf.max_jobs and len(core.jobs) >= conf.max_jobs:
+        raise LimitReached(f"job rejected: Only {conf.max_jobs} jobs are allowed per cluster")
+
+
+def verify(core: Core, job: Job, mode: str, now: float) -> bool:
+    """Could the scheduler place this job (``v``: on an empty cluster, ``p``: now)?"""
+    first = next(iter(job.all_task_ids()))
+    view = View(
+        jobs=[job_request(job, [first])],
+        queues=queue_states(core, empty=mode != "p"),
+        usersets=usersets(core),
+        config=core.config,
+    )
+    return bool(schedule(view, now).orders)
+
+
+def submitted_text(job: Job) -> str:
+    if job.array:
+        return f'Your job-array {job.job_id}.{job.array} ("{job.name}") has been submitted'
+    return f'Your job {job.job_id} ("{job.name}") has been submitted'
+
+
+@handler("submit")
+def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
+    """Store a new job, or answer a verification."""
+    args = req.args
+    assert isinstance(args, SubmitArgs)
+    spec = _normalise(args.job)
+    check_name(str(spec["N"]))
+    array = task_range(spec)
+    validate_spec(core, spec)
+    job = Job(0, req.identity, now, spec, array=array, user_hold=bool(spec.get("h")))
+    n_tasks = len(job.all_task_ids())
+    if args.verify in ("v", "p"):
+        found = verify(core, job, args.verify, now)
+        text = (
+            "verification: found suitable queue(s)" if found else "verification: no suitable queues"
+        )
+        out.answers.append(ok(text))
+        return
+    check_limits(core, req.identity.user, n_tasks)
+    if args.verify in ("e", "w") and not verify(core, job, "v", now):
+        if args.verify == "e":
+            raise InvalidRequest("error: no suitable queues")
+        out.answers.append(warning("warning: no suitable queues"))
+    job.job_id = core.allocate_job_id()
+    job.pending = list(job.all_task_ids())
+    core.jobs[job.job_id] = job
+    core.user_jobs[req.identity.user] += 1
+    core.spool_job(out, job)
+    out.spool.counters["job"] = core.next_job_id
+    out.reports.append(reports.new_job(job, now))
+    out.reports.append(reports.job_log(job, -1 if array else 0, "pending", "qw", now))
+    out.answers.append(ok(submitted_text(job)))
+    out.data = {"job_id": job.job_id, "name": job.name, "tasks": str(array) if array else None}
+    flush = core.config.sched_conf.flush_submit_sec
+    if flush > 0:
+        core.request_pass(now + flush)
+
+
+def _normalise(spec: JobSpec) -> dict[str, Any]:
+    data = spec.model_dump(exclude_none=True)
+    data.pop("jsv", None)
+    if not data.get("N"):
+        data["N"] = os.path.basename(str(data["CMDNAME"])) or "STDIN"
+    return data

@@ -1,0 +1,152 @@
+"""pydantic models of the wire messages: the daemon validates every frame with them.
+
+The envelope carries the protocol version and the op; each op's ``args`` has a
+model of its own. :data:`ARGS` maps op names to those models. Clients do not
+import this module (see ``qmaster.gdi.client``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from qmaster.gdi.ops import CONF_KINDS
+
+Name = Annotated[str, StringConstraints(max_length=4096)]
+Verify = Literal["n", "e", "w", "v", "p"]
+ConfKind = Literal["complex", "cqueue", "exechost", "pe", "userset", "global", "sched", "manager"]
+assert set(ConfKind.__args__) == set(CONF_KINDS)  # type: ignore[attr-defined]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Envelope(BaseModel):
+    """A request frame: version, op, args (validated again per op)."""
+
+    model_config = ConfigDict(extra="forbid")
+    v: Literal[1]
+    op: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    user: str | None = None
+
+
+class JobSpec(_Strict):
+    """A job's specification, keyed by the JSV parameter names of qsub(1)."""
+
+    CMDNAME: Name
+    CMDARGS: list[str] = Field(default_factory=list)
+    script: str | None = None
+    b: bool = False
+    N: Name | None = None
+    o: list[str] | None = None
+    e: list[str] | None = None
+    j: bool | None = None
+    cwd: str | None = None
+    wd: str | None = None
+    v: dict[str, str] | None = None
+    V: bool | None = None
+    ac: dict[str, str] | None = None
+    A: Name | None = None
+    P: Name | None = None
+    p: Annotated[int, Field(ge=-1023, le=1024)] | None = None
+    h: bool | None = None
+    hold_jid: list[str] | None = None
+    l_hard: dict[str, str] | None = None
+    l_soft: dict[str, str] | None = None
+    q_hard: list[str] | None = None
+    q_soft: list[str] | None = None
+    pe_name: Name | None = None
+    pe_min: Annotated[int, Field(ge=1)] | None = None
+    pe_max: Annotated[int, Field(ge=1)] | None = None
+    masterq: list[str] | None = None
+    now: bool | None = None
+    r: bool | None = None
+    m: str | None = None
+    M: list[str] | None = None
+    t_min: Annotated[int, Field(ge=1)] | None = None
+    t_max: Annotated[int, Field(ge=1)] | None = None
+    t_step: Annotated[int, Field(ge=1)] | None = None
+    R: bool | None = None
+    S: list[str] | None = None
+    a: str | None = None
+    ar: int | None = None
+    jsv: list[str] | None = None
+    notify: bool | None = None
+    shell: bool | None = None
+
+
+class JobChanges(JobSpec):
+    """qalter's partial specification: every key optional."""
+
+    CMDNAME: Name | None = None  # type: ignore[assignment]
+
+
+class NoArgs(_Strict):
+    """An op without arguments."""
+
+
+class SubmitArgs(_Strict):
+    job: JobSpec
+    verify: Verify = "n"
+
+
+class JobListArgs(_Strict):
+    users: list[str] | None = None
+    states: str | None = None
+    full: bool = False
+
+
+class JobDetailArgs(_Strict):
+    job_ids: list[str] | None = None
+
+
+class DeleteArgs(_Strict):
+    job_ids: list[str] = Field(default_factory=list)
+    users: list[str] | None = None
+    force: bool = False
+
+
+class AlterArgs(_Strict):
+    job_ids: list[str]
+    job: JobChanges
+    verify: Verify = "n"
+
+
+class ConfShowArgs(_Strict):
+    kind: ConfKind
+    name: str | None = None
+
+
+class ConfModifyArgs(_Strict):
+    kind: ConfKind
+    text: str
+    source: str = ""
+
+
+class ConfMembersArgs(_Strict):
+    kind: ConfKind
+    name: str = ""
+    members: list[str]
+
+
+class SubscribeArgs(_Strict):
+    kinds: list[str] | None = None
+
+
+ARGS: dict[str, type[BaseModel]] = {
+    "ping": NoArgs,
+    "submit": SubmitArgs,
+    "job_list": JobListArgs,
+    "job_detail": JobDetailArgs,
+    "delete": DeleteArgs,
+    "alter": AlterArgs,
+    "conf_show": ConfShowArgs,
+    "conf_modify": ConfModifyArgs,
+    "conf_add": ConfMembersArgs,
+    "conf_delete": ConfMembersArgs,
+    "shutdown": NoArgs,
+    "subscribe": SubscribeArgs,
+}

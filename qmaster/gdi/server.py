@@ -1,0 +1,231 @@
+"""The GDI socket server: frames in, replies out, identity from the kernel.
+
+Each connection is read with the sans-I/O :class:`FrameDecoder`. A frame over
+the cap is refused before its body is read; a frame that is not valid JSON, or
+not a valid request, gets an error reply and the connection is closed. The
+caller's identity comes from ``SO_PEERCRED`` only; a ``user`` field in the
+request is ignored (and logged when it disagrees). Nothing a client sends can
+raise out of a connection handler.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import grp
+import json
+import os
+import pwd
+import socket
+import stat
+import struct
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import structlog
+from pydantic import ValidationError
+
+from qmaster.core.jobs import Identity
+from qmaster.gdi.answers import Answer, Quality, Status
+from qmaster.gdi.frames import NEED_DATA, FrameDecoder, FrameError, FrameTooLarge, encode_frame
+from qmaster.gdi.messages import Envelope
+
+log = structlog.get_logger("gdi")
+_PEERCRED = struct.Struct("3i")
+
+
+@dataclass(slots=True)
+class Reply:
+    """What the daemon answers to one request."""
+
+    answers: list[Answer]
+    data: Any = None
+    close: bool = False
+
+    def encode(self) -> bytes:
+        body = {"v": 1, "answers": [list(a) for a in self.answers], "data": self.data}
+        return encode_frame(json.dumps(body, separators=(",", ":")).encode())
+
+
+@dataclass(slots=True)
+class Stream:
+    """A subscription: replies keep coming until the iterator ends."""
+
+    replies: AsyncIterator[Reply]
+
+
+Dispatch = Callable[[Identity, Envelope], Awaitable[Reply | Stream]]
+
+
+def error_reply(text: str, status: Status = Status.ESYNTAX, *, close: bool = True) -> Reply:
+    """A reply carrying one error; by default the connection is closed after it."""
+    return Reply([Answer(int(status), Quality.ERROR, text)], close=close)
+
+
+@lru_cache(maxsize=256)
+def _user_name(uid: int) -> str:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
+
+
+@lru_cache(maxsize=256)
+def _group_name(gid: int) -> str:
+    try:
+        return grp.getgrgid(gid).gr_name
+    except KeyError:
+        return str(gid)
+
+
+def peer_identity(sock: Any, host: str) -> Identity | None:
+    """Who is on the other end of a Unix socket, as the kernel says."""
+    try:
+        raw = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _PEERCRED.size)
+    except OSError:
+        return None
+    pid, uid, gid = _PEERCRED.unpack(raw)
+    if pid <= 0 or uid < 0:
+        return None
+    return Identity(uid, gid, _user_name(uid), _group_name(gid), host)
+
+
+def prepare_socket_path(path: Path) -> None:
+    """Refuse a path that is a symlink or not a socket; remove a stale socket.
+
+    Call only while holding the cell lock: then no live daemon owns the socket.
+    """
+    try:
+        st = path.lstat()
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(st.st_mode) or not stat.S_ISSOCK(st.st_mode):
+        raise OSError(f'"{path}" exists and is not a socket; refusing to replace it')
+    path.unlink()
+
+
+class GdiServer:
+    """Serve GDI requests on a Unix socket."""
+
+    def __init__(
+        self,
+        path: Path,
+        dispatch: Dispatch,
+        *,
+        host: str = "localhost",
+        max_frame: int = 1 << 20,
+        max_connections: int = 512,
+        request_timeout: float = 10.0,
+    ) -> None:
+        self.path = path
+        self.dispatch = dispatch
+        self.host = host
+        self.max_frame = max_frame
+        self.request_timeout = request_timeout
+        self._slots = asyncio.Semaphore(max_connections)
+        self._server: asyncio.AbstractServer | None = None
+        self._conns: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        prepare_socket_path(self.path)
+        old = os.umask(0o111)
+        try:
+            self._server = await asyncio.start_unix_server(
+                self._on_connection, path=str(self.path), limit=1 << 16
+            )
+        finally:
+            os.umask(old)
+
+    async def close(self, grace: float = 5.0) -> None:
+        """Stop accepting, give open requests ``grace`` seconds, then cancel them."""
+        if self._server is not None:
+            self._server.close()
+        if self._conns:
+            _, pending = await asyncio.wait(self._conns, timeout=grace)
+            for task in pending:
+                task.cancel()
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+
+    async def _on_connection(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._conns.add(task)
+        try:
+            if self._slots.locked():
+                await self._send(writer, error_reply("too many connections", Status.NOTOK_DOAGAIN))
+                return
+            async with self._slots:
+                who = peer_identity(writer.get_extra_info("socket"), self.host)
+                if who is None:
+                    await self._send(
+                        writer, error_reply("cannot determine peer credentials", Status.EDENIED)
+                    )
+                    return
+                await self._serve(reader, writer, who)
+        except (TimeoutError, ConnectionError):
+            pass
+        except Exception:  # a bug must never take the daemon down
+            log.exception("gdi_connection_failed")
+        finally:
+            self._conns.discard(task)
+            writer.close()
+            with contextlib.suppress(Exception):
+                await writer.wait_closed()
+
+    async def _serve(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, who: Identity
+    ) -> None:
+        decoder = FrameDecoder(self.max_frame)
+        while True:
+            try:
+                body = decoder.next_frame()
+            except FrameTooLarge as exc:
+                log.warning("gdi_frame_too_large", user=who.user, reason=str(exc))
+                await self._send(writer, error_reply(f"request refused: {exc}"))
+                return
+            except FrameError as exc:
+                log.warning("gdi_bad_frame", user=who.user, reason=str(exc))
+                return
+            if body is None:
+                return
+            if body is NEED_DATA:
+                async with asyncio.timeout(self.request_timeout * 6):
+                    decoder.receive_data(await reader.read(1 << 16))
+                continue
+            assert isinstance(body, bytes)
+            if not await self._handle(body, writer, who):
+                return
+
+    async def _handle(self, body: bytes, writer: asyncio.StreamWriter, who: Identity) -> bool:
+        try:
+            env = Envelope.model_validate_json(body)
+        except ValidationError as exc:
+            log.warning("gdi_bad_request", user=who.user, reason=exc.errors()[0]["msg"])
+            await self._send(writer, error_reply(f"malformed request: {_first_error(exc)}"))
+            return False
+        if env.user is not None and env.user != who.user:
+            log.warning("gdi_identity_mismatch", claimed=env.user, peer=who.user, uid=who.uid)
+        result = await self.dispatch(who, env)
+        if isinstance(result, Stream):
+            async for reply in result.replies:
+                await self._send(writer, reply)
+            return False
+        await self._send(writer, result)
+        return not result.close
+
+    async def _send(self, writer: asyncio.StreamWriter, reply: Reply) -> None:
+        writer.write(reply.encode())
+        async with asyncio.timeout(self.request_timeout):
+            await writer.drain()
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"])
+    return f"{where}: {err['msg']}" if where else str(err["msg"])

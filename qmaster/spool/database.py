@@ -1,0 +1,156 @@
+"""The SQLite spool: jobs, tasks, configuration objects and id counters.
+
+One transaction per commit; the daemon commits a batch of request outcomes
+before it sends their answers (group commit). WAL mode with
+``synchronous=NORMAL`` survives a crash of the daemon (``kill -9``); ``full``
+also survives power loss, at a lower write rate. Rows are JSON (jobs, tasks)
+or Grid Engine's own file text (configuration objects).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from qmaster.core.outcome import SpoolDelta
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS jobs (job_id INTEGER PRIMARY KEY, row TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tasks (
+    job_id INTEGER NOT NULL, task_id INTEGER NOT NULL, row TEXT NOT NULL,
+    PRIMARY KEY (job_id, task_id));
+CREATE TABLE IF NOT EXISTS config (
+    kind TEXT NOT NULL, name TEXT NOT NULL, text TEXT NOT NULL, PRIMARY KEY (kind, name));
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+"""
+
+
+class SpoolError(Exception):
+    """The spool cannot be used; the message says why and what to do."""
+
+
+class SpoolFull(SpoolError):
+    """The disk (or the configured size cap) is full; the transaction was rolled back."""
+
+
+@dataclass(slots=True)
+class Snapshot:
+    """Everything the spool holds, as rows."""
+
+    jobs: list[dict[str, Any]] = field(default_factory=list)
+    tasks: list[dict[str, Any]] = field(default_factory=list)
+    config: list[tuple[str, str, str]] = field(default_factory=list)
+    counters: dict[str, int] = field(default_factory=dict)
+
+
+class Spool:
+    """One SQLite database; use it from one thread at a time."""
+
+    def __init__(self, path: Path, *, sync: str = "normal") -> None:
+        self.path = path
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(f"PRAGMA synchronous={'FULL' if sync == 'full' else 'NORMAL'}")
+            self._check()
+            self._db.executescript(_SCHEMA)
+            self._check_version()
+        except sqlite3.DatabaseError as exc:
+            raise SpoolError(
+                f'spool database "{path}" is unreadable ({exc}); '
+                "move it aside or start with --ignore-state-errors"
+            ) from exc
+
+    def _check(self) -> None:
+        result = self._db.execute("PRAGMA quick_check").fetchone()
+        if result is None or result[0] != "ok":
+            raise SpoolError(f'spool database "{self.path}" failed its integrity check: {result}')
+
+    def _check_version(self) -> None:
+        row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if row is None:
+            self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        elif row[0] != str(SCHEMA_VERSION):
+            raise SpoolError(
+                f'spool database "{self.path}" has schema version {row[0]}, '
+                f"this qmaster reads version {SCHEMA_VERSION}"
+            )
+
+    def is_empty(self) -> bool:
+        return bool(self._db.execute("SELECT count(*) FROM config").fetchone()[0] == 0)
+
+    def load(self, *, ignore_errors: bool = False) -> Snapshot:
+        """Read every row back; a row that does not decode is an error unless ignored."""
+        snap = Snapshot()
+        for (text,) in self._db.execute("SELECT row FROM jobs ORDER BY job_id"):
+            self._decode(text, snap.jobs, ignore_errors)
+        for job_id, text in self._db.execute("SELECT job_id, row FROM tasks"):
+            before = len(snap.tasks)
+            self._decode(text, snap.tasks, ignore_errors)
+            if len(snap.tasks) > before:
+                snap.tasks[-1]["job_id"] = job_id
+        snap.config = list(self._db.execute("SELECT kind, name, text FROM config"))
+        snap.counters = dict(self._db.execute("SELECT name, value FROM counters"))
+        return snap
+
+    def _decode(self, text: str, into: list[dict[str, Any]], ignore: bool) -> None:
+        try:
+            into.append(json.loads(text))
+        except ValueError as exc:
+            if not ignore:
+                raise SpoolError(
+                    f'spool database "{self.path}" holds a damaged row: {exc}'
+                ) from exc
+
+    def commit(self, delta: SpoolDelta) -> None:
+        """Write one delta in one transaction; on failure nothing of it is written."""
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                self._write(delta)
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            if "full" in str(exc):
+                raise SpoolFull(str(exc)) from exc
+            raise SpoolError(str(exc)) from exc
+
+    def _write(self, delta: SpoolDelta) -> None:
+        db = self._db
+        dumps = json.dumps
+        gone = [(jid,) for jid, row in delta.jobs.items() if row is None]
+        if gone:
+            db.executemany("DELETE FROM jobs WHERE job_id=?", gone)
+            db.executemany("DELETE FROM tasks WHERE job_id=?", gone)
+        db.executemany(
+            "INSERT OR REPLACE INTO jobs VALUES (?, ?)",
+            [(jid, dumps(row)) for jid, row in delta.jobs.items() if row is not None],
+        )
+        db.executemany(
+            "INSERT OR REPLACE INTO tasks VALUES (?, ?, ?)",
+            [(jid, tid, dumps(row)) for (jid, tid), row in delta.tasks.items()],
+        )
+        for (kind, name), text in delta.config.items():
+            if text is None:
+                db.execute("DELETE FROM config WHERE kind=? AND name=?", (kind, name))
+            else:
+                db.execute("INSERT OR REPLACE INTO config VALUES (?, ?, ?)", (kind, name, text))
+        db.executemany(
+            "INSERT OR REPLACE INTO counters VALUES (?, ?)", list(delta.counters.items())
+        )
+
+    def set_max_pages(self, pages: int) -> None:
+        """Cap the database size (tests use it to simulate a full disk)."""
+        self._db.execute(f"PRAGMA max_page_count={int(pages)}")
+
+    def close(self) -> None:
+        self._db.close()

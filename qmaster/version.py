@@ -1,0 +1,3 @@
+"""The version minige reports (``ping``, ``qmaster --version``)."""
+
+VERSION = "0.1.0"
