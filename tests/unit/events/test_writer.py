@@ -150,7 +150,6 @@ def test_due_after_the_flush_interval(tmp_path: Path) -> None:
 
 def test_disabled_outputs_write_nothing(tmp_path: Path) -> None:
     """With reporting off only accounting is written, and vice versa."""
-    EventFiles(tmp_path, 0, reporting=False).add(acct(1, 1))
     files = EventFiles(tmp_path, 0, reporting=False)
     files.add(acct(1, 1))
     files.add(job_log(1, "running", 1))
