@@ -26,7 +26,10 @@ def lines(*records: Record) -> list[bytes]:
     return [r.reporting_line().encode() + b"\n" for r in records]
 
 
-def messages(records: list[Record], start: Cursor = Cursor(0), cursor: bool = False) -> list[str]:
+ORIGIN = Cursor(0)
+
+
+def messages(records: list[Record], start: Cursor = ORIGIN, cursor: bool = False) -> list[str]:
     """What seg prints for these records."""
     out = Scanner(start, with_cursor=cursor).feed(lines(*records))
     return [m.decode().rstrip("\n") for m in out]
