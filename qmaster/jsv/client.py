@@ -1,0 +1,175 @@
+"""Client JSVs for qsub/qalter: synchronous and standard library only.
+
+``qsub`` pays for every import, so this module uses neither asyncio nor
+pydantic: plain ``subprocess`` and ``selectors`` drive the same sans-I/O
+codec the qmaster uses. Each script runs as its own process for one job, as
+in Grid Engine: the scripts run in order, each sees the corrections of the one
+before, and the first rejection ends the chain with that JSV's message. The
+timeout is ``SGE_JSV_TIMEOUT`` (seconds, default 10); a script that times out
+(or dies mid-job) is restarted once, then the job is rejected with
+``got no response from JSV script "<path>"``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import selectors
+import signal
+import subprocess
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from qmaster.jsv.errors import JsvClosed, JsvError, JsvValueError, msg_no_response
+from qmaster.jsv.protocol import (
+    NEED_DATA,
+    Finished,
+    JsvContext,
+    Limits,
+    Logged,
+    ResultState,
+    Started,
+    SubmitterConnection,
+    Verdict,
+)
+from qmaster.jsv.url import check_script, parse_jsv_url
+
+DEFAULT_TIMEOUT = 10.0
+
+
+@dataclass(slots=True)
+class ClientJsvOutcome:
+    """What the client JSVs decided.
+
+    ``spec`` is the job after all corrections; ``message`` the rejection text
+    ("" when accepted); ``messages`` the LOG lines and RESULT messages the
+    submitting command prints on stdout (unless ``-terse``), in order.
+    """
+
+    accepted: bool
+    spec: dict[str, Any]
+    message: str = ""
+    messages: list[str] = field(default_factory=list)
+    state: ResultState | None = None
+
+
+def jsv_timeout(environ: Mapping[str, str] | None = None) -> float:
+    """The client JSV timeout from ``SGE_JSV_TIMEOUT`` (must be > 0; default 10 s)."""
+    text = (os.environ if environ is None else environ).get("SGE_JSV_TIMEOUT", "")
+    try:
+        value = float(text)
+    except ValueError:
+        return DEFAULT_TIMEOUT
+    return value if value > 0 else DEFAULT_TIMEOUT
+
+
+def run_client_jsvs(
+    spec: Mapping[str, Any],
+    scripts: list[str],
+    *,
+    user: str,
+    group: str,
+    cmdname: str,
+    cmdargs: list[str],
+    client: str = "qsub",
+    timeout: float | None = None,
+) -> ClientJsvOutcome:
+    """Run each client JSV in order on the job; stop at the first rejection."""
+    job = {**spec, "CMDNAME": cmdname, "CMDARGS": list(cmdargs)}
+    ctx = JsvContext(user=user, group=group, client=client, context="client")
+    limit = jsv_timeout() if timeout is None else timeout
+    outcome = ClientJsvOutcome(True, job)
+    for url in scripts:
+        verdict = _verify_with(url, outcome.spec, ctx, limit)
+        outcome.messages += [line.message for line in verdict.logs]
+        outcome.state = verdict.state
+        if not verdict.accepted:
+            outcome.accepted, outcome.message = False, verdict.message
+            return outcome
+        if verdict.message:
+            outcome.messages.append(verdict.message)
+        outcome.spec = verdict.spec
+    return outcome
+
+
+def _verify_with(url: str, spec: dict[str, Any], ctx: JsvContext, timeout: float) -> Verdict:
+    try:
+        path = parse_jsv_url(url, client=True).path
+        check_script(path)
+    except JsvError as exc:
+        return Verdict.reject(spec, str(exc))
+    for _attempt in (1, 2):
+        try:
+            return _run_once(path, spec, ctx, timeout)
+        except (TimeoutError, JsvClosed):
+            continue
+        except JsvValueError as exc:
+            return Verdict.reject(spec, str(exc))
+        except JsvError as exc:
+            return Verdict.reject(spec, str(exc))
+    return Verdict.reject(spec, msg_no_response(path))
+
+
+def _run_once(path: str, spec: dict[str, Any], ctx: JsvContext, timeout: float) -> Verdict:
+    conn = SubmitterConnection(Limits())
+    start = conn.start(spec, ctx)
+    try:
+        proc = subprocess.Popen(
+            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True
+        )
+    except OSError as exc:
+        raise JsvError(f'JSV file "{path}" can\'t be started: {exc.strerror}') from None
+    try:
+        return _converse(proc, conn, start, time.monotonic() + timeout)
+    finally:
+        _stop(proc)
+
+
+def _converse(
+    proc: subprocess.Popen[bytes], conn: SubmitterConnection, start: bytes, deadline: float
+) -> Verdict:
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    _send(proc, start)
+    out_fd = proc.stdout.fileno()
+    with selectors.DefaultSelector() as sel:
+        sel.register(out_fd, selectors.EVENT_READ)
+        while True:
+            event = conn.next_event()
+            if event is NEED_DATA:
+                if not sel.select(max(0.0, deadline - time.monotonic())):
+                    raise TimeoutError
+                conn.receive_data(os.read(out_fd, 65536))
+            elif isinstance(event, Started):
+                _send(proc, event.reply)
+            elif isinstance(event, Finished):
+                return event.verdict
+            elif isinstance(event, Logged):
+                continue
+
+
+def _send(proc: subprocess.Popen[bytes], data: bytes) -> None:
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write(data)
+        proc.stdin.flush()
+    except (BrokenPipeError, ConnectionResetError):
+        raise JsvClosed("JSV closed its input") from None
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    """QUIT, a short wait, then kill the whole process group."""
+    with contextlib.suppress(OSError, ValueError, JsvError):
+        _send(proc, b"QUIT\n")
+    with contextlib.suppress(OSError, ValueError):
+        if proc.stdin is not None:
+            proc.stdin.close()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=1.0)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    if proc.stdout is not None:
+        proc.stdout.close()
