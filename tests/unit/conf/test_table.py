@@ -11,13 +11,16 @@ from qmaster.complexes.table import ComplexTable
 from qmaster.complexes.types import Consumable, ValueType
 from qmaster.conf.errors import ConfigError
 
-SAMPLE = """\
-#name               shortcut   type        relop requestable consumable default  urgency 
+HEADER = "#name               shortcut   type        relop requestable consumable default  urgency "
+SAMPLE = (
+    HEADER
+    + """
 #----------------------------------------------------------------------------------------
 arch                a          RESTRING    ==    YES         NO         NONE     0
 slots               s          INT         <=    YES         YES        1        1000
 # >#< starts a comment but comments are not saved across edits --------
 """
+)
 LONG_NAMES = "m_topology_inuse utopo RESTRING == YES NO NONE 0\n"
 
 
@@ -64,7 +67,8 @@ def test_default_set_has_ge_attributes() -> None:
     assert table["slots"].consumable is Consumable.YES
     assert table["h_rt"].type is ValueType.TIME
     assert table["mf"].name == "mem_free"
-    assert "hostname" in table and "swap_rsvd" in table
+    assert "hostname" in table
+    assert "swap_rsvd" in table
 
 
 def test_round_trip() -> None:

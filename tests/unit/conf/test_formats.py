@@ -1,0 +1,138 @@
+"""Grid Engine flat-file formats: round trips, per-host values, wrapping and bad files."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from qmaster.cell import DEFAULT_CONF_DIR
+from qmaster.conf.access import PeConf, UsersetConf, parse_managers, render_managers
+from qmaster.conf.cluster import GlobalConf, SchedConf
+from qmaster.conf.errors import ConfigError
+from qmaster.conf.hostvalues import HostValues
+from qmaster.conf.model import ConfObject
+from qmaster.conf.queue import ExecHostConf, HostgroupConf, QueueConf
+
+FILES: list[tuple[type[ConfObject], str]] = [
+    (QueueConf, "cqueues/all.q"),
+    (ExecHostConf, "exechosts/host1"),
+    (HostgroupConf, "hostgroups/@allhosts"),
+    (PeConf, "pe/mpi"),
+    (UsersetConf, "usersets/arusers"),
+    (GlobalConf, "configuration"),
+    (SchedConf, "sched_configuration"),
+]
+
+
+@pytest.mark.parametrize(("cls", "name"), FILES)
+def test_shipped_files_round_trip(cls: type[ConfObject], name: str) -> None:
+    """Each shipped file parses, renders to the same text, and parses back equal."""
+    text = (DEFAULT_CONF_DIR / name).read_text()
+    obj = cls.parse(text, name)
+    assert obj.render() == text
+    assert cls.parse(obj.render()) == obj
+
+
+def test_queue_layout_is_qconf_sq() -> None:
+    """qconf -sq puts values in column 22 and shows defaults like NONE and INFINITY."""
+    lines = QueueConf.with_values(qname="q").render().splitlines()
+    assert lines[0] == "qname                 q"
+    assert "h_vmem                INFINITY" in lines
+    assert "user_lists            NONE" in lines
+
+
+def test_host_overrides_resolve_per_host() -> None:
+    """slots 1,[host1=4],[@grp=2]: host override, then group override, then default."""
+    values = QueueConf.with_values(qname="q", slots="1,[host1=4],[@grp=2]").host_values("slots")
+    groups = {"host2": ["@grp"]}
+    assert values.for_host("host1", lambda h: groups.get(h, [])) == "4"
+    assert values.for_host("host2", lambda h: groups.get(h, [])) == "2"
+    assert values.for_host("host3", lambda h: groups.get(h, [])) == "1"
+
+
+@given(
+    st.dictionaries(
+        st.from_regex(r"[a-z][a-z0-9]{0,8}", fullmatch=True),
+        st.integers(0, 99).map(str),
+        max_size=5,
+    ),
+    st.integers(0, 99).map(str),
+)
+def test_host_values_round_trip(overrides: dict[str, str], default: str) -> None:
+    """A host-value list renders and parses back to the same default and overrides."""
+    values = HostValues(default, overrides)
+    assert HostValues.parse(values.render()) == values
+
+
+def test_long_values_wrap_with_backslash_and_read_back() -> None:
+    """Long lists wrap at commas with ' \\' and continuation lines read back as one value."""
+    hosts = ",".join(f"[node{i:03d}=4]" for i in range(20))
+    queue = QueueConf.with_values(qname="q", slots="1," + hosts)
+    text = queue.render()
+    slot_lines = text.split("slots ", 1)[1].split("tmpdir", 1)[0].splitlines()
+    assert len(slot_lines) > 2
+    assert all(line.endswith(" \\") for line in slot_lines[:-1])
+    assert all(len(line) <= 80 for line in text.splitlines())
+    assert QueueConf.parse(text) == queue
+
+
+@pytest.mark.parametrize(
+    ("cls", "text", "line", "reason"),
+    [
+        (QueueConf, "qname q\nbogus 1\n", 2, 'unknown attribute name "bogus"'),
+        (QueueConf, "qname q\n\nslots many\n", 3, '"many" is not an integer'),
+        (QueueConf, "qname q\nslots 1,[h=x]\n", 2, '"x" is not an integer'),
+        (QueueConf, "qname q\nslots 1,[h=2\n", 2, "malformed host override"),
+        (QueueConf, "qname q\nh_rt 1:2\n", 2, '"1:2" is not a valid time value'),
+        (QueueConf, "qname q\nqtype BATCH FAST\n", 2, '"FAST" is not one of BATCH'),
+        (QueueConf, "qname q\nslots 1\nslots 2\n", 3, 'attribute "slots" is given twice'),
+        (QueueConf, "hostlist NONE\n", 1, 'missing attribute "qname"'),
+        (QueueConf, "qname q\nslots\n", 2, 'missing value for attribute "slots"'),
+        (PeConf, "pe_name p\nallocation_rule $any\n", 2, "not a valid allocation rule"),
+        (ExecHostConf, "hostname h\nload_values arch\n", 2, "not of the form name=value"),
+        (GlobalConf, "#global:\nmax_jobs -1\n", 2, '"-1" is not an unsigned integer'),
+        (SchedConf, "schedule_interval soon\n", 1, '"soon" is not a valid time value'),
+        (UsersetConf, "name u\ntype GROUP\n", 2, '"GROUP" is not one of ACL, DEPT'),
+    ],
+)
+def test_bad_files_give_path_line_reason(
+    cls: type[ConfObject], text: str, line: int, reason: str
+) -> None:
+    """Every bad file is reported as path:line: reason."""
+    with pytest.raises(ConfigError) as info:
+        cls.parse(text, "some/file")
+    assert info.value.path == "some/file"
+    assert info.value.line == line
+    assert reason in info.value.reason
+    assert str(info.value).startswith(f"some/file:{line}: ")
+
+
+def test_global_typed_accessors_and_defaults() -> None:
+    """Global configuration accessors give GE's defaults when keys are left out."""
+    conf = GlobalConf.parse("max_u_jobs 5\njsv_url /bin/jsv.sh\n")
+    assert conf.max_u_jobs == 5
+    assert conf.max_jobs == 0
+    assert conf.max_aj_tasks == 75000
+    assert conf.finished_jobs == 100
+    assert conf.jsv_timeout == 10
+    assert conf.jsv_threshold == 5000
+    assert conf.jsv_url == "/bin/jsv.sh"
+    assert conf.jsv_allowed_mod == ["ac", "h", "i", "e", "o", "j", "M", "N", "p", "w"]
+    assert conf.render().startswith("#global:\n")
+
+
+def test_sched_typed_accessors() -> None:
+    """Scheduler configuration gives schedule_interval in seconds and INFINITY as inf."""
+    conf = SchedConf.parse("schedule_interval 0:1:5\nmax_reservation 20\n")
+    assert conf.schedule_interval == 65
+    assert conf.max_reservation == 20
+    assert conf.default_duration == float("inf")
+    assert conf.flush_submit_sec == 0
+
+
+def test_managers_file() -> None:
+    """The managers file is one name per line; comments and duplicates are dropped."""
+    names = parse_managers("# managers\nroot\n\nalice\nroot\n")
+    assert names == ["root", "alice"]
+    assert parse_managers(render_managers(names)) == names
