@@ -16,8 +16,14 @@ def msg_no_response(path: str) -> str:
     return f'got no response from JSV script "{path}"'
 
 
+def printable(text: str) -> str:
+    """``text`` with control characters shown as ``\\xNN``, for messages."""
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
+
+
 def msg_unknown_command(command: str, context: str) -> str:
     """The rejection text for a line the JSV should never have sent."""
+    command = printable(command)
     if context == "master":
         return f'master got unknown command from JSV: "{command}"'
     return f'JSV got unknown command "{command}"'

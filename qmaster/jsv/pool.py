@@ -150,7 +150,9 @@ class JsvPool:
         if url == self._url_text:
             return
         new_url = _parse(url)
-        self._log.info("jsv_restarted", reason=msg_setting_changed(str(url)), old=self._url_text)
+        self._log.info(
+            "jsv_restarted", reason=msg_setting_changed(url or "none"), old=self._url_text
+        )
         old_idle = self._idle
         self._url_text, self._url = url, new_url
         self._new_generation()
