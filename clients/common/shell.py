@@ -57,7 +57,8 @@ class GeCommand(click.Command):
         if "-help" in args:
             out(self.usage_text)
             return EXIT_OK
-        unknown = None if self.ignore_unknown_options else first_unknown(args, self._option_names())
+        passthrough = self.context_settings.get("ignore_unknown_options", False)
+        unknown = None if passthrough else first_unknown(args, self._option_names())
         if unknown is not None:
             return self._report(invalid_argument(unknown))
         try:

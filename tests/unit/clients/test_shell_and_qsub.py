@@ -1,0 +1,165 @@
+"""Exit codes, error mapping and qsub/qalter output as users see them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from clients import qalter, qsub
+from qmaster.gdi import client as gdi_client
+from qmaster.gdi.answers import Status, error, ok, warning
+from qmaster.gdi.client import GdiError, Reply
+
+from .conftest import FakeQmaster
+
+CLICK_TEXTS = ("Usage:", "Try '", "No such option", "Error:", "--help")
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("SGE_ROOT", str(tmp_path / "root"))
+    (tmp_path / "job.sh").write_text("#!/bin/sh\n#$ -N scripted\nsleep 1\n")
+    return tmp_path
+
+
+def test_submit_prints_the_qmasters_answer(
+    workdir: Path, qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qsub prints the qmaster's text on stdout and exits 0."""
+    qmaster.reply("submit", [ok('Your job 1 ("scripted") has been submitted')], {"job_id": 1})
+    assert qsub.main(["job.sh"], transport=qmaster) == 0
+    assert capsys.readouterr().out == 'Your job 1 ("scripted") has been submitted\n'
+    op, args = qmaster.last
+    assert (op, args["verify"], args["job"]["N"]) == ("submit", "n", "scripted")
+
+
+def test_terse_prints_only_the_array_id(
+    workdir: Path, qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """-terse prints 5.1-10:1 for an array job and nothing else."""
+    data = {"job_id": 5, "name": "x", "tasks": "1-10:1"}
+    qmaster.reply("submit", [ok('Your job-array 5.1-10:1 ("x") has been submitted')], data)
+    assert qsub.main(["-terse", "-t", "1-10", "job.sh"], transport=qmaster) == 0
+    assert capsys.readouterr().out == "5.1-10:1\n"
+
+
+@pytest.mark.parametrize(("status", "code"), [(Status.NOTOK_DOAGAIN, 25), (Status.ESEMANTIC, 1)])
+def test_refused_submission_exits_25_for_limits_else_1(
+    workdir: Path,
+    qmaster: FakeQmaster,
+    capsys: pytest.CaptureFixture[str],
+    status: Status,
+    code: int,
+) -> None:
+    """A refusal prints 'Unable to run job: <reason>.' and 'Exiting.' on stderr."""
+    reason = "job rejected: Only 2 jobs are allowed per user (current job count: 2)"
+    qmaster.reply("submit", [error(reason, status)])
+    assert qsub.main(["job.sh"], transport=qmaster) == code
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"Unable to run job: {reason}.\nExiting.\n"
+
+
+def test_verify_mode_prints_the_verification_and_passes_the_mode(
+    workdir: Path, qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """-w v sends verify=v and prints the qmaster's verification line."""
+    qmaster.reply("submit", [ok("verification: found suitable queue(s)")])
+    assert qsub.main(["-w", "v", "job.sh"], transport=qmaster) == 0
+    assert qmaster.last[1]["verify"] == "v"
+    assert capsys.readouterr().out == "verification: found suitable queue(s)\n"
+
+
+def test_warnings_go_to_stderr(
+    workdir: Path, qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With -w w the warning goes to stderr and the job line to stdout."""
+    qmaster.reply(
+        "submit",
+        [warning("warning: no suitable queues"), ok('Your job 2 ("x") has been submitted')],
+    )
+    assert qsub.main(["-w", "w", "job.sh"], transport=qmaster) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "warning: no suitable queues\n"
+    assert captured.out == 'Your job 2 ("x") has been submitted\n'
+
+
+@pytest.mark.parametrize(
+    ("argv", "first_line"),
+    [
+        (["-bogus", "job.sh"], 'ERROR! invalid option argument "-bogus"'),
+        (["-N"], "ERROR! -N option must have argument"),
+    ],
+)
+def test_bad_options_exit_1_in_grid_engine_words(
+    workdir: Path,
+    qmaster: FakeQmaster,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    first_line: str,
+) -> None:
+    """Bad options print GE's error and the usage on stderr, exit 1, no click text."""
+    assert qsub.main(argv, transport=qmaster) == 1
+    captured = capsys.readouterr()
+    assert captured.err.splitlines()[0] == first_line
+    assert "usage: qsub" in captured.err
+    assert not any(text in captured.err + captured.out for text in CLICK_TEXTS)
+    assert qmaster.calls == []
+
+
+def test_help_prints_usage_on_stdout_and_exits_0(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """-help prints the usage on stdout and exits 0."""
+    assert qsub.main(["-help"], transport=qmaster) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("usage: qsub")
+    assert captured.err == ""
+
+
+def test_unreachable_qmaster_is_one_line_and_exit_1(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """When the socket cannot be reached the command says so on stderr and exits 1."""
+
+    def refuse(op: str, args: object = None, **_: object) -> Reply:
+        raise GdiError('unable to contact qmaster using socket "/x": No such file')
+
+    monkeypatch.setattr(gdi_client, "call", refuse)
+    assert qsub.main(["job.sh"]) == 1
+    captured = capsys.readouterr()
+    assert captured.err == 'error: unable to contact qmaster using socket "/x": No such file\n'
+    assert captured.out == ""
+
+
+def test_qalter_sends_changed_keys_and_prints_answers(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qalter sends only the given switches with the job ids; answers are printed."""
+    qmaster.reply("alter", [ok("modified hard resource list of job 12")])
+    assert qalter.main(["-l", "h_rt=60", "12"], transport=qmaster) == 0
+    op, args = qmaster.last
+    assert op == "alter"
+    assert args == {"job_ids": ["12"], "job": {"l_hard": {"h_rt": "60"}}, "verify": "n"}
+    assert capsys.readouterr().out == "modified hard resource list of job 12\n"
+
+
+def test_qalter_error_answer_exits_1(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An error answer from alter goes to stderr with exit 1."""
+    qmaster.reply("alter", [error('denied: job "99" does not exist', Status.EEXIST)])
+    assert qalter.main(["-p", "5", "99"], transport=qmaster) == 1
+    assert capsys.readouterr().err == 'denied: job "99" does not exist\n'
+
+
+def test_qalter_without_arguments_prints_usage_and_exits_1(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qalter with nothing to do complains and shows its usage."""
+    assert qalter.main([], transport=qmaster) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ERROR! no option argument\nusage: qalter")
