@@ -252,10 +252,10 @@ class JobStateMonitor:
                 continue
             self._proc = proc
             self.seg_starts += 1
-            assert proc.stdout is not None
-            for raw in proc.stdout:
-                self.handle_line(raw.decode(errors="replace"))
-            proc.wait()
+            with proc:  # closes the pipes and waits
+                assert proc.stdout is not None
+                for raw in proc.stdout:
+                    self.handle_line(raw.decode(errors="replace"))
             if not self._stopping.is_set():
                 log.warning("jsm_seg_restarted exit=%s", proc.returncode)
                 self._stopping.wait(self.restart_delay)
