@@ -1,0 +1,214 @@
+"""qstat layouts, built from Grid Engine's printf formats, on fixed reply data."""
+
+from __future__ import annotations
+
+import json
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from clients import qstat
+from clients.qstat_render.detail import render_detail
+from clients.qstat_render.text import render_full, render_jobs
+
+from .conftest import FakeQmaster
+
+T0 = 1767261600.0  # 01/01/2026 10:00:00 UTC
+
+
+@pytest.fixture(autouse=True)
+def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def running(**over: Any) -> dict[str, Any]:
+    row = {
+        "job_id": 1,
+        "prior": 0.555,
+        "name": "sleepingbeauty",
+        "owner": "alice",
+        "state": "r",
+        "submit_time": T0 - 60,
+        "start_time": T0,
+        "queue": "all.q@host1",
+        "slots": 1,
+        "tasks": None,
+    }
+    return {**row, **over}
+
+
+def pending(**over: Any) -> dict[str, Any]:
+    row = running(job_id=2, prior=0.0, name="arr", owner="bob", state="qw")
+    row.update(start_time=None, queue=None, submit_time=T0, tasks="1-10:1")
+    return {**row, **over}
+
+
+HEADER = (
+    "job-ID  prior   name       user         state submit/start at     "
+    "queue                          slots ja-task-ID \n" + "-" * 113 + "\n"
+)
+
+
+def test_default_listing_matches_grid_engine_columns() -> None:
+    """Rows use %7d %7.5f %-10.10s %-12.12s %-5.5s time %-30.30s %5d and task ids."""
+    expected = (
+        HEADER
+        + "      1 0.55500 sleepingbe alice        r     01/01/2026 10:00:00 "
+        + "all.q@host1                        1        \n"
+        + "      2 0.00000 arr        bob          qw    01/01/2026 10:00:00 "
+        + " " * 30
+        + "     1 1-10:1\n"
+    )
+    assert render_jobs([pending(), running()]) == expected
+
+
+def test_no_jobs_prints_nothing(qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]) -> None:
+    """qstat without jobs prints nothing at all and exits 0."""
+    qmaster.reply("job_list", data={"jobs": [], "now": T0})
+    assert qstat.main([], transport=qmaster) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_full_listing_groups_jobs_under_queues_then_pending() -> None:
+    """-f prints each queue instance with its jobs, then the PENDING JOBS block."""
+    queue = {
+        "name": "all.q@host1",
+        "qtype": "BIP",
+        "resv": 0,
+        "used": 1,
+        "total": 4,
+        "load_avg": 0.5,
+        "arch": "lx-amd64",
+        "states": "",
+    }
+    idle = {**queue, "name": "all.q@host2", "used": 0, "load_avg": None, "states": "u"}
+    expected = (
+        "queuename                      qtype resv/used/tot. load_avg arch          states\n"
+        + "-" * 81
+        + "\n"
+        + "all.q@host1                    BIP   0/1/4          0.50     lx-amd64      \n"
+        + "      1 0.55500 sleepingbe alice        r     01/01/2026 10:00:00     1        \n"
+        + "-" * 81
+        + "\n"
+        + "all.q@host2                    BIP   0/0/4          -NA-     lx-amd64      u\n"
+        + "\n"
+        + "#" * 76
+        + "\n - PENDING JOBS - PENDING JOBS - PENDING JOBS - PENDING JOBS - PENDING JOBS\n"
+        + "#" * 76
+        + "\n"
+        + "      2 0.00000 arr        bob          qw    01/01/2026 10:00:00     1 1-10:1\n"
+    )
+    assert render_full([queue, idle], [running(), pending()]) == expected
+
+
+def test_user_filter_all_users_is_null_and_lists_are_split(qmaster: FakeQmaster) -> None:
+    """-u '*' asks for every user; -u a,b asks for those users."""
+    qmaster.reply("job_list", data={"jobs": []})
+    qstat.main(["-u", "*"], transport=qmaster)
+    assert qmaster.last[1]["users"] is None
+    qstat.main(["-u", "a,b", "-s", "p"], transport=qmaster)
+    assert qmaster.last[1] == {"users": ["a", "b"], "states": "p", "full": False}
+
+
+DETAIL = {
+    "job_id": 7,
+    "owner": "alice",
+    "uid": 1000,
+    "group": "users",
+    "gid": 100,
+    "submission_time": T0,
+    "state": "qw",
+    "job": {
+        "N": "sleep",
+        "CMDNAME": "sleep.sh",
+        "l_hard": {"h_rt": "60", "mem": "1G"},
+        "v": {"SGE_O_HOME": "/home/alice", "X": "1"},
+        "t_min": 1,
+        "t_max": 4,
+        "t_step": 1,
+    },
+    "tasks": [],
+    "scheduling_info": ["first reason", "second reason"],
+}
+
+
+def test_job_detail_keys_are_padded_to_column_28() -> None:
+    """-j prints the rule, key/value lines with values in column 29 and scheduling info."""
+    expected = (
+        "=" * 62
+        + "\n"
+        + "job_number:                 7\n"
+        + "submission_time:            Thu Jan  1 10:00:00 2026\n"
+        + "owner:                      alice\n"
+        + "uid:                        1000\n"
+        + "group:                      users\n"
+        + "gid:                        100\n"
+        + "sge_o_home:                 /home/alice\n"
+        + "hard resource_list:         h_rt=60,mem=1G\n"
+        + "notify:                     FALSE\n"
+        + "job_name:                   sleep\n"
+        + "env_list:                   X=1\n"
+        + "script_file:                sleep.sh\n"
+        + "job-array tasks:            1-4:1\n"
+        + "scheduling info:            first reason\n"
+        + "                            second reason\n"
+    )
+    assert render_detail(DETAIL) == expected
+
+
+def test_unknown_job_ids_are_reported_and_exit_1(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """-j with no existing job prints GE's 'Following jobs do not exist' on stderr."""
+    qmaster.reply("job_detail", data={"jobs": [], "missing": ["7", "8"]})
+    assert qstat.main(["-j", "7,8"], transport=qmaster) == 1
+    assert qmaster.last == ("job_detail", {"job_ids": ["7", "8"]})
+    assert capsys.readouterr().err == "Following jobs do not exist: \n7, 8\n"
+
+
+def test_xml_has_grid_engine_shape_and_escapes_text(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """-xml puts running jobs in queue_info, pending in job_info, with text escaped."""
+    qmaster.reply("job_list", data={"jobs": [running(name="a<&>b"), pending()]})
+    assert qstat.main(["-xml"], transport=qmaster) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("<?xml version='1.0'?>\n<job_info  xmlns:xsd=")
+    root = ET.fromstring(out.split("\n", 1)[1])
+    run = root.find("queue_info/job_list")
+    wait = root.find("job_info/job_list")
+    assert run is not None
+    assert wait is not None
+    assert (run.get("state"), run.findtext("JB_name")) == ("running", "a<&>b")
+    assert run.findtext("JAT_start_time") == "2026-01-01T10:00:00"
+    assert (wait.get("state"), wait.findtext("tasks")) == ("pending", "1-10:1")
+
+
+def test_json_is_a_stable_document(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """-json gives the same rows with typed values and RFC 3339 times."""
+    qmaster.reply("job_list", data={"jobs": [running()]})
+    assert qstat.main(["-json"], transport=qmaster) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["format"] == "minige.qstat.v1"
+    assert doc["jobs"][0]["job_id"] == 1
+    assert doc["jobs"][0]["start_time"] == "2026-01-01T10:00:00+00:00"
+    assert doc["jobs"][0]["queue"] == "all.q@host1"
+
+
+def test_combined_flags_are_refused_like_grid_engine(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qstat -fj is one unknown option, not -f plus -j."""
+    assert qstat.main(["-fj"], transport=qmaster) == 1
+    err = capsys.readouterr().err
+    assert err.startswith('ERROR! invalid option argument "-fj"\nusage: qstat')
+    assert qmaster.calls == []
