@@ -131,7 +131,7 @@ def apply_params(spec: Mapping[str, Any], changes: Mapping[str, str]) -> dict[st
             _delete(out, name)
         else:
             out[name] = decode_value(name, text)
-    if args or "CMDARGS" in out:
+    if args or "CMDARGS" in out or "CMDARGS" in changes:
         out["CMDARGS"] = args
     return out
 

@@ -111,8 +111,11 @@ def test_accept_ignores_params_sent_before_it() -> None:
     [
         (b"STARTED\nRESULT STATE REJECT\n", ResultState.REJECT, "JSV rejected job"),
         (b"STARTED\nRESULT STATE REJECT too big\n", ResultState.REJECT, "too big"),
-        (b"STARTED\nRESULT STATE REJECT_WAIT\n", ResultState.REJECT_WAIT,
-         "JSV temporarily rejected job"),
+        (
+            b"STARTED\nRESULT STATE REJECT_WAIT\n",
+            ResultState.REJECT_WAIT,
+            "JSV temporarily rejected job",
+        ),
     ],
 )
 def test_rejections_carry_grid_engine_texts(reply: bytes, state: ResultState, message: str) -> None:
@@ -139,8 +142,10 @@ def test_error_rejects_and_asks_for_restart() -> None:
         (b"STARTED\nLOG DEBUG hi\n", 'received "hi" from JSV with invalid type "DEBUG"'),
         (b"SEND FILES\n", 'got "FILES" as object for SEND command'),
         (b"STARTED\nPARAM USER root\n", 'JSV tries to modify read-only parameter "USER"'),
-        (b"STARTED\nPARAM CMDNAME /bin/evil\nRESULT STATE CORRECT\n",
-         'JSV tries to modify read-only parameter "CMDNAME"'),
+        (
+            b"STARTED\nPARAM CMDNAME /bin/evil\nRESULT STATE CORRECT\n",
+            'JSV tries to modify read-only parameter "CMDNAME"',
+        ),
     ],
 )
 def test_protocol_violations_raise_with_clear_text(reply: bytes, text: str) -> None:

@@ -1,0 +1,134 @@
+"""The mapping between job-spec values and JSV protocol text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from qmaster.jsv.errors import JsvProtocolError, JsvValueError
+from qmaster.jsv.params import apply_params, check_read_only, decode_value, spec_params
+from qmaster.jsv.url import parse_jsv_url
+
+word = st.text(
+    st.characters(whitelist_categories=("L", "N"), whitelist_characters="_.-/:"),
+    min_size=1,
+    max_size=12,
+)
+specs = st.fixed_dictionaries(
+    {"CMDNAME": word},
+    optional={
+        "CMDARGS": st.lists(
+            st.text(st.characters(blacklist_characters="\n\r"), max_size=8), max_size=4
+        ),
+        "b": st.booleans(),
+        "r": st.booleans(),
+        "h": st.booleans(),
+        "N": word,
+        "p": st.integers(-1023, 1024),
+        "pe_name": word,
+        "pe_min": st.integers(1, 9999999),
+        "l_hard": st.dictionaries(word, word, min_size=1, max_size=4),
+        "ac": st.dictionaries(word, st.one_of(st.just(""), word), min_size=1, max_size=3),
+        "q_hard": st.lists(word, min_size=1, max_size=3),
+        "M": st.lists(word, min_size=1, max_size=3),
+        "a": st.just("202601011000.00"),
+    },
+)
+
+
+@given(specs)
+def test_spec_round_trips_through_protocol_text(spec: dict[str, Any]) -> None:
+    """Every value sent as PARAM text and sent back unchanged gives the same job."""
+    changes = dict(spec_params(spec))
+    base = {k: v for k, v in spec.items() if k in ("CMDNAME", "b")}
+    assert apply_params(base, changes) == {
+        **spec,
+        "CMDARGS": list(spec.get("CMDARGS", [])),
+    }
+
+
+def test_text_forms_follow_grid_engine() -> None:
+    """Switches are y/n, -h is u, lists are comma-joined, arguments are counted."""
+    sent = dict(
+        spec_params(
+            {
+                "CMDNAME": "x.sh",
+                "CMDARGS": ["a", "b c"],
+                "j": True,
+                "h": True,
+                "l_hard": {"a": "1", "b": "5"},
+                "ac": {"k": ""},
+                "q_hard": ["all.q", "big.q"],
+                "v": {"A": "1"},
+                "script": "...",
+            }
+        )
+    )
+    assert sent == {
+        "CMDNAME": "x.sh",
+        "CMDARGS": "2",
+        "CMDARG0": "a",
+        "CMDARG1": "b c",
+        "j": "y",
+        "h": "u",
+        "l_hard": "a=1,b=5",
+        "ac": "k",
+        "q_hard": "all.q,big.q",
+    }
+
+
+def test_empty_value_deletes_and_pe_name_takes_its_range() -> None:
+    """PARAM name with no value removes the parameter (pe_name takes pe_min/pe_max)."""
+    spec = {"CMDNAME": "x", "pe_name": "mpi", "pe_min": 1, "pe_max": 4, "N": "job"}
+    assert apply_params(spec, {"pe_name": "", "N": ""}) == {"CMDNAME": "x"}
+
+
+def test_cmdargs_resize_pads_with_empty_arguments() -> None:
+    """A bigger CMDARGS than the CMDARG<i> given pads with empty arguments."""
+    assert apply_params({"CMDNAME": "x", "CMDARGS": ["1"]}, {"CMDARGS": "3", "CMDARG2": "z"})[
+        "CMDARGS"
+    ] == ["1", "", "z"]
+
+
+def test_scoped_names_are_aliases() -> None:
+    """global_l_hard and master_q_hard from newer JSVs land on l_hard and masterq."""
+    out = apply_params({"CMDNAME": "x"}, {"global_l_hard": "h_rt=60", "master_q_hard": "io.q"})
+    assert (out["l_hard"], out["masterq"]) == ({"h_rt": "60"}, ["io.q"])
+
+
+@pytest.mark.parametrize(("name", "text"), [("p", "high"), ("b", "maybe"), ("h", "s")])
+def test_malformed_values_are_refused_in_ge_words(name: str, text: str) -> None:
+    """A value of the wrong type names the parameter and the value."""
+    with pytest.raises(JsvValueError, match=f'JSV tries to set "{name}" to "{text}"'):
+        decode_value(name, text)
+
+
+def test_read_only_parameters_cannot_change() -> None:
+    """USER may be echoed back but not changed."""
+    check_read_only("USER", "alice", {"USER": "alice"})
+    with pytest.raises(JsvProtocolError):
+        check_read_only("USER", "root", {"USER": "alice"})
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "user"),
+    [
+        ("/a/jsv.sh", "/a/jsv.sh", None),
+        ("script:/a/j", "/a/j", None),
+        ("script:sgeadmin@/a/j", "/a/j", "sgeadmin"),
+        ("bob@/x", "/x", "bob"),
+    ],
+)
+def test_jsv_url_forms(text: str, path: str, user: str | None) -> None:
+    """[type:][user@]path as in sge_types(1)."""
+    url = parse_jsv_url(text)
+    assert (url.path, url.user) == (path, user)
+
+
+def test_jsv_url_unknown_type() -> None:
+    """Only the script type exists."""
+    with pytest.raises(Exception, match='type "java" in JSV URL is invalid'):
+        parse_jsv_url("java:/a/b")
