@@ -116,7 +116,8 @@ class Spool:
             try:
                 self._write(delta)
             except BaseException:
-                db.execute("ROLLBACK")
+                if db.in_transaction:  # SQLite may already have rolled back (SQLITE_FULL)
+                    db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
         except sqlite3.OperationalError as exc:

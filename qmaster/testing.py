@@ -1,0 +1,127 @@
+"""minige's test kit, shipped with the package (and registered as a pytest plugin).
+
+For tools that want integration tests against a real qmaster::
+
+    def test_my_exporter(minige_cell):
+        env = minige_cell.env            # SGE_ROOT, SGE_CELL, PATH for subprocesses
+        minige_cell.run("qsub", "-b", "y", "sleep", "1")
+        assert "sleep" in minige_cell.run("qstat").stdout
+
+``minige_cell`` creates a cell from the project's ``conf/`` (or the folder
+named by ``@pytest.mark.minige_conf(path)``) in a temporary directory, starts
+``qmaster`` as a process on it, and stops it afterwards. Also here: object
+factories for core tests and an in-process daemon helper.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from qmaster.cell import DEFAULT_CONF_DIR, Cell
+
+BIN_DIR = Path(sys.executable).parent
+
+
+@dataclass
+class RunningCell:
+    """A cell with a qmaster process running on it."""
+
+    cell: Cell
+    env: dict[str, str]
+    process: subprocess.Popen[bytes] | None = None
+    log: list[str] = field(default_factory=list)
+
+    def run(
+        self, *argv: str, input: str | None = None, check: bool = False, **kw: Any
+    ) -> subprocess.CompletedProcess[str]:
+        """Run an installed command (``qsub``, ``qstat``...) against this cell."""
+        return subprocess.run(
+            list(argv),
+            env={**self.env, **kw.pop("env", {})},
+            input=input,
+            capture_output=True,
+            text=True,
+            check=check,
+            timeout=kw.pop("timeout", 60),
+            **kw,
+        )
+
+    def start(self, *extra: str, timeout: float = 20.0) -> None:
+        """Start the daemon as a detached process and wait until it answers."""
+        self.run("qmaster", "start", "--timeout", str(timeout), *extra, check=True)
+
+    def stop(self) -> None:
+        if self.cell.pidfile.exists():
+            self.run("qmaster", "stop")
+
+    def pid(self) -> int:
+        return int(self.cell.pidfile.read_text().strip())
+
+    def kill9(self) -> None:
+        """Kill the daemon the hard way (a crash)."""
+        pid = self.pid()
+        os.kill(pid, 9)
+        for _ in range(200):
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.01)
+
+
+def make_cell_env(root: Path, name: str = "default") -> dict[str, str]:
+    """The environment for commands that should use the cell at ``root``."""
+    env = dict(os.environ)
+    env.update(
+        SGE_ROOT=str(root),
+        SGE_CELL=name,
+        PATH=f"{BIN_DIR}{os.pathsep}{env.get('PATH', '')}",
+        HOME=str(root / "home"),
+    )
+    (root / "home").mkdir(parents=True, exist_ok=True)
+    return env
+
+
+def create_cell(root: Path, conf: Path | None = None) -> RunningCell:
+    """Create (but do not start) a cell at ``root`` from ``conf``."""
+    env = make_cell_env(root)
+    running = RunningCell(Cell(root, "default"), env)
+    running.run("qmaster", "init", "--from", str(conf or DEFAULT_CONF_DIR), check=True)
+    return running
+
+
+@pytest.fixture
+def minige_cell(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[RunningCell]:
+    """A temporary cell with a running qmaster; stopped when the test ends."""
+    marker = request.node.get_closest_marker("minige_conf")
+    conf = Path(marker.args[0]) if marker else None
+    running = create_cell(tmp_path / "sge", conf)
+    running.start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def minige_conf_copy(tmp_path: Path) -> Path:
+    """A writable copy of the default cell configuration, to edit before creating a cell."""
+    dest = tmp_path / "conf"
+    shutil.copytree(DEFAULT_CONF_DIR, dest)
+    return dest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "minige_conf(path): create the minige_cell from this configuration folder"
+    )

@@ -1,0 +1,201 @@
+"""qdel and qalter in the core: messages, ownership, limits, verification."""
+
+from __future__ import annotations
+
+from qmaster.core.machine import MAX_ID
+from qmaster.gdi.answers import Status
+from tests.unit.core.helpers import (
+    ALICE,
+    BOB,
+    ROOT,
+    T0,
+    make_core,
+    request,
+    run_until,
+    states,
+    submit,
+    texts,
+)
+
+
+def delete(core, who, *ids, force=False, users=None):
+    return request(core, who, "delete", T0, job_ids=list(ids), force=force, users=users)
+
+
+def test_deleting_a_pending_job_removes_it():
+    """qdel of a pending job answers '<user> has deleted job N' and the job is gone."""
+    core = make_core()
+    submit(core, h=True)
+    out = delete(core, ALICE, "1")
+    assert texts(out) == ["alice has deleted job 1"]
+    assert states(core) == {}
+    assert out.spool.jobs == {1: None}
+
+
+def test_deleting_a_running_job_registers_it_for_deletion():
+    """qdel of a running job shows dr, then the job ends."""
+    core = make_core()
+    submit(core, CMDARGS=["100"])
+    run_until(core, T0)
+    out = delete(core, ALICE, "1")
+    assert texts(out) == ["alice has registered the job 1 for deletion"]
+    assert states(core) == {"1": "dr"}
+    core.tick(T0)
+    assert states(core) == {}
+
+
+def test_unknown_job_is_denied():
+    """qdel of a job that does not exist gives Grid Engine's message."""
+    core = make_core()
+    out = delete(core, ALICE, "99")
+    assert texts(out) == ['denied: job "99" does not exist']
+    assert out.answers[0].is_error
+
+
+def test_other_users_job_cannot_be_deleted():
+    """A user who does not own a job gets the privileges message; the job stays."""
+    core = make_core()
+    submit(core, ALICE)
+    out = delete(core, BOB, "1")
+    assert texts(out) == ['bob - you do not have the necessary privileges to delete the job "1"']
+    assert states(core) == {"1": "qw"}
+
+
+def test_manager_may_delete_any_job():
+    """root deletes alice's job."""
+    core = make_core()
+    submit(core, ALICE)
+    assert texts(delete(core, ROOT, "1")) == ["root has deleted job 1"]
+
+
+def test_delete_by_user_list():
+    """qdel -u alice deletes all of alice's jobs and nobody else's."""
+    core = make_core()
+    submit(core, ALICE, h=True)
+    submit(core, BOB, h=True)
+    submit(core, ALICE, h=True)
+    delete(core, ROOT, users=["alice"])
+    assert states(core) == {"2": "hqw"}
+
+
+def test_delete_one_array_task():
+    """qdel 1.3 deletes one task of an array job."""
+    core = make_core()
+    submit(core, h=True, t_min=1, t_max=5)
+    out = delete(core, ALICE, "1.3")
+    assert texts(out) == ["alice has deleted job-array task 1.3"]
+    assert states(core) == {"1.1-2:1,4-5:1": "hqw"}
+
+
+def test_forced_deletion_needs_to_own_or_manage():
+    """qdel -f of someone else's job is refused for a plain user."""
+    core = make_core()
+    submit(core, ALICE)
+    out = delete(core, BOB, "1", force=True)
+    assert texts(out) == ['"bob" - forcing a job deletion requires manager privileges']
+
+
+def test_alter_changes_a_pending_job():
+    """qalter -l answers 'modified hard resource list of job N' and stores the change."""
+    core = make_core()
+    submit(core, h=True)
+    out = request(core, ALICE, "alter", T0, job_ids=["1"], job={"l_hard": {"h_rt": "60"}})
+    assert texts(out) == ["modified hard resource list of job 1"]
+    assert core.jobs[1].spec["l_hard"] == {"h_rt": "60"}
+    assert 1 in out.spool.jobs
+
+
+def test_alter_by_another_user_is_denied():
+    """qalter of someone else's job is denied in Grid Engine's words, nothing changes."""
+    core = make_core()
+    submit(core, ALICE, h=True)
+    out = request(core, BOB, "alter", T0, job_ids=["1"], job={"N": "mine"})
+    assert texts(out) == ['denied: "bob" must be at least owner of job 1 to change job attributes']
+    assert core.jobs[1].name == "job.sh"
+
+
+def test_alter_of_running_job_is_refused():
+    """A running job cannot be altered."""
+    core = make_core()
+    submit(core, CMDARGS=["100"])
+    run_until(core, T0)
+    out = request(core, ALICE, "alter", T0, job_ids=["1"], job={"N": "x"})
+    assert texts(out) == ["job 1 can't modify running jobs"]
+
+
+def test_release_hold_with_alter():
+    """qalter -h n releases a user hold so the job can run."""
+    core = make_core()
+    submit(core, h=True)
+    request(core, ALICE, "alter", T0, job_ids=["1"], job={"h": False})
+    run_until(core, T0 + 0.5)
+    assert states(core) == {"1": "r"}
+
+
+def test_max_u_jobs_refuses_with_status_25():
+    """The per-user job limit refuses with Grid Engine's text and NOTOK_DOAGAIN."""
+    core = make_core()
+    text = core.config.state.global_conf.render().replace(
+        "max_u_jobs                   0", "max_u_jobs                   2"
+    )
+    change = core.config.apply(
+        "conf_modify", {"kind": "global", "text": text, "source": "x"}, "root", "h", True
+    )
+    assert change.ok, change.answers
+    submit(core)
+    submit(core)
+    out = submit(core)
+    assert texts(out) == ["job rejected: Only 2 jobs are allowed per user (current job count: 2)"]
+    assert out.answers[0].status == Status.NOTOK_DOAGAIN
+    assert len(core.jobs) == 2
+
+
+def test_refused_submission_changes_nothing():
+    """A refused submission leaves no job and no spool rows behind."""
+    core = make_core()
+    out = submit(core, pe_name="nosuchpe", pe_min=2, pe_max=2)
+    assert texts(out) == [
+        'job rejected: the requested parallel environment "nosuchpe" does not exist'
+    ]
+    assert not out.spool
+    assert core.jobs == {}
+
+
+def test_job_names_must_not_start_with_a_digit():
+    """-N 123abc is refused as Grid Engine refuses it."""
+    core = make_core()
+    out = submit(core, N="123abc")
+    assert texts(out) == ['denied: "123abc" is not a valid object name (cannot start with a digit)']
+
+
+def test_verify_modes():
+    """-w v answers without submitting; -w e refuses a job no queue can run."""
+    core = make_core()
+    out = submit(core, verify="v")
+    assert texts(out) == ["verification: found suitable queue(s)"]
+    assert core.jobs == {}
+    out = submit(core, verify="e", q_hard=["all.q@nosuchhost"])
+    assert texts(out) == ["error: no suitable queues"]
+    out = submit(core, verify="w", q_hard=["all.q@nosuchhost"])
+    assert texts(out)[0] == "warning: no suitable queues"
+    assert list(core.jobs) == [1]
+
+
+def test_ids_wrap_after_the_maximum_and_skip_ids_in_use():
+    """After 9,999,999 the next id is the first one not in use."""
+    core = make_core()
+    submit(core, h=True)
+    submit(core, h=True)
+    core.next_job_id = MAX_ID
+    assert submit(core, h=True).data["job_id"] == MAX_ID
+    assert submit(core, h=True).data["job_id"] == 3
+
+
+def test_shutdown_needs_a_manager():
+    """qconf -km by a plain user is refused; by root it asks the daemon to stop."""
+    core = make_core()
+    out = request(core, ALICE, "shutdown", T0)
+    assert texts(out) == ["shutdown requires manager privileges"]
+    assert not out.shutdown
+    out = request(core, ROOT, "shutdown", T0)
+    assert out.shutdown
