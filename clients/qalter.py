@@ -16,6 +16,7 @@ from clients.common.errors import ClientError
 from clients.common.output import exit_code, print_answers
 from clients.common.shell import GeCommand, Transport, transport_of
 from clients.submit.build import build_qalter
+from clients.submit.jsv_run import apply_client_jsvs
 from clients.submit.usage import QALTER_USAGE
 from clients.submit.world import real_inputs
 
@@ -35,6 +36,7 @@ def qalter_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     request = build_qalter(argv, real_inputs())
     if not request.job_ids:
         raise ClientError("ERROR! no job id list specified", show_usage=True)
+    apply_client_jsvs(request, "qalter", rejected_prefix="Unable to modify job: ")
     args = {"job_ids": request.job_ids, "job": request.spec, "verify": request.verify}
     reply = transport_of(ctx)("alter", args)
     print_answers(reply.answers)

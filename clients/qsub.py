@@ -18,6 +18,7 @@ import click
 from clients.common.output import EXIT_OK, err, exit_code, out, print_answers
 from clients.common.shell import GeCommand, Transport, transport_of
 from clients.submit.build import build_qsub
+from clients.submit.jsv_run import apply_client_jsvs
 from clients.submit.usage import QSUB_USAGE
 from clients.submit.world import real_inputs
 from qmaster.gdi.answers import Quality
@@ -60,6 +61,7 @@ def report_submit(reply: Reply, terse: bool) -> int:
 def qsub_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     """Submit a job."""
     request = build_qsub(argv, real_inputs())
+    apply_client_jsvs(request, "qsub", rejected_prefix="Unable to run job: ")
     reply = transport_of(ctx)("submit", {"job": request.spec, "verify": request.verify})
     return report_submit(reply, request.terse)
 

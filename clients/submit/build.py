@@ -55,6 +55,7 @@ class SubmitRequest:
     verify: str = "n"
     terse: bool = False
     job_ids: list[str] = field(default_factory=list)
+    jsv_scripts: list[str] = field(default_factory=list)
 
 
 def request_files(inputs: SubmitInputs) -> list[str]:
@@ -81,10 +82,10 @@ def environment_essentials(inputs: SubmitInputs) -> dict[str, str]:
     return {key: value for key, value in found.items() if value}
 
 
-def run_client_jsvs(spec: dict[str, Any], jsv_paths: Sequence[str]) -> dict[str, Any]:
-    """Client-side JSV hook (``-jsv``): not run yet, the spec goes through unchanged."""
-    del jsv_paths
-    return spec
+def _jsvs_of(tokens: list[str], ctx: ParseContext) -> list[str]:
+    state = SubmitState()
+    apply_tokens(tokens, state, ctx, allow_script=False)
+    return list(state.spec.get("jsv", []))
 
 
 def build_qsub(argv: Sequence[str], inputs: SubmitInputs) -> SubmitRequest:
@@ -96,10 +97,16 @@ def build_qsub(argv: Sequence[str], inputs: SubmitInputs) -> SubmitRequest:
     first_pass = SubmitState()
     apply_tokens(words, first_pass, ctx, allow_script=False)
     state = SubmitState()
+    # jsv(1): client JSVs run command line first, then ./.sge_request,
+    # ~/.sge_request and the cell's sge_request (the reverse of option precedence)
+    jsvs = list(first_pass.spec.get("jsv", []))
+    file_jsvs: list[str] = []
     for path in request_files(inputs):
         text = inputs.read_text(path)
         if text is not None:
-            apply_tokens(request_tokens(text), state, ctx, allow_script=False)
+            tokens = request_tokens(text)
+            apply_tokens(tokens, state, ctx, allow_script=False)
+            file_jsvs = _jsvs_of(tokens, ctx) + file_jsvs
     binary = bool(first_pass.spec.get("b", state.spec.get("b", False)))
     name, job_args = (rest[0], rest[1:]) if rest else ("-", [])
     script_text = None if binary else _script_text(name, inputs)
@@ -107,7 +114,9 @@ def build_qsub(argv: Sequence[str], inputs: SubmitInputs) -> SubmitRequest:
         prefix = first_pass.prefix if first_pass.prefix is not None else "#$"
         apply_tokens(directive_tokens(script_text, prefix), state, ctx, allow_script=False)
     apply_tokens(words, state, ctx, allow_script=False)
-    return _finish_qsub(state, name, job_args, script_text, inputs)
+    request = _finish_qsub(state, name, job_args, script_text, inputs)
+    request.jsv_scripts = jsvs + file_jsvs
+    return request
 
 
 def _script_text(name: str, inputs: SubmitInputs) -> str:
@@ -136,7 +145,7 @@ def _finish_qsub(
         spec["script"] = script_text
     spec.setdefault("N", os.path.basename(spec["CMDNAME"]) or STDIN_NAME)
     spec.setdefault("v", {}).update(environment_essentials(inputs))
-    spec = run_client_jsvs(spec, spec.get("jsv", []))
+    spec.pop("jsv", None)
     return SubmitRequest(spec, state.verify or "n", state.terse)
 
 
@@ -144,4 +153,5 @@ def build_qalter(argv: Sequence[str], inputs: SubmitInputs) -> SubmitRequest:
     """Parse qalter's argv: the changed keys and the job ids they apply to."""
     state = SubmitState()
     apply_tokens(argv, state, inputs.context(qalter=True), allow_script=True)
-    return SubmitRequest(state.spec, state.verify or "n", state.terse, state.job_ids)
+    jsvs = list(state.spec.pop("jsv", []))
+    return SubmitRequest(state.spec, state.verify or "n", state.terse, state.job_ids, jsvs)

@@ -2,7 +2,10 @@
 
 minige additions to sge_conf(5) (documented Grid Engine keys that 6.2's
 default file does not list, or minige's own): ``jsv_timeout`` and
-``jsv_threshold``. New keys are added to ``GLOBAL_FORMAT`` with their default.
+``jsv_threshold``; and, beyond Grid Engine, ``jsv_reject_wait_retries`` (0, the
+default, makes ``REJECT_WAIT`` refuse the submission as Grid Engine does; N > 0
+keeps the job waiting for verification and asks the JSV again up to N times)
+and ``jsv_reject_wait_backoff`` (the first wait; it doubles each time). New keys are added to ``GLOBAL_FORMAT`` with their default.
 """
 
 from __future__ import annotations
@@ -97,6 +100,8 @@ GLOBAL_FORMAT = Format(
         _text("jsv_allowed_mod", "ac,h,i,e,o,j,M,N,p,w"),
         _uint("jsv_timeout", "10"),
         _uint("jsv_threshold", "5000"),
+        _uint("jsv_reject_wait_retries", "0"),
+        _time("jsv_reject_wait_backoff", "00:00:10"),
     ),
 )
 
@@ -159,6 +164,22 @@ class GlobalConf(ConfObject):
     def jsv_threshold(self) -> float:
         """Milliseconds after which a JSV verification is logged as slow."""
         return float(self._int("jsv_threshold"))
+
+    @property
+    def jsv_reject_wait_retries(self) -> int:
+        """How often a REJECT_WAIT job is verified again (0: refuse it, as Grid Engine does)."""
+        return self._int("jsv_reject_wait_retries")
+
+    @property
+    def jsv_reject_wait_backoff(self) -> float:
+        """Seconds before the first re-verification; doubled for each later one."""
+        return parse_time(self.attrs["jsv_reject_wait_backoff"])
+
+    @property
+    def reporting_params(self) -> dict[str, str]:
+        """``reporting_params`` as a dict (``accounting``, ``reporting``, ``flush_time``...)."""
+        pairs = (item.partition("=") for item in self.attrs["reporting_params"].split())
+        return {key: value for key, _, value in pairs}
 
     @property
     def administrator_mail(self) -> list[str]:

@@ -137,6 +137,15 @@ class Task:
 
 
 @dataclass(slots=True)
+class VerifyWait:
+    """A job the server JSV answered REJECT_WAIT for, waiting to be verified again."""
+
+    tries: int
+    next_at: float
+    message: str
+
+
+@dataclass(slots=True)
 class Job:
     """A submitted job."""
 
@@ -148,6 +157,7 @@ class Job:
     user_hold: bool = False
     pending: list[int] = field(default_factory=list)
     tasks: dict[int, Task] = field(default_factory=dict)
+    verify_wait: VerifyWait | None = None
 
     @property
     def name(self) -> str:
@@ -180,6 +190,11 @@ class Job:
             "spec": self.spec,
             "array": [self.array.first, self.array.last, self.array.step] if self.array else None,
             "user_hold": self.user_hold,
+            "verify_wait": (
+                [self.verify_wait.tries, self.verify_wait.next_at, self.verify_wait.message]
+                if self.verify_wait
+                else None
+            ),
         }
 
     @classmethod
@@ -193,6 +208,7 @@ class Job:
             spec=row["spec"],
             array=TaskRange(*arr) if arr else None,
             user_hold=row["user_hold"],
+            verify_wait=VerifyWait(*row["verify_wait"]) if row.get("verify_wait") else None,
         )
         job.tasks = {t.task_id: t for t in tasks}
         job.pending = [i for i in job.all_task_ids() if i not in job.tasks]

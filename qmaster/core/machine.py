@@ -51,6 +51,8 @@ class Request:
     identity: Identity
     op: str
     args: BaseModel
+    job_id: int | None = None
+    jsv_wait: str | None = None
 
 
 def _always(_: str) -> bool:
@@ -104,6 +106,7 @@ class Core:
         self._timers: list[Timer] = []
         self._seq = itertools.count()
         self._qi_by_name: dict[str, QueueInstanceConf] | None = None
+        self.verify_waiting: set[int] = set()
 
     # -- entry points -------------------------------------------------------
 
@@ -140,7 +143,23 @@ class Core:
         times = [t for t in (self.schedule_at,) if t is not None]
         if self._timers:
             times.append(self._timers[0].at)
+        times.extend(
+            j.verify_wait.next_at for j in self.waiting_for_verification() if j.verify_wait
+        )
         return min(times) if times else None
+
+    def waiting_for_verification(self) -> list[Job]:
+        """Jobs the server JSV asked to come back later (REJECT_WAIT, beyond Grid Engine)."""
+        return [
+            self.jobs[i] for i in self.verify_waiting if i in self.jobs and self.jobs[i].verify_wait
+        ]
+
+    def due_verifications(self, now: float) -> list[Job]:
+        return [
+            j
+            for j in self.waiting_for_verification()
+            if j.verify_wait and j.verify_wait.next_at <= now
+        ]
 
     # -- helpers used by the handlers -----------------------------------------
 
@@ -208,6 +227,8 @@ class Core:
             job = Job.from_row(row, by_job.get(int(row["job_id"]), []))
             core.jobs[job.job_id] = job
             core.user_jobs[job.owner.user] += 1
+            if job.verify_wait:
+                core.verify_waiting.add(job.job_id)
             lifecycle.restore_task_timers(core, job, now)
         highest = max(core.jobs, default=0)
         core.next_job_id = counters.get("job") or highest % MAX_ID + 1

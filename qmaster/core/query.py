@@ -30,6 +30,13 @@ def normalised_priorities(core: Core) -> dict[int, float]:
     }
 
 
+def pending_state(core: Core, job: Job) -> str:
+    """``qw``, ``hqw``, or ``vqw`` while the job waits for the server JSV (beyond Grid Engine)."""
+    if job.verify_wait is not None:
+        return "vqw"
+    return display_state(TaskState.PENDING, held=is_held(core, job))
+
+
 def _row(job: Job, prior: float, state: str, **kw: Any) -> dict[str, Any]:
     return {
         "job_id": job.job_id,
@@ -63,13 +70,13 @@ def job_rows(core: Core, job: Job, prior: float) -> list[dict[str, Any]]:
             )
         )
     if job.pending:
-        state = display_state(TaskState.PENDING, held=is_held(core, job))
+        state = pending_state(core, job)
         tasks = format_id_runs(job.pending) if job.array else None
         rows.append(_row(job, prior, state, tasks=tasks))
     return rows
 
 
-_FILTERS = {"p": ("qw", "hqw", "Eqw"), "r": ("r", "t", "dr", "dt"), "h": ("hqw",)}
+_FILTERS = {"p": ("qw", "hqw", "Eqw", "vqw"), "r": ("r", "t", "dr", "dt"), "h": ("hqw",)}
 
 
 @handler("job_list")
@@ -142,8 +149,14 @@ def handle_job_detail(core: Core, req: Request, now: float, out: Outcome) -> Non
     out.data = {"jobs": [detail(core, j) for j in jobs], "missing": missing}
 
 
+def _verification_info(job: Job) -> list[str]:
+    wait = job.verify_wait
+    if wait is None:
+        return []
+    return [f"job waits for verification by the server JSV (try {wait.tries}): {wait.message}"]
+
+
 def detail(core: Core, job: Job) -> dict[str, Any]:
-    held = is_held(core, job)
     tasks = [
         {
             "task_id": t.task_id if job.array else None,
@@ -160,7 +173,7 @@ def detail(core: Core, job: Job) -> dict[str, Any]:
         tasks.append(
             {
                 "task_id": format_id_runs(job.pending) if job.array else None,
-                "state": display_state(TaskState.PENDING, held=held),
+                "state": pending_state(core, job),
                 "queue": None,
                 "start_time": None,
             }
@@ -176,7 +189,7 @@ def detail(core: Core, job: Job) -> dict[str, Any]:
         "state": tasks[0]["state"] if tasks else "z",
         "job": job.spec,
         "tasks": tasks,
-        "scheduling_info": list(core.reasons.get(job.job_id, [])),
+        "scheduling_info": _verification_info(job) + list(core.reasons.get(job.job_id, [])),
     }
 
 

@@ -17,6 +17,7 @@ from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
 from qmaster.core.jobs import Job, TaskRange
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
+from qmaster.core.verification import wait_for_verification
 from qmaster.core.view import job_request, queue_states, usersets
 from qmaster.gdi.answers import ok, warning
 from qmaster.gdi.messages import JobSpec, SubmitArgs
@@ -124,8 +125,10 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
         if args.verify == "e":
             raise InvalidRequest("error: no suitable queues")
         out.answers.append(warning("warning: no suitable queues"))
-    job.job_id = core.allocate_job_id()
+    job.job_id = req.job_id if req.job_id is not None else core.allocate_job_id()
     job.pending = list(job.all_task_ids())
+    if req.jsv_wait is not None:
+        wait_for_verification(core, job, req.jsv_wait, now, out)
     core.jobs[job.job_id] = job
     core.user_jobs[req.identity.user] += 1
     core.spool_job(out, job)

@@ -88,6 +88,6 @@ def build_view(core: Core, now: float) -> View:
     jobs = [
         job_request(job, job.pending)
         for job in core.jobs.values()
-        if job.pending and not is_held(core, job)
+        if job.pending and job.verify_wait is None and not is_held(core, job)
     ]
     return View(jobs=jobs, queues=queue_states(core), usersets=usersets(core), config=core.config)

@@ -136,6 +136,15 @@ class SubscribeArgs(_Strict):
     kinds: list[str] | None = None
 
 
+class JsvVerdictArgs(_Strict):
+    """The server JSV's later answer for a job waiting for verification (internal op)."""
+
+    job_id: int
+    state: Literal["ACCEPT", "CORRECT", "REJECT", "REJECT_WAIT"]
+    job: JobSpec | None = None
+    message: str = ""
+
+
 ARGS: dict[str, type[BaseModel]] = {
     "ping": NoArgs,
     "submit": SubmitArgs,
