@@ -90,7 +90,8 @@ def exchange(sock: socket.socket, raw: bytes, *, shut: bool = False) -> list[dic
     """Send raw bytes, then read reply frames until the daemon closes the connection."""
     import json
 
-    sock.sendall(raw)
+    if raw:
+        sock.sendall(raw)
     if shut:
         sock.shutdown(socket.SHUT_WR)
     decoder = FrameDecoder(max_frame=1 << 30)
