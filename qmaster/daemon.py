@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import os
 import socket
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -24,103 +21,30 @@ from pydantic import ValidationError
 from qmaster import logs
 from qmaster.cell import Cell
 from qmaster.clock import Clock, RealClock
+from qmaster.complexes.values import parse_time
 from qmaster.conf.settings import DaemonSettings
 from qmaster.conf.store import ClusterConfig
-from qmaster.core import Core, CoreSettings, Identity, Outcome, Request, SpoolDelta
+from qmaster.core import Core, CoreSettings, Identity, Outcome, Request
+from qmaster.core.control import select_jobs
 from qmaster.events.records import record_to_event
 from qmaster.events.writer import EventFiles
-from qmaster.gdi.answers import Status
-from qmaster.gdi.messages import ARGS, Envelope, SubscribeArgs
+from qmaster.gdi.answers import Answer, Status, error
+from qmaster.gdi.messages import (
+    ARGS,
+    AlterArgs,
+    Envelope,
+    JobChanges,
+    JsvVerdictArgs,
+    SubmitArgs,
+    SubscribeArgs,
+)
 from qmaster.gdi.server import GdiServer, Reply, Stream, error_reply
+from qmaster.jsv.gate import JsvGate, job_of, refused_text
+from qmaster.jsv.protocol import ResultState
+from qmaster.spool.committer import CellLock, CommitFailed, Committer, StartupError
 from qmaster.spool.database import Spool, SpoolError
 
 log = logs.get("qmaster")
-
-
-class StartupError(Exception):
-    """The daemon cannot start; the message says why."""
-
-
-class CommitFailed(Exception):
-    """A batch could not be written to the spool."""
-
-
-class CellLock:
-    """One daemon per cell: an exclusive ``flock`` on ``spool/qmaster/lock``."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.fd: int | None = None
-
-    def acquire(self) -> None:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.read(fd, 64).decode(errors="replace").strip() or "?"
-            os.close(fd)
-            raise StartupError(
-                f'a qmaster is already running on this cell (pid {holder}, lock "{self.path}")'
-            ) from None
-        os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode())
-        self.fd = fd
-
-    def release(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
-
-
-class Committer:
-    """Group commit: outcomes that arrive while a transaction runs share the next one."""
-
-    def __init__(self, spool: Spool, on_failure: Callable[[], None]) -> None:
-        self.spool = spool
-        self.on_failure = on_failure
-        self._executor = ThreadPoolExecutor(1, thread_name_prefix="spool")
-        self._pending = SpoolDelta()
-        self._future: asyncio.Future[None] | None = None
-        self._kick = asyncio.Event()
-
-    async def commit(self, delta: SpoolDelta) -> None:
-        """Return once ``delta`` is in the database; raise :class:`CommitFailed` if it never will be."""
-        self._pending.merge(delta)
-        if self._future is None:
-            self._future = asyncio.get_running_loop().create_future()
-        fut = self._future
-        self._kick.set()
-        await asyncio.shield(fut)
-
-    async def run(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            await self._kick.wait()
-            self._kick.clear()
-            delta, fut = self._pending, self._future
-            self._pending, self._future = SpoolDelta(), None
-            if fut is None:
-                continue
-            try:
-                await loop.run_in_executor(self._executor, self.spool.commit, delta)
-            except SpoolError as exc:
-                log.error("spool_commit_failed", reason=str(exc))
-                failed = [fut]
-                if self._future is not None:  # later outcomes were built on the lost state
-                    failed.append(self._future)
-                    self._pending, self._future = SpoolDelta(), None
-                for f in failed:
-                    f.set_exception(CommitFailed(str(exc)))
-                self.on_failure()
-                continue
-            fut.set_result(None)
-
-    async def drain(self) -> None:
-        while self._future is not None:
-            await asyncio.shield(self._future)
-
-    def close(self) -> None:
-        self._executor.shutdown(wait=True)
 
 
 class Daemon:
@@ -143,6 +67,9 @@ class Daemon:
         self.stopping = asyncio.Event()
         self._wake = asyncio.Event()
         self._subscribers: set[asyncio.Queue[dict[str, Any] | None]] = set()
+        self._verifying: set[int] = set()
+        self._background: set[asyncio.Task[None]] = set()
+        self.jsv = JsvGate(settings.jsv_pool_size)
         self.lock = CellLock(cell.lock)
         self.core: Core
         self.spool: Spool
@@ -166,6 +93,20 @@ class Daemon:
         self.core = self._recover()
         self.committer = Committer(self.spool, self._reload)
         self.events = EventFiles(self.cell.common, flush_interval=1.0)
+        self._configure_events()
+
+    def _configure_events(self) -> None:
+        """Honour ``reporting_params``: which files, and how often they are flushed."""
+        params = self.core.config.global_conf.reporting_params
+        try:
+            interval = parse_time(params.get("flush_time", "00:00:15"))
+        except ValueError:
+            interval = 15.0
+        self.events.configure(
+            flush_interval=interval,
+            reporting=params.get("reporting", "false").lower() == "true",
+            accounting=params.get("accounting", "true").lower() != "false",
+        )
 
     def _core_settings(self) -> CoreSettings:
         import pwd
@@ -216,6 +157,7 @@ class Daemon:
             request_timeout=self.settings.request_timeout,
         )
         try:
+            await self.jsv.configure(self.core.config.global_conf)
             await self.server.start()
             self._write_common_files()
             log.info("qmaster_started", socket=str(self.socket_path), pid=os.getpid())
@@ -238,6 +180,7 @@ class Daemon:
         log.info("qmaster_stopping")
         await self.server.close(grace=5.0)
         await self.committer.drain()
+        await self.jsv.close()
         for q in list(self._subscribers):
             q.put_nowait(None)
 
@@ -276,10 +219,18 @@ class Daemon:
             return error_reply(f"malformed request: {where}: {err['msg']}")
         if isinstance(args, SubscribeArgs):
             return Stream(self._subscription(args))
+        if self.jsv.active and isinstance(args, SubmitArgs):
+            return await self._submit_verified(who, args)
+        if self.jsv.active and isinstance(args, AlterArgs):
+            return await self._alter_verified(who, args)
+        return await self.run_request(Request(who, env.op, args))
+
+    async def run_request(self, request: Request) -> Reply:
+        """Hand a validated request to the core, commit its outcome, answer."""
         try:
-            out = self.core.handle(Request(who, env.op, args), self.clock.now())
+            out = self.core.handle(request, self.clock.now())
         except Exception:
-            log.exception("core_request_failed", op=env.op, user=who.user)
+            log.exception("core_request_failed", op=request.op, user=request.identity.user)
             return error_reply(
                 "internal error in qmaster; see its messages file", Status.EUNKNOWN, close=False
             )
@@ -293,6 +244,67 @@ class Daemon:
             )
         return Reply(out.answers, out.data)
 
+    # -- the server JSV ----------------------------------------------------------
+
+    async def _submit_verified(self, who: Identity, args: SubmitArgs) -> Reply:
+        job_id = self.core.allocate_job_id()
+        result = await self.jsv.submission(who, args.job, job_id)
+        if result.error is not None or result.job is None:
+            return error_reply(result.error or "JSV rejected job", Status.EUNKNOWN, close=False)
+        checked = SubmitArgs(job=result.job, verify=args.verify)
+        request = Request(who, "submit", checked, job_id=job_id, jsv_wait=result.wait)
+        return await self.run_request(request)
+
+    async def _alter_verified(self, who: Identity, args: AlterArgs) -> Reply:
+        changes = args.job.model_dump(exclude_none=True, exclude_unset=True)
+        answers: list[Answer] = []
+        for ref in args.job_ids:
+            jobs = [j for j, _ in select_jobs(self.core, ref)]
+            if not jobs:  # the core says so in its words
+                one = args.model_copy(update={"job_ids": [ref]})
+                answers.extend((await self.run_request(Request(who, "alter", one))).answers)
+            for job in jobs:
+                result = await self.jsv.alteration(who, job.spec, changes, job.job_id)
+                if result.error is not None or result.job is None:
+                    answers.append(error(result.error or "JSV rejected job", Status.EUNKNOWN))
+                    continue
+                new = result.job.model_dump(exclude_none=True)
+                diff = {k: v for k, v in new.items() if job.spec.get(k) != v or k in changes}
+                one = AlterArgs(
+                    job_ids=[str(job.job_id)],
+                    job=JobChanges.model_validate(diff),
+                    verify=args.verify,
+                )
+                answers.extend((await self.run_request(Request(who, "alter", one))).answers)
+        return Reply(answers)
+
+    def _reverify_due(self) -> None:
+        for job in self.core.due_verifications(self.clock.now()):
+            if job.job_id not in self._verifying:
+                self._verifying.add(job.job_id)
+                task = asyncio.create_task(
+                    self._reverify(job.job_id), name=f"reverify-{job.job_id}"
+                )
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
+
+    async def _reverify(self, job_id: int) -> None:
+        try:
+            job = self.core.jobs.get(job_id)
+            if job is None:
+                return
+            verdict = await self.jsv.verify(job.owner, dict(job.spec), job_id, "qsub")
+            spec = job_of(verdict) if verdict.state is ResultState.CORRECT else None
+            args = JsvVerdictArgs(
+                job_id=job_id, state=verdict.state.value, job=spec, message=refused_text(verdict)
+            )
+            await self.run_request(Request(job.owner, "jsv_verdict", args))
+        except Exception:
+            log.exception("jsv_reverify_failed", job_id=job_id)
+        finally:
+            self._verifying.discard(job_id)
+            self._wake.set()
+
     async def apply(self, out: Outcome) -> None:
         """Execute an outcome's effects: commit first, then reports, logs and events."""
         if out.spool:
@@ -303,6 +315,11 @@ class Daemon:
                 self._publish(record_to_event(record))
         for event, fields in out.logs:
             log.info(event, **fields)
+        if out.config_changed:
+            self._configure_events()
+            await self.jsv.configure(self.core.config.global_conf)
+        if out.reports and self.events.flush_interval <= 0:
+            self.events.flush()
         if out.shutdown:
             self.stop()
         self._wake.set()
@@ -311,7 +328,9 @@ class Daemon:
 
     async def _ticker(self) -> None:
         while True:
-            deadline = self.core.next_deadline()
+            if self.jsv.active:
+                self._reverify_due()
+            deadline = self.core.next_deadline(self._verifying)
             now = self.clock.now()
             if deadline is None or deadline > now:
                 wait = 1.0 if deadline is None else min(deadline - now, 1.0)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -138,13 +138,18 @@ class Core:
             lifecycle.run_pass(self, now, out)
         return out
 
-    def next_deadline(self) -> float | None:
-        """The wall time at which :meth:`tick` has something to do."""
+    def next_deadline(self, busy: Collection[int] = ()) -> float | None:
+        """The wall time at which the driver has something to do.
+
+        ``busy`` names jobs whose re-verification the driver already runs.
+        """
         times = [t for t in (self.schedule_at,) if t is not None]
         if self._timers:
             times.append(self._timers[0].at)
         times.extend(
-            j.verify_wait.next_at for j in self.waiting_for_verification() if j.verify_wait
+            j.verify_wait.next_at
+            for j in self.waiting_for_verification()
+            if j.verify_wait and j.job_id not in busy
         )
         return min(times) if times else None
 

@@ -125,6 +125,12 @@ class EventFiles:
         self._on_error = on_error or _log_error
         self._due_at: float | None = None
 
+    def configure(self, *, flush_interval: float, reporting: bool, accounting: bool) -> None:
+        """Take changed ``reporting_params`` into use."""
+        self.flush_interval = flush_interval
+        self._do_reporting = reporting
+        self._do_accounting = accounting
+
     def add(self, record: Record) -> None:
         """Buffer one record for the next flush."""
         if self._do_reporting:

@@ -1,0 +1,109 @@
+"""Keeping the spool: one daemon per cell, and group commit.
+
+:class:`CellLock` is an exclusive ``flock`` that makes a second daemon on the
+same cell refuse to start. :class:`Committer` runs SQLite transactions in one
+worker thread; outcomes that arrive while a transaction runs share the next
+one, and every caller is told when its rows are on disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import structlog
+
+from qmaster.core.outcome import SpoolDelta
+from qmaster.spool.database import Spool, SpoolError
+
+log = structlog.get_logger("qmaster.spool")
+
+
+class StartupError(Exception):
+    """The daemon cannot start; the message says why."""
+
+
+class CommitFailed(Exception):
+    """A batch could not be written to the spool."""
+
+
+class CellLock:
+    """One daemon per cell: an exclusive ``flock`` on ``spool/qmaster/lock``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.fd: int | None = None
+
+    def acquire(self) -> None:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 64).decode(errors="replace").strip() or "?"
+            os.close(fd)
+            raise StartupError(
+                f'a qmaster is already running on this cell (pid {holder}, lock "{self.path}")'
+            ) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        self.fd = fd
+
+    def release(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+class Committer:
+    """Group commit: outcomes that arrive while a transaction runs share the next one."""
+
+    def __init__(self, spool: Spool, on_failure: Callable[[], None]) -> None:
+        self.spool = spool
+        self.on_failure = on_failure
+        self._executor = ThreadPoolExecutor(1, thread_name_prefix="spool")
+        self._pending = SpoolDelta()
+        self._future: asyncio.Future[None] | None = None
+        self._kick = asyncio.Event()
+
+    async def commit(self, delta: SpoolDelta) -> None:
+        """Return once ``delta`` is in the database; raise :class:`CommitFailed` if it never will be."""
+        self._pending.merge(delta)
+        if self._future is None:
+            self._future = asyncio.get_running_loop().create_future()
+        fut = self._future
+        self._kick.set()
+        await asyncio.shield(fut)
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await self._kick.wait()
+            self._kick.clear()
+            delta, fut = self._pending, self._future
+            self._pending, self._future = SpoolDelta(), None
+            if fut is None:
+                continue
+            try:
+                await loop.run_in_executor(self._executor, self.spool.commit, delta)
+            except SpoolError as exc:
+                log.error("spool_commit_failed", reason=str(exc))
+                failed = [fut]
+                if self._future is not None:  # later outcomes were built on the lost state
+                    failed.append(self._future)
+                    self._pending, self._future = SpoolDelta(), None
+                for f in failed:
+                    f.set_exception(CommitFailed(str(exc)))
+                self.on_failure()
+                continue
+            fut.set_result(None)
+
+    async def drain(self) -> None:
+        while self._future is not None:
+            await asyncio.shield(self._future)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True)
