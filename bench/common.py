@@ -122,9 +122,13 @@ def running_cell(
     from qmaster.testing import create_cell
 
     conf = bench_conf(root / "conf", schedule_interval)
-    cell = create_cell(root / "sge", conf)
-    cell.env.update(env or {})
-    cell.start()
+    try:
+        cell = create_cell(root / "sge", conf)
+        cell.env.update(env or {})
+        cell.start()
+    except subprocess.CalledProcessError as exc:
+        tail = (exc.stderr or "").strip().splitlines()[-3:]
+        raise RuntimeError(f"{' '.join(exc.cmd)} failed: {' / '.join(tail)}") from None
     try:
         yield cell
     finally:
