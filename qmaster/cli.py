@@ -124,7 +124,29 @@ def _notify_ready() -> None:
         s.sendto(b"READY=1", addr)
 
 
+def _running_pid(cell: Cell) -> str | None:
+    """The pid holding the cell lock, or None when no daemon runs on the cell."""
+    import fcntl
+
+    try:
+        fd = os.open(cell.lock, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return os.read(fd, 64).decode(errors="replace").strip() or "?"
+    finally:
+        os.close(fd)
+    return None
+
+
 def _start_detached(cell: Cell, ignore_state_errors: bool, timeout: float) -> None:
+    running = _running_pid(cell)
+    if running is not None:
+        raise click.ClickException(
+            f'a qmaster is already running on this cell (pid {running}, lock "{cell.lock}")'
+        )
     cell.spool.mkdir(parents=True, exist_ok=True)
     out = cell.spool / "qmaster.out"
     cmd = [sys.executable, "-m", "qmaster", "start", "--foreground"]

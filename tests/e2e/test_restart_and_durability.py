@@ -1,0 +1,135 @@
+"""Restarts: kill -9 mid-burst loses no acknowledged job; clean restarts keep jobs and ids."""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from qmaster.gdi.client import Connection, GdiError
+from qmaster.testing import RunningCell, make_cell_env
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def listed_ids(cell: RunningCell) -> list[int]:
+    """Job ids the daemon lists for all users, one per job (array rows folded)."""
+    with Connection(cell.cell.socket) as conn:
+        rows = conn.call("job_list", {"users": ["*"]}).data["jobs"]
+    return [r["job_id"] for r in rows if r["tasks"] is None or r["state"] != "r"]
+
+
+def submit_burst(cell: RunningCell, acked: list[int], stop: threading.Event) -> None:
+    """Submit over one connection until the daemon goes away; record acknowledged ids."""
+    spec = {"job": {"CMDNAME": "sleep", "CMDARGS": ["1000"], "b": True}}
+    try:
+        with Connection(cell.cell.socket, timeout=10) as conn:
+            while not stop.is_set():
+                reply = conn.call("submit", spec)
+                assert reply.ok, reply.answers
+                acked.append(reply.data["job_id"])
+    except GdiError:
+        return
+
+
+def test_kill9_during_a_submit_burst_loses_no_acknowledged_job(stopped_cell: RunningCell) -> None:
+    """SIGKILL mid-burst, restart: every acknowledged id is back, once, and new ids go higher."""
+    cell = stopped_cell
+    cell.start()
+    acked: list[int] = []
+    stop = threading.Event()
+    workers = [threading.Thread(target=submit_burst, args=(cell, acked, stop)) for _ in range(4)]
+    for w in workers:
+        w.start()
+    deadline = time.monotonic() + 30
+    while len(acked) < 300 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    cell.kill9()
+    stop.set()
+    for w in workers:
+        w.join(15)
+    assert len(acked) >= 300
+    assert len(set(acked)) == len(acked), "an id was acknowledged twice"
+    assert cell.cell.socket.exists(), "a killed daemon leaves its socket behind"
+
+    cell.start()
+    recovered = listed_ids(cell)
+    assert len(recovered) == len(set(recovered)), "a job came back twice"
+    assert set(acked) <= set(recovered)
+    qstat = cell.run("qstat", "-u", "*")
+    assert qstat.returncode == 0
+    assert len([ln for ln in qstat.stdout.splitlines()[2:] if ln.strip()]) >= len(set(acked))
+    new = cell.run("qsub", "-terse", "-b", "y", "sleep", "1000")
+    assert new.returncode == 0, new.stderr
+    assert int(new.stdout) > max(acked)
+
+
+def test_clean_restart_keeps_every_job_and_the_id_counter(stopped_cell: RunningCell) -> None:
+    """qmaster stop/start keeps pending, held and array jobs, and the next id continues."""
+    cell = stopped_cell
+    cell.start()
+    assert cell.run("qsub", "-terse", "-b", "y", "sleep", "1000").stdout.strip() == "1"
+    assert cell.run("qsub", "-terse", "-h", "-b", "y", "sleep", "1").stdout.strip() == "2"
+    arr = cell.run("qsub", "-terse", "-t", "1-3", "-h", "-b", "y", "sleep", "1")
+    assert arr.stdout.strip() == "3.1-3:1"
+    assert cell.run("qdel", "2").returncode == 0
+    before = cell.run("qstat", "-u", "*").stdout
+    assert cell.run("qmaster", "stop").returncode == 0
+    cell.start()
+    after = cell.run("qstat", "-u", "*").stdout
+    assert [ln.split()[:2] + ln.split()[3:4] for ln in after.splitlines()[2:]] == [
+        ln.split()[:2] + ln.split()[3:4] for ln in before.splitlines()[2:]
+    ]
+    assert sorted(set(listed_ids(cell))) == [1, 3]
+    assert cell.run("qsub", "-terse", "-b", "y", "sleep", "1").stdout.strip() == "4"
+
+
+def test_a_second_daemon_in_the_foreground_refuses_to_start(minige_cell: RunningCell) -> None:
+    """'qmaster start --foreground' on a served cell exits 1 naming the running pid and lock."""
+    result = minige_cell.run("qmaster", "start", "--foreground", timeout=30)
+    assert result.returncode == 1
+    assert "a qmaster is already running on this cell" in result.stderr
+    assert f"pid {minige_cell.pid()}" in result.stderr
+    assert minige_cell.run("qmaster", "status").returncode == 0
+
+
+def test_a_second_detached_start_refuses_with_a_clear_message(minige_cell: RunningCell) -> None:
+    """'qmaster start' on a served cell exits non-zero and says a qmaster is already running."""
+    result = minige_cell.run("qmaster", "start", "--timeout", "10")
+    assert result.returncode != 0
+    assert "already running" in result.stderr
+
+
+def test_stale_socket_and_lock_of_a_killed_daemon_are_taken_over(
+    stopped_cell: RunningCell,
+) -> None:
+    """After kill -9 the leftover socket, lock and pid file do not stop a new daemon."""
+    cell = stopped_cell
+    cell.start()
+    old_pid = cell.pid()
+    cell.kill9()
+    assert cell.cell.socket.exists()
+    assert cell.cell.lock.exists()
+    assert cell.cell.pidfile.exists()
+    status = cell.run("qmaster", "status")
+    assert status.returncode == 1
+    cell.start()
+    assert cell.pid() != old_pid
+    assert cell.run("qsub", "-terse", "-b", "y", "sleep", "1").stdout.strip() == "1"
+
+
+def test_start_on_a_missing_cell_says_how_to_create_one(tmp_path: Path) -> None:
+    """'qmaster start' with SGE_ROOT at an empty directory fails and points at 'qmaster init'."""
+    root = tmp_path / "empty"
+    root.mkdir()
+    env = make_cell_env(root)
+    result = subprocess.run(
+        ["qmaster", "start"], check=False, env=env, capture_output=True, text=True, timeout=30
+    )
+    assert result.returncode != 0
+    assert 'create it with "qmaster init"' in result.stderr
+    assert str(root) in result.stderr
+    assert not (root / "default" / "spool").exists()
