@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 
 SIGKILL_EXIT = 137
 SIGUSR1_EXIT = 138
+# accounting(5) "failed" codes Grid Engine reports for these ends
+FAILED_LIMIT = 37  # qmaster enforced h_rt, h_cpu, or h_vmem limit
+FAILED_AFTER_JOB = 100  # assumedly after job (killed by a signal, e.g. qdel)
 EXIT_STATUS_VAR = "MINIGE_EXIT_STATUS"
 
 
@@ -53,19 +56,19 @@ def _limit(job: Job, core: Core, task: Task, name: str) -> float | None:
     return min(finite) if finite else None
 
 
-def end_of_run(core: Core, job: Job, task: Task) -> tuple[float, int]:
-    """When the running task ends, and its exit status."""
+def end_of_run(core: Core, job: Job, task: Task) -> tuple[float, int, int]:
+    """When the running task ends, its exit status and accounting(5)'s ``failed``."""
     assert task.start_time is not None
     runtime = simulated_runtime(job, core.settings.default_runtime)
     status = int((job.spec.get("v") or {}).get(EXIT_STATUS_VAR, 0) or 0)
-    end, exit_status = task.start_time + runtime, status
+    end, exit_status, failed = task.start_time + runtime, status, 0
     s_rt = _limit(job, core, task, "s_rt")
     h_rt = _limit(job, core, task, "h_rt")
     if s_rt is not None and task.start_time + s_rt < end:
         end, exit_status = task.start_time + s_rt, SIGUSR1_EXIT
     if h_rt is not None and task.start_time + h_rt < end:
-        end, exit_status = task.start_time + h_rt, SIGKILL_EXIT
-    return end, exit_status
+        end, exit_status, failed = task.start_time + h_rt, SIGKILL_EXIT, FAILED_LIMIT
+    return end, exit_status, failed
 
 
 # -- scheduling -------------------------------------------------------------------
@@ -114,11 +117,11 @@ def fire(core: Core, timer: Timer, now: float, out: Outcome) -> None:
     if timer.kind == "start" and task.state is TaskState.TRANSFERRING:
         start(core, job, task, now, out)
     elif timer.kind == "end" and task.state in (TaskState.RUNNING, TaskState.DELETING):
-        end_at, status = end_of_run(core, job, task)
+        end_at, status, failed = end_of_run(core, job, task)
         if task.state is TaskState.DELETING:
             finish(core, job, task, now, out, exit_status=SIGKILL_EXIT, event="deleted")
         elif end_at <= now:
-            finish(core, job, task, now, out, exit_status=status, event="finished")
+            finish(core, job, task, now, out, exit_status=status, event="finished", failed=failed)
         else:
             core.set_timer(end_at, "end", job.job_id, task.task_id)
 
@@ -138,12 +141,20 @@ def start(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
     task.start_time = now
     core.spool_task(out, job, task)
     _report(core, out, job, task, "running", now)
-    end_at, _ = end_of_run(core, job, task)
+    end_at, _, _ = end_of_run(core, job, task)
     core.set_timer(end_at, "end", job.job_id, task.task_id)
 
 
 def finish(
-    core: Core, job: Job, task: Task, now: float, out: Outcome, *, exit_status: int, event: str
+    core: Core,
+    job: Job,
+    task: Task,
+    now: float,
+    out: Outcome,
+    *,
+    exit_status: int,
+    event: str,
+    failed: int = 0,
 ) -> None:
     """The task ended: release its slots, account it, drop the job when all tasks are done."""
     was_running = task.start_time is not None
@@ -152,6 +163,7 @@ def finish(
     task.end_time = now
     task.exit_status = exit_status
     if was_running:
+        task.failed = FAILED_AFTER_JOB if event == "deleted" else failed
         out.reports.append(reports.acct(job, task, now))
     _report(core, out, job, task, event, now)
     flush = core.config.sched_conf.flush_finish_sec

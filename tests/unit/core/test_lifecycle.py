@@ -61,6 +61,20 @@ def test_h_rt_kills_the_job_with_sigkill_status():
     outs = run_until(core, T0 + 200)
     acct = next(r for o in outs for r in o.reports if isinstance(r, Acct))
     assert (acct.exit_status, acct.end_time - acct.start_time) == (137, 10)
+    assert acct.failed == 37  # qmaster enforced h_rt, h_cpu, or h_vmem limit
+
+
+def test_deleted_running_job_is_accounted_as_killed():
+    """qdel of a running job accounts it with exit 137 and failed 100 (assumedly after job)."""
+    from tests.unit.core.helpers import request
+
+    core = make_core()
+    submit(core, CMDARGS=["100"])
+    run_until(core, T0 + 1)
+    request(core, ALICE, "delete", T0 + 2, job_ids=["1"])
+    outs = run_until(core, T0 + 3, start=T0 + 2)
+    acct = next(r for o in outs for r in o.reports if isinstance(r, Acct))
+    assert (acct.exit_status, acct.failed) == (137, 100)
 
 
 def test_s_rt_ends_the_job_with_sigusr1_status():
