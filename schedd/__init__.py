@@ -5,6 +5,29 @@ It imports neither asyncio nor anything that does I/O; the core builds the
 """
 
 from schedd.pass_ import schedule
-from schedd.view import JobRequest, Order, Plan, QueueState, View
+from schedd.reasons import Reason
+from schedd.view import (
+    HostState,
+    JobRequest,
+    Order,
+    PeState,
+    Plan,
+    QueueState,
+    Reservation,
+    Running,
+    View,
+)
 
-__all__ = ["JobRequest", "Order", "Plan", "QueueState", "View", "schedule"]
+__all__ = [
+    "HostState",
+    "JobRequest",
+    "Order",
+    "PeState",
+    "Plan",
+    "QueueState",
+    "Reason",
+    "Reservation",
+    "Running",
+    "View",
+    "schedule",
+]

@@ -1,70 +1,273 @@
-"""The scheduling pass: priority, then submission order, onto queue instances with free slots.
+"""The scheduling pass: a pure function of (view, now) that returns a :class:`Plan`.
 
-This is the first scheduler; the full global -> host -> queue attribute
-matching, job categories and reservation plug in behind the same
-``schedule(view, now) -> Plan`` signature.
+Jobs go in priority order (``-p``), then by submission time and id. For each
+job the category (see :mod:`schedd.categories`) gives the queue instances
+that are statically possible, in preference order; the pass takes the first
+one with room at every level (global, host, queue) — or, for a parallel job,
+spreads its slots by the PE's allocation rule — books the consumables, and
+moves on. A job that cannot start keeps its category's reasons; if it asked
+for a reservation (``-R y``) and ``max_reservation`` allows, it gets the
+earliest start at which it fits, and later jobs only backfill around it.
 """
 
 from __future__ import annotations
 
-from fnmatch import fnmatchcase
+from collections.abc import Sequence
 
-from schedd.view import JobRequest, Order, Plan, QueueState, View
+from qmaster.complexes.levels import Level
+from schedd.categories import Category, CategoryCache
+from schedd.matching import BIG, apply, debits, may_access, queue_matches, room, room_reason
+from schedd.pe import Assignment, allocate
+from schedd.reasons import Reason
+from schedd.requests import Req, duration
+from schedd.reservation import Planner
+from schedd.view import JobRequest, Order, Plan, QueueState, Reservation, View
 
 
 def _sort_key(job: JobRequest) -> tuple[int, float, int]:
     return (-job.priority, job.submit_time, job.job_id)
 
 
-def queue_matches(pattern: str, q: QueueState) -> bool:
-    """``-q`` patterns: ``all.q``, ``all.q@host1``, ``*@host*``, ``@hostgroup`` is not expanded here."""
-    if "@" in pattern:
-        cq, _, host = pattern.partition("@")
-        return fnmatchcase(q.cqueue, cq or "*") and fnmatchcase(q.host, host or "*")
-    return fnmatchcase(q.cqueue, pattern)
+def _queue_key(q: QueueState) -> tuple[int, str]:
+    return (q.seq_no, q.name)
 
 
-def _may_access(job: JobRequest, q: QueueState, usersets: dict[str, frozenset[str]]) -> bool:
-    def member(lists: tuple[str, ...]) -> bool:
-        return any(
-            job.owner in usersets.get(n, frozenset())
-            or f"@{job.group}" in usersets.get(n, frozenset())
-            for n in lists
-        )
+class _Pass:
+    """The state of one pass: the view it books into, the cache, the planner."""
 
-    if q.xuser_lists and member(q.xuser_lists):
-        return False
-    return not q.user_lists or member(q.user_lists)
+    def __init__(self, view: View, now: float, cache: bool) -> None:
+        self.view = view
+        self.now = now
+        self.plan = Plan()
+        self.queues = sorted(view.queues, key=_queue_key)
+        self.by_name = {q.name: q for q in self.queues}
+        self.cats = CategoryCache(view, self.queues, enabled=cache)
+        wants = view.max_reservation > 0 and any(j.reserve for j in view.jobs)
+        self.planner = Planner(view, now) if wants else None
+        self.reservations_left = view.max_reservation
 
+    # -- one job ----------------------------------------------------------------
 
-def _why_not(job: JobRequest, q: QueueState, usersets: dict[str, frozenset[str]]) -> str | None:
-    if q.disabled:
-        return f'queue instance "{q.name}" dropped because it is disabled'
-    if job.hard_queues and not any(queue_matches(p, q) for p in job.hard_queues):
-        return f'cannot run in queue "{q.name}" because it is not contained in its hard queue list (-q)'
-    if not _may_access(job, q, usersets):
-        return f'cannot run in queue instance "{q.name}" because the job owner has no access'
-    if job.pe_name and job.pe_name not in q.pe_list:
-        return f'cannot run in queue "{q.name}" because PE "{job.pe_name}" is not in pe_list'
-    if q.free < job.slots:
-        return f'queue instance "{q.name}" dropped because it is full'
-    return None
-
-
-def schedule(view: View, now: float) -> Plan:
-    """Place pending tasks by priority and submission order; say why the rest wait."""
-    del now  # the first scheduler has no time-dependent decisions
-    plan = Plan()
-    queues = sorted(view.queues, key=lambda q: (q.seq_no, q.name))
-    usersets = dict(view.usersets)
-    for job in sorted(view.jobs, key=_sort_key):
+    def job(self, job: JobRequest) -> None:
+        cat = self.cats.category(job)
+        window = (self.now, self.now + duration(job.hard_resources, self.view.default_duration))
         for task_id in job.task_ids:
-            target = next((q for q in queues if _why_not(job, q, usersets) is None), None)
-            if target is None:
-                plan.reasons[job.job_id] = [
-                    r for q in queues if (r := _why_not(job, q, usersets)) is not None
-                ] or ["no queue instance available"]
-                break
-            target.used += job.slots
-            plan.orders.append(Order(job.job_id, task_id, ((target.name, job.slots),)))
-    return plan
+            placed = self.place(job, cat, window, timed=False)
+            if placed is None:
+                self.plan.reasons[job.job_id] = cat.reasons or [Reason("no_queue", "job", "")]
+                self.reserve(job, cat, task_id, window[1] - window[0])
+                return
+            self.book(job, cat, task_id, placed, window)
+
+    def place(
+        self, job: JobRequest, cat: Category, window: tuple[float, float], *, timed: bool
+    ) -> tuple[Assignment, str | None] | None:
+        if cat.exhausted and not timed:
+            return None
+        g, limit = self._room(cat, self.view.global_level, window, timed)
+        if g < 1:
+            if not timed:
+                assert limit is not None
+                cat.note(room_reason(limit, self.view.global_level))
+                cat.exhausted = True
+            return None
+        if job.pe_name:
+            return self.place_pe(job, cat, window, g, timed)
+        found = self.place_serial(cat, window, timed)
+        return (found, None) if found else None
+
+    def _room(
+        self, cat: Category, level: Level, window: tuple[float, float], timed: bool
+    ) -> tuple[int, Req | None]:
+        return room(cat.compiled, level, planner=self.planner, window=window, timed=timed)
+
+    def _fits(
+        self,
+        cat: Category,
+        q: QueueState,
+        window: tuple[float, float],
+        timed: bool,
+        master: bool = True,
+    ) -> int:
+        """Slots ``q`` can take now (or in ``window``), noting why when none."""
+        for level in (self.view.host(q.host).level, q.queue_level):
+            n, limit = room(
+                cat.compiled, level, master=master, planner=self.planner, window=window, timed=timed
+            )
+            if n < 1:
+                if not timed and limit is not None:
+                    cat.note(room_reason(limit, level))
+                return 0
+        return BIG
+
+    def place_serial(
+        self, cat: Category, window: tuple[float, float], timed: bool
+    ) -> Assignment | None:
+        if timed:
+            q = next((q for q in cat.static if self._fits(cat, q, window, True)), None)
+            return [(q, 1)] if q else None
+        candidates = cat.candidates
+        i = cat.start
+        while i < len(candidates):
+            q = candidates[i]
+            if self._fits(cat, q, window, False):
+                cat.start = i
+                return [(q, 1)]
+            i += 1
+        cat.start = i
+        cat.exhausted = True
+        return None
+
+    # -- parallel jobs --------------------------------------------------------------
+
+    def place_pe(
+        self, job: JobRequest, cat: Category, window: tuple[float, float], g: int, timed: bool
+    ) -> tuple[Assignment, str] | None:
+        for pe_name in cat.pes:
+            found = self._try_pe(job, cat, pe_name, window, g, timed)
+            if found is not None:
+                return found, pe_name
+        if not timed:
+            cat.exhausted = True
+        return None
+
+    def _offers(
+        self, cat: Category, pe_name: str, window: tuple[float, float], timed: bool
+    ) -> tuple[list[tuple[QueueState, int]], dict[str, int]]:
+        offers: list[tuple[QueueState, int]] = []
+        host_room: dict[str, int] = {}
+        keep: list[QueueState] = []
+        for q in cat.static if timed else cat.candidates:
+            if q.host not in host_room:
+                n, limit = room(cat.compiled, self.view.host(q.host).level, master=False,
+                                planner=self.planner, window=window, timed=timed)  # fmt: skip
+                host_room[q.host] = n
+                if n < 1 and not timed and limit is not None:
+                    cat.note(room_reason(limit, self.view.host(q.host).level))
+            n, limit = room(cat.compiled, q.queue_level, master=False, planner=self.planner,
+                            window=window, timed=timed)  # fmt: skip
+            if n < 1 or host_room[q.host] < 1:
+                if n < 1 and not timed and limit is not None:
+                    cat.note(room_reason(limit, q.queue_level))
+                continue
+            keep.append(q)
+            if pe_name in q.pe_list:
+                offers.append((q, n))
+        if not timed:
+            cat.candidates = keep
+        return offers, host_room
+
+    def _try_pe(
+        self,
+        job: JobRequest,
+        cat: Category,
+        pe_name: str,
+        window: tuple[float, float],
+        g: int,
+        timed: bool,
+    ) -> Assignment | None:
+        pe = self.view.pes[pe_name]
+        if not may_access(job, pe.user_lists, pe.xuser_lists, self.view.usersets):
+            cat.note(Reason("pe_access", "pe", pe_name))
+            return None
+        free = pe.slots - pe.used
+        if free < job.pe_min:
+            cat.note(Reason("pe_slots", "pe", pe_name, "slots", str(job.pe_min), str(free)))
+            return None
+        offers, host_room = self._offers(cat, pe_name, window, timed)
+        got = allocate(pe.allocation_rule, job.pe_min, job.pe_max, offers, host_room, min(g, free))
+        got = self._with_master(job, cat, got, window, timed) if got else None
+        if got is None:
+            total = sum(min(n, host_room.get(q.host, 0)) for q, n in offers)
+            cat.note(Reason("pe_slots", "pe", pe_name, "slots", str(job.pe_min), str(total)))
+        return got
+
+    def _with_master(
+        self,
+        job: JobRequest,
+        cat: Category,
+        got: Assignment,
+        window: tuple[float, float],
+        timed: bool,
+    ) -> Assignment | None:
+        if job.master_queues:
+            index = next(
+                (
+                    i
+                    for i, (q, _) in enumerate(got)
+                    if any(queue_matches(p, q) for p in job.master_queues)
+                ),
+                None,
+            )
+            if index is None:
+                cat.note(Reason("masterq", "queue", got[0][0].name))
+                return None
+            got = [got[index], *got[:index], *got[index + 1 :]]
+        if not self._fits(cat, got[0][0], window, timed, master=True):
+            return None
+        return got
+
+    # -- booking and reservation ------------------------------------------------------
+
+    def book(
+        self,
+        job: JobRequest,
+        cat: Category,
+        task_id: int,
+        placed: tuple[Assignment, str | None],
+        window: tuple[float, float],
+    ) -> None:
+        assignment, pe_name = placed
+        booked = debits(cat.compiled, self.view, assignment)
+        apply(self.view, self.by_name, booked)
+        if pe_name is not None:
+            total = sum(n for _, n in assignment)
+            self.view.pes[pe_name].used += total
+            booked += (("pe", pe_name, "slots", float(total)),)
+        if self.planner is not None:
+            self.planner.add(booked, window[0], window[1])
+        slots = tuple((q.name, n) for q, n in assignment)
+        self.plan.orders.append(Order(job.job_id, task_id, slots, booked, pe_name))
+
+    def reserve(self, job: JobRequest, cat: Category, task_id: int, length: float) -> None:
+        if not job.reserve or self.planner is None or self.reservations_left <= 0:
+            return
+        for start in self.planner.times()[1:]:
+            window = (start, start + length)
+            placed = self.place(job, cat, window, timed=True)
+            if placed is None:
+                continue
+            booked = debits(cat.compiled, self.view, placed[0])
+            self.planner.add(booked, window[0], window[1], reserve=True)
+            slots = tuple((q.name, n) for q, n in placed[0])
+            self.plan.reservations.append(Reservation(job.job_id, task_id, *window, slots))
+            self.reservations_left -= 1
+            return
+
+
+def schedule(view: View, now: float, *, cache: bool = True) -> Plan:
+    """Place pending tasks by priority and submission order; say why the rest wait.
+
+    ``cache=False`` evaluates every job from scratch (for comparison and the
+    benchmark); the orders are the same.
+    """
+    run = _Pass(view, now, cache)
+    for job in sorted(view.jobs, key=_sort_key):
+        run.job(job)
+    run.plan.stats = {
+        "category_hits": run.cats.hits,
+        "category_misses": run.cats.misses,
+        "dispatched": len(run.plan.orders),
+        "pending_jobs": len(run.plan.reasons),
+        "reservations": len(run.plan.reservations),
+    }
+    return run.plan
+
+
+def dispatched_slots(orders: Sequence[Order]) -> dict[str, int]:
+    """Slots per queue instance in a list of orders."""
+    out: dict[str, int] = {}
+    for order in orders:
+        for name, n in order.assignment:
+            out[name] = out.get(name, 0) + n
+    return out

@@ -1,16 +1,32 @@
 """What a scheduling pass sees and what it returns.
 
-The view is a snapshot the core assembles for one pass: the dispatchable jobs
-in submission order, the queue instances with their booked slots, and the
-configuration. The pass answers with orders (dispatch a task to an
-assignment) and, for every job it left pending, the reasons why.
+The view is a snapshot the core assembles for one pass: the dispatchable jobs,
+the queue instances, hosts and the global level with what each offers and has
+booked (:class:`~qmaster.complexes.levels.Level`), the parallel environments,
+the running tasks (for reservation), and the configuration the pass needs. The
+pass answers with orders (dispatch a task to an assignment, booking its
+debits), reservations, and for every job it left pending the reasons why.
+
+Levels in a view belong to the pass: it books into their ``used`` as it
+dispatches, so build a fresh view for every pass.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from qmaster.complexes.booking import Debit
+from qmaster.complexes.levels import GLOBAL, HOST, QUEUE, Level
+from qmaster.complexes.table import ComplexTable, entry_from_fields
+from schedd.reasons import Reason
+
+DEFAULT_TABLE = ComplexTable(
+    [entry_from_fields(["slots", "s", "INT", "<=", "YES", "YES", "1", "1000"])]
+)
+"""The table a view without one uses: just ``slots``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +54,7 @@ class JobRequest:
 
 @dataclass(slots=True)
 class QueueState:
-    """A queue instance as the pass sees it: capacity and what is booked."""
+    """A queue instance as the pass sees it: capacity, access, and its queue level."""
 
     name: str
     cqueue: str
@@ -50,13 +66,59 @@ class QueueState:
     xuser_lists: tuple[str, ...] = ()
     pe_list: tuple[str, ...] = ()
     disabled: bool = False
+    host_groups: tuple[str, ...] = ()
+    level: Level | None = None
+
+    def __post_init__(self) -> None:
+        if self.level is None:
+            self.level = Level(QUEUE, self.name, capacity={"slots": float(self.total)})
+        self.level.capacity.setdefault("slots", float(self.total))
+        if self.used:
+            self.level.used.setdefault("slots", float(self.used))
 
     @property
     def free(self) -> int:
-        return self.total - self.used
+        """Slots not booked."""
+        assert self.level is not None
+        return int(self.level.available("slots"))
+
+    @property
+    def queue_level(self) -> Level:
+        """The queue instance's level (never None after construction)."""
+        assert self.level is not None
+        return self.level
+
+
+@dataclass(slots=True)
+class HostState:
+    """An execution host: its level and its access lists."""
+
+    level: Level
+    user_lists: tuple[str, ...] = ()
+    xuser_lists: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class PeState:
+    """A parallel environment: its slot limit, what is booked, its rule and access."""
+
+    name: str
+    slots: int
+    allocation_rule: str = "$pe_slots"
+    used: int = 0
+    user_lists: tuple[str, ...] = ()
+    xuser_lists: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
+class Running:
+    """What a running task holds and when it is expected to end (for reservations)."""
+
+    debits: tuple[Debit, ...]
+    end: float
+
+
+@dataclass(slots=True)
 class View:
     """Everything one pass may look at."""
 
@@ -64,6 +126,22 @@ class View:
     queues: Sequence[QueueState]
     usersets: Mapping[str, frozenset[str]] = field(default_factory=dict)
     config: Any = None
+    complexes: ComplexTable = field(default_factory=lambda: DEFAULT_TABLE)
+    global_level: Level = field(default_factory=lambda: Level(GLOBAL, GLOBAL))
+    hosts: dict[str, HostState] = field(default_factory=dict)
+    pes: dict[str, PeState] = field(default_factory=dict)
+    global_user_lists: tuple[str, ...] = ()
+    global_xuser_lists: tuple[str, ...] = ()
+    max_reservation: int = 0
+    default_duration: float = math.inf
+    running: Sequence[Running] = ()
+
+    def host(self, name: str) -> HostState:
+        """The host's state; a host the view does not know offers nothing."""
+        state = self.hosts.get(name)
+        if state is None:
+            state = self.hosts[name] = HostState(Level(HOST, name, values={"hostname": name}))
+        return state
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +151,26 @@ class Order:
     job_id: int
     task_id: int
     assignment: tuple[tuple[str, int], ...]
+    debits: tuple[Debit, ...] = ()
+    pe_name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reservation:
+    """A future start the pass set aside for a job (``-R y``)."""
+
+    job_id: int
+    task_id: int
+    start: float
+    end: float
+    assignment: tuple[tuple[str, int], ...]
 
 
 @dataclass(slots=True)
 class Plan:
-    """The result of a pass."""
+    """The result of a pass: orders, reservations, reasons and cache statistics."""
 
     orders: list[Order] = field(default_factory=list)
-    reasons: dict[int, list[str]] = field(default_factory=dict)
+    reasons: dict[int, list[Reason]] = field(default_factory=dict)
+    reservations: list[Reservation] = field(default_factory=list)
+    stats: dict[str, int] = field(default_factory=dict)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from qmaster.complexes.rules import check_builtins, check_definition
 from qmaster.complexes.types import Consumable, Relop, Requestable, ValueType
 from qmaster.complexes.values import ValueParseError, parse_double, parse_value
 from qmaster.conf.errors import ConfigError
@@ -75,11 +76,20 @@ def entry_from_fields(fields: list[str]) -> ComplexEntry:
         urgency=urgency,
     )
     entry.parse(default)
+    check_entry(entry)
     try:
         parse_double(urgency)
     except ValueParseError:
         raise ValueError(f'invalid urgency "{urgency}" for complex "{name}"') from None
     return entry
+
+
+def check_entry(entry: ComplexEntry) -> None:
+    """Raise :class:`RuleError` when the entry breaks a restriction rule (see ``rules``)."""
+    check_definition(
+        entry.name, entry.type, entry.relop, entry.requestable, entry.consumable, entry.default
+    )
+    check_builtins([(entry.name, entry.type)], ())
 
 
 class ComplexTable:
@@ -118,7 +128,14 @@ class ComplexTable:
         return table
 
     def validate(self) -> None:
-        """Check rules that span the table (more come with complex restrictions)."""
+        """Check every entry against the restriction rules (``RuleError`` names the first)."""
+        for entry in self:
+            check_entry(entry)
+
+    def check_change(self, new: ComplexTable) -> None:
+        """Refuse a new table that deletes or retypes a built-in attribute."""
+        removed = [name for name in self.names if name not in new]
+        check_builtins(((e.name, e.type) for e in new), removed)
 
     def get(self, key: str) -> ComplexEntry | None:
         """The entry with this name or shortcut, or None."""

@@ -101,8 +101,7 @@ def dispatch(core: Core, order: Order, now: float, out: Outcome) -> None:
     task.assignment = order.assignment
     task.dispatch_time = now
     job.tasks[task.task_id] = task
-    for qi, n in order.assignment:
-        core.booked[qi] += n
+    core.booked.book((job.job_id, task.task_id), order.debits)
     core.spool_task(out, job, task)
     _report(core, out, job, task, "sent", now, message="sent to execd")
     core.set_timer(now, "start", job.job_id, task.task_id)
@@ -130,7 +129,7 @@ def start(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
     """The simulated execd starts the task, or puts it into error state."""
     workdir = job.spec.get("wd") or job.spec.get("cwd")
     if workdir and not core.directory_exists(str(workdir)):
-        _release(core, task)
+        _release(core, job, task)
         task.move(job.job_id, TaskState.ERROR, "working directory missing")
         task.message = f'error: can\'t chdir to directory "{workdir}": No such file or directory'
         task.assignment = ()
@@ -158,7 +157,7 @@ def finish(
 ) -> None:
     """The task ended: release its slots, account it, drop the job when all tasks are done."""
     was_running = task.start_time is not None
-    _release(core, task)
+    _release(core, job, task)
     task.move(job.job_id, TaskState.FINISHED, event)
     task.end_time = now
     task.exit_status = exit_status
@@ -196,11 +195,13 @@ def remove_job(core: Core, job: Job, out: Outcome) -> None:
 
 
 def restore_task_timers(core: Core, job: Job, now: float) -> None:
-    """After recovery: rebook slots and re-arm the timers of active tasks."""
+    """After recovery: rebook consumables and re-arm the timers of active tasks."""
+    from qmaster.core.view import recovery_view, task_debits
+
     for task in job.tasks.values():
         if task.state in (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING):
-            for qi, n in task.assignment:
-                core.booked[qi] += n
+            view = recovery_view(core, now)
+            core.booked.book((job.job_id, task.task_id), task_debits(core, job, task, view))
         if task.state is TaskState.TRANSFERRING:
             core.set_timer(now, "start", job.job_id, task.task_id)
         elif task.state is TaskState.RUNNING:
@@ -209,12 +210,9 @@ def restore_task_timers(core: Core, job: Job, now: float) -> None:
             core.set_timer(now, "end", job.job_id, task.task_id)
 
 
-def _release(core: Core, task: Task) -> None:
+def _release(core: Core, job: Job, task: Task) -> None:
     if task.state in (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING):
-        for qi, n in task.assignment:
-            core.booked[qi] -= n
-            if core.booked[qi] <= 0:
-                del core.booked[qi]
+        core.booked.release((job.job_id, task.task_id))
 
 
 def _report(

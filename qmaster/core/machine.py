@@ -26,11 +26,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from qmaster.complexes.booking import Bookings
 from qmaster.conf.state import QueueInstanceConf
 from qmaster.conf.store import ClusterConfig
 from qmaster.core.errors import CoreError, InvalidRequest
 from qmaster.core.jobs import Identity, Job, Task
 from qmaster.core.outcome import Outcome, SpoolDelta
+from schedd.reasons import Reason
 
 MAX_ID = 9_999_999
 
@@ -99,9 +101,9 @@ class Core:
         self.directory_exists = directory_exists
         self.jobs: dict[int, Job] = {}
         self.next_job_id = 1
-        self.booked: Counter[str] = Counter()
+        self.booked = Bookings()
         self.user_jobs: Counter[str] = Counter()
-        self.reasons: dict[int, list[str]] = {}
+        self.reasons: dict[int, list[Reason]] = {}
         self.schedule_at: float | None = 0.0
         self._timers: list[Timer] = []
         self._seq = itertools.count()

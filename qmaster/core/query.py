@@ -121,7 +121,7 @@ def queue_rows(core: Core) -> list[dict[str, Any]]:
                 "name": qi.name,
                 "qtype": qtype_letters(qi.qtype, qi.pe_list),
                 "resv": 0,
-                "used": core.booked.get(qi.name, 0),
+                "used": core.booked.slots(qi.name),
                 "total": qi.slots,
                 "load_avg": float(load["load_avg"]) if "load_avg" in load else None,
                 "arch": str(load.get("arch", "-")),
@@ -189,7 +189,9 @@ def detail(core: Core, job: Job) -> dict[str, Any]:
         "state": tasks[0]["state"] if tasks else "z",
         "job": job.spec,
         "tasks": tasks,
-        "scheduling_info": _verification_info(job) + list(core.reasons.get(job.job_id, [])),
+        "scheduling_info": _verification_info(job)
+        + [r.text for r in core.reasons.get(job.job_id, [])],
+        "reasons": [r.as_dict() for r in core.reasons.get(job.job_id, [])],
     }
 
 

@@ -12,16 +12,17 @@ import os
 import re
 from typing import Any
 
+from qmaster.complexes.types import Requestable
 from qmaster.core import reports
 from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
 from qmaster.core.jobs import Job, TaskRange
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
 from qmaster.core.verification import wait_for_verification
-from qmaster.core.view import job_request, queue_states, usersets
+from qmaster.core.view import assemble, job_request
 from qmaster.gdi.answers import ok, warning
 from qmaster.gdi.messages import JobSpec, SubmitArgs
-from schedd import View, schedule
+from schedd import Reason, schedule
 
 _BAD_NAME = re.compile(r"[\n\t\r /:'\\\[\]{}|()@%,\"]")
 
@@ -58,6 +59,7 @@ def validate_spec(core: Core, spec: dict[str, Any]) -> None:
     pmin, pmax = spec.get("pe_min"), spec.get("pe_max")
     if pmin is not None and pmax is not None and int(pmax) < int(pmin):
         raise InvalidRequest("ERROR! invalid slot range: the minimum exceeds the maximum")
+    check_requests(core, spec)
     cqueues = {qi.cqueue for qi in core.config.queue_instances()}
     for pattern in [*(spec.get("q_hard") or []), *(spec.get("masterq") or [])]:
         cq = str(pattern).partition("@")[0] or "*"
@@ -86,14 +88,27 @@ def check_limits(core: Core, owner: str, n_tasks: int) -> None:
 
 def verify(core: Core, job: Job, mode: str, now: float) -> bool:
     """Could the scheduler place this job (``v``: on an empty cluster, ``p``: now)?"""
+    return not verify_reasons(core, job, mode, now)[0]
+
+
+def verify_reasons(core: Core, job: Job, mode: str, now: float) -> tuple[bool, list[Reason]]:
+    """``(pending, reasons)`` of one pass over this job alone, with the same matching."""
     first = next(iter(job.all_task_ids()))
-    view = View(
-        jobs=[job_request(job, [first])],
-        queues=queue_states(core, empty=mode != "p"),
-        usersets=usersets(core),
-        config=core.config,
-    )
-    return bool(schedule(view, now).orders)
+    view = assemble(core, [job_request(job, [first])], now, empty=mode != "p")
+    plan = schedule(view, now)
+    return not plan.orders, plan.reasons.get(job.job_id, [])
+
+
+def check_requests(core: Core, spec: dict[str, Any]) -> None:
+    """Every ``-l`` name must be a requestable complex attribute."""
+    table = core.config.complexes
+    for key in ("l_hard", "l_soft"):
+        for name in spec.get(key) or {}:
+            entry = table.get(str(name))
+            if entry is None:
+                raise InvalidRequest(f'Unable to run job: unknown resource "{name}"')
+            if entry.requestable is Requestable.NO:
+                raise InvalidRequest(f'denied: "{entry.name}" configured as non requestable')
 
 
 def submitted_text(job: Job) -> str:

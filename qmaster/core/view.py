@@ -1,15 +1,34 @@
-"""Assemble the scheduler's view of the cell from the core's state."""
+"""Assemble the scheduler's view of the cell from the core's state.
+
+Every level (the ``global`` exechost when configured, each execution host,
+each queue instance) is built from the configuration with what the core has
+booked on it; the running tasks come with their expected end for
+reservations. A view belongs to one pass, which books into it.
+"""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
+from qmaster.complexes.booking import Bookings, Debit
+from qmaster.complexes.levels import GLOBAL, HOST, QUEUE, Level, build_level
+from qmaster.complexes.table import ComplexTable
 from qmaster.complexes.values import parse_time
-from qmaster.core.jobs import Job
-from schedd import JobRequest, QueueState, View
+from qmaster.conf import fields as f
+from qmaster.conf.state import QueueInstanceConf
+from qmaster.core.jobs import Job, Task
+from qmaster.core.states import TaskState
+from schedd import HostState, JobRequest, PeState, QueueState, Running, View
+from schedd.matching import debits
+from schedd.requests import compile_requests, duration
 
 if TYPE_CHECKING:
     from qmaster.core.machine import Core
+
+ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING)
+GLOBAL_HOST = "global"
+_QUEUE_FIXED = ("seq_no", "rerun", "tmpdir", "calendar")
 
 
 def _held_by_jid(core: Core, job: Job) -> bool:
@@ -37,7 +56,7 @@ def is_held(core: Core, job: Job) -> bool:
 def job_request(job: Job, task_ids: list[int]) -> JobRequest:
     """The scheduler's picture of one job."""
     spec = job.spec
-    hard = dict(spec.get("l_hard") or {})
+    hard = {str(k): str(v) for k, v in (spec.get("l_hard") or {}).items()}
     h_rt = hard.get("h_rt")
     return JobRequest(
         job_id=job.job_id,
@@ -53,26 +72,40 @@ def job_request(job: Job, task_ids: list[int]) -> JobRequest:
         hard_queues=tuple(spec.get("q_hard") or ()),
         soft_queues=tuple(spec.get("q_soft") or ()),
         hard_resources=hard,
-        soft_resources=dict(spec.get("l_soft") or {}),
+        soft_resources={str(k): str(v) for k, v in (spec.get("l_soft") or {}).items()},
         master_queues=tuple(spec.get("masterq") or ()),
         reserve=bool(spec.get("R")),
-        runtime_limit=parse_time(str(h_rt)) if h_rt is not None else None,
+        runtime_limit=parse_time(h_rt) if h_rt is not None else None,
     )
 
 
+def queue_level(qi: QueueInstanceConf, table: ComplexTable, booked: Bookings) -> Level:
+    """A queue instance's level: its complex_values, limits, built-ins and bookings."""
+    fixed = {"qname": qi.cqueue, "slots": str(qi.slots)}
+    fixed.update({k: qi.attrs[k] for k in _QUEUE_FIXED if not f.is_none(qi.attrs.get(k, "NONE"))})
+    fixed.update({k: qi.attrs[k] for k in qi.limits if k in qi.attrs})
+    level = build_level(QUEUE, qi.name, table, fixed=fixed, complex_values=qi.complex_values)
+    level.used = booked.at(QUEUE, qi.name)
+    return level
+
+
 def queue_states(core: Core, *, empty: bool = False) -> list[QueueState]:
-    """Every queue instance with its capacity and (unless ``empty``) its booked slots."""
+    """Every queue instance with its level and (unless ``empty``) its bookings."""
+    booked = Bookings() if empty else core.booked
+    table = core.config.complexes
     return [
         QueueState(
             name=qi.name,
             cqueue=qi.cqueue,
             host=qi.host,
             total=qi.slots,
-            used=0 if empty else core.booked.get(qi.name, 0),
+            used=0,
             seq_no=qi.seq_no,
             user_lists=tuple(qi.user_lists),
             xuser_lists=tuple(qi.xuser_lists),
             pe_list=tuple(qi.pe_list),
+            host_groups=tuple(core.config.state.groups_of(qi.host)),
+            level=queue_level(qi, table, booked),
         )
         for qi in core.config.queue_instances()
     ]
@@ -82,12 +115,123 @@ def usersets(core: Core) -> dict[str, frozenset[str]]:
     return {name: frozenset(u.entries) for name, u in core.config.usersets.items()}
 
 
+def _hosts(core: Core, booked: Bookings) -> tuple[Level, dict[str, HostState]]:
+    table = core.config.complexes
+    glob = core.config.exechost(GLOBAL_HOST)
+    global_level = build_level(
+        GLOBAL,
+        GLOBAL,
+        table,
+        loads=glob.load_values if glob else {},
+        complex_values=glob.complex_values if glob else {},
+    )
+    global_level.used = booked.at(GLOBAL, GLOBAL)
+    hosts: dict[str, HostState] = {}
+    for name, conf in core.config.exechosts.items():
+        if name == GLOBAL_HOST:
+            continue
+        level = build_level(
+            HOST,
+            name,
+            table,
+            loads=conf.load_values,
+            fixed={"hostname": name},
+            complex_values=conf.complex_values,
+        )
+        level.used = booked.at(HOST, name)
+        users = tuple(f.split_list(conf.attrs.get("user_lists", "NONE")))
+        xusers = tuple(f.split_list(conf.attrs.get("xuser_lists", "NONE")))
+        hosts[name] = HostState(level, users, xusers)
+    return global_level, hosts
+
+
+def _pes(core: Core, booked: Bookings) -> dict[str, PeState]:
+    out: dict[str, PeState] = {}
+    for name, pe in core.config.pes.items():
+        used = round(booked.at("pe", name).get("slots", 0.0))
+        users = tuple(f.split_list(pe.attrs.get("user_lists", "NONE")))
+        xusers = tuple(f.split_list(pe.attrs.get("xuser_lists", "NONE")))
+        out[name] = PeState(name, pe.slots, pe.allocation_rule, used, users, xusers)
+    return out
+
+
+def _running(core: Core, now: float) -> list[Running]:
+    default = core.config.sched_conf.default_duration
+    out: list[Running] = []
+    for job in core.jobs.values():
+        length = duration(job.spec.get("l_hard") or {}, default)
+        for task in job.tasks.values():
+            held = core.booked.by_task.get((job.job_id, task.task_id))
+            if task.state in ACTIVE and held:
+                began = task.start_time or task.dispatch_time or now
+                out.append(Running(held, began + length))
+    return out
+
+
+def assemble(core: Core, jobs: list[JobRequest], now: float, *, empty: bool = False) -> View:
+    """A view of the cell for ``jobs``; ``empty`` ignores every booking (``qsub -w v``)."""
+    booked = Bookings() if empty else core.booked
+    global_level, hosts = _hosts(core, booked)
+    conf = core.config
+    sched = conf.sched_conf
+    return View(
+        jobs=jobs,
+        queues=queue_states(core, empty=empty),
+        usersets=usersets(core),
+        config=conf,
+        complexes=conf.complexes,
+        global_level=global_level,
+        hosts=hosts,
+        pes=_pes(core, booked),
+        global_user_lists=tuple(f.split_list(conf.global_conf.attrs.get("user_lists", "NONE"))),
+        global_xuser_lists=tuple(f.split_list(conf.global_conf.attrs.get("xuser_lists", "NONE"))),
+        max_reservation=sched.max_reservation,
+        default_duration=sched.default_duration if sched.default_duration >= 0 else math.inf,
+        running=[] if empty else _running(core, now),
+    )
+
+
 def build_view(core: Core, now: float) -> View:
-    """The view of one pass: jobs with dispatchable pending tasks, and the queues."""
-    del now
+    """The view of one pass: jobs with dispatchable pending tasks, and the cell."""
     jobs = [
         job_request(job, job.pending)
         for job in core.jobs.values()
-        if job.pending and job.verify_wait is None and not is_held(core, job)
+        if job.pending and not is_held(core, job)
     ]
-    return View(jobs=jobs, queues=queue_states(core), usersets=usersets(core), config=core.config)
+    return assemble(core, jobs, now)
+
+
+def task_debits(core: Core, job: Job, task: Task, view: View) -> tuple[Debit, ...]:
+    """What a task's assignment books under the current configuration (for recovery)."""
+    request = job_request(job, [task.task_id])
+    compiled = compile_requests(view.complexes, request.hard_resources, request.soft_resources)
+    by_name = {q.name: q for q in view.queues}
+    assignment = [(by_name[name], n) for name, n in task.assignment if name in by_name]
+    if not assignment:
+        return ()
+    booked = debits(compiled, view, assignment)
+    if job.spec.get("pe_name"):
+        pe = next((p for p in sorted(view.pes) if _pe_of(job, p, assignment)), None)
+        if pe is not None:
+            booked += (("pe", pe, "slots", float(sum(n for _, n in assignment))),)
+    return booked
+
+
+def _pe_of(job: Job, pe: str, assignment: list[tuple[QueueState, int]]) -> bool:
+    from fnmatch import fnmatchcase
+
+    return fnmatchcase(pe, str(job.spec["pe_name"])) and all(pe in q.pe_list for q, _ in assignment)
+
+
+_RECOVERY: dict[int, tuple[object, View]] = {}
+
+
+def recovery_view(core: Core, now: float) -> View:
+    """An empty view of the current configuration, built once per configuration."""
+    state = core.config.state
+    kept = _RECOVERY.get(id(core))
+    if kept is None or kept[0] is not state:
+        kept = (state, assemble(core, [], now, empty=True))
+        _RECOVERY.clear()
+        _RECOVERY[id(core)] = kept
+    return kept[1]

@@ -1,0 +1,46 @@
+"""Comparing a requested value with an offered one, as each type and relop defines it.
+
+The comparison reads ``requested relop offered``: ``mem_free <=`` with a
+request of 2G matches a host offering 4G. Strings compare by type: STRING
+exactly, CSTRING and HOST ignoring case (their parsed values are lower case),
+RESTRING by the wildcard syntax of :mod:`qmaster.complexes.pattern`.
+``EXCL`` (exclusive BOOL consumables) matches unless true is requested where
+the offer is false.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+
+from qmaster.complexes.pattern import pattern_matches
+from qmaster.complexes.types import Relop, ValueType
+
+Value = float | str
+
+_NUMERIC: dict[Relop, Callable[[float, float], bool]] = {
+    Relop.EQ: operator.eq,
+    Relop.NE: operator.ne,
+    Relop.LT: operator.lt,
+    Relop.LE: operator.le,
+    Relop.GT: operator.gt,
+    Relop.GE: operator.ge,
+}
+
+
+def _strings_equal(vtype: ValueType, requested: str, offered: str) -> bool:
+    if vtype is ValueType.RESTRING:
+        return pattern_matches(requested, offered)
+    if vtype in (ValueType.CSTRING, ValueType.HOST):
+        return requested.lower() == offered.lower()
+    return requested == offered
+
+
+def satisfies(vtype: ValueType, relop: Relop, requested: Value, offered: Value) -> bool:
+    """True when an offer of ``offered`` fulfils a request of ``requested``."""
+    if isinstance(requested, str) or isinstance(offered, str):
+        equal = _strings_equal(vtype, str(requested), str(offered))
+        return equal if relop is not Relop.NE else not equal
+    if relop is Relop.EXCL:
+        return not requested or bool(offered)
+    return _NUMERIC[relop](requested, offered)

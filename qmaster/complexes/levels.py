@@ -1,0 +1,181 @@
+"""The global -> host -> queue value hierarchy: what each level offers, and the override rules.
+
+Each level holds the values of the attributes it defines:
+
+- *fixed* values: non-consumable ``complex_values``, queue resource limits and
+  built-ins (``hostname`` on a host, ``qname``/``seq_no`` on a queue);
+- *load* values: the global and host load reports (static in minige);
+- *capacities*: consumable ``complex_values`` (and a queue's ``slots``).
+
+On one level a fixed value overrides a load value of the same attribute: for
+``==``/``!=`` the fixed one wins, for ordered operators the more restrictive
+of both is dominant. A consumable that is also reported as a load value offers
+the smaller of what is left of it and the load value.
+
+Across levels (global by host and queue, host by queue) ``==``/``!=``
+attributes may not be overridden at all, and ordered ones only with a more
+restrictive value; :func:`check_overrides` refuses a configuration that does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from qmaster.complexes.table import ComplexEntry, ComplexTable
+from qmaster.complexes.types import Consumable, Relop, Requestable
+from qmaster.complexes.values import ValueParseError
+
+Value = float | str
+
+GLOBAL = "global"
+HOST = "host"
+QUEUE = "queue"
+LETTER = {GLOBAL: "g", HOST: "h", QUEUE: "q"}
+
+
+class OverrideError(ValueError):
+    """A lower level overrides an attribute in a way the hierarchy forbids."""
+
+
+@dataclass(slots=True)
+class Level:
+    """The values one level (the global host, one host, one queue instance) offers.
+
+    ``values`` maps attribute names to the dominant fixed or load value and
+    ``sources`` says which (``f`` or ``l``); ``capacity`` holds consumables
+    with ``load_cap`` the load value reported for one of them; ``used`` is what
+    is booked now (the scheduler adds to it during a pass).
+    """
+
+    kind: str
+    name: str
+    values: dict[str, Value] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)
+    capacity: dict[str, float] = field(default_factory=dict)
+    load_cap: dict[str, float] = field(default_factory=dict)
+    used: dict[str, float] = field(default_factory=dict)
+    forced: frozenset[str] = frozenset()
+
+    def available(self, name: str) -> float:
+        """What is left of a consumable now (bounded by its load value, if reported)."""
+        left = self.capacity[name] - self.used.get(name, 0.0)
+        load = self.load_cap.get(name)
+        return left if load is None or load > left else load
+
+    def defines(self, name: str) -> bool:
+        """True when this level has a value or a capacity for the attribute."""
+        return name in self.values or name in self.capacity
+
+
+def more_restrictive(relop: Relop, a: float, b: float) -> float:
+    """Of two offered values, the one that lets fewer requests through."""
+    if relop in (Relop.LT, Relop.LE):
+        return min(a, b)
+    if relop in (Relop.GT, Relop.GE):
+        return max(a, b)
+    return a
+
+
+def _parse(entry: ComplexEntry, text: str) -> Value | None:
+    try:
+        return entry.parse(text)
+    except ValueParseError:
+        return None
+
+
+def _put(level: Level, entry: ComplexEntry, value: Value, source: str) -> None:
+    name = entry.name
+    old = level.values.get(name)
+    if (
+        old is not None
+        and isinstance(old, float)
+        and isinstance(value, float)
+        and entry.relop not in (Relop.EQ, Relop.NE)
+    ):
+        best = more_restrictive(entry.relop, old, value)
+        if best != value:
+            return
+    level.values[name] = value
+    level.sources[name] = source
+
+
+def build_level(
+    kind: str,
+    name: str,
+    table: ComplexTable,
+    *,
+    loads: Mapping[str, str] = {},
+    fixed: Mapping[str, str] = {},
+    complex_values: Mapping[str, str] = {},
+) -> Level:
+    """One level from its load report, built-in fixed values and ``complex_values``.
+
+    Loads go in first, then fixed values override them (more restrictive wins
+    for ordered operators); unknown names and unparsable values are ignored.
+    """
+    level = Level(kind, name)
+    for key, text in loads.items():
+        entry = table.get(key)
+        value = _parse(entry, text) if entry else None
+        if entry is None or value is None:
+            continue
+        if entry.consumable is not Consumable.NO and isinstance(value, float):
+            level.load_cap[entry.name] = value
+        else:
+            _put(level, entry, value, "l")
+    for key, text in [*fixed.items(), *complex_values.items()]:
+        entry = table.get(key)
+        value = _parse(entry, text) if entry else None
+        if entry is None or value is None:
+            continue
+        if entry.consumable is not Consumable.NO and isinstance(value, float):
+            level.capacity[entry.name] = value
+        else:
+            _put(level, entry, value, "f")
+    level.forced = frozenset(
+        n for n in (*level.values, *level.capacity) if _is_forced(table.get(n))
+    )
+    return level
+
+
+def _is_forced(entry: ComplexEntry | None) -> bool:
+    return entry is not None and entry.requestable is Requestable.FORCED
+
+
+def _fixed_items(
+    table: ComplexTable, values: Mapping[str, str]
+) -> Iterator[tuple[str, ComplexEntry, Value]]:
+    for key, text in values.items():
+        entry = table.get(key)
+        if entry is None or entry.consumable is not Consumable.NO:
+            continue
+        value = _parse(entry, text)
+        if value is not None:
+            yield key, entry, value
+
+
+def check_override(
+    table: ComplexTable, upper: Level, lower_values: Mapping[str, str], where: str
+) -> None:
+    """Refuse fixed values on a lower level that the hierarchy does not allow.
+
+    ``upper`` is a built level above (global, or a host for a queue);
+    ``lower_values`` are the lower level's own fixed ``complex_values`` texts.
+    """
+    for key, entry, value in _fixed_items(table, lower_values):
+        above = upper.values.get(entry.name)
+        if above is None:
+            continue
+        if entry.relop in (Relop.EQ, Relop.NE):
+            raise OverrideError(
+                f'{where}: attribute "{entry.name}" (relop {entry.relop.value}) is already '
+                f"defined on {upper.kind} level and may only be overridden on that level"
+            )
+        if not (isinstance(value, float) and isinstance(above, float)):
+            continue
+        if more_restrictive(entry.relop, value, above) != value:
+            raise OverrideError(
+                f'{where}: value "{key}={lower_values[key]}" is less '
+                f"restrictive than the one of {upper.kind} level {upper.name}"
+            )

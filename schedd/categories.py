@@ -1,0 +1,195 @@
+"""Job categories and the per-pass category cache.
+
+Jobs with identical requests (resources, queues, PE, master queue, and the
+owner and group when access lists could tell them apart) share a category.
+What is *never* possible for a category during a pass — the queue instances
+and hosts whose static values, access or lists refuse it — is computed once,
+for the first job of the category, and reused by the others. The category
+keeps the remaining candidate queues in preference order (fewest soft
+violations first, then the queue sort order); the list only shrinks during a
+pass, because a pass only books, so a queue dropped for lack of room stays
+dropped for the category's later jobs.
+
+With the cache disabled every job gets a fresh category: the same decisions,
+made the slow way (the property tests compare both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+
+from qmaster.complexes.levels import GLOBAL, Level
+from schedd.matching import (
+    may_access,
+    queue_matches,
+    soft_violations,
+    static_level,
+    unknown_resource,
+)
+from schedd.reasons import Reason
+from schedd.requests import Compiled, compile_requests
+from schedd.view import JobRequest, QueueState, View
+
+
+@dataclass(slots=True)
+class Category:
+    """A category's resolved requests, remaining candidate queues and reasons."""
+
+    key: Hashable
+    compiled: Compiled
+    pes: tuple[str, ...] = ()
+    static: list[QueueState] = field(default_factory=list)
+    candidates: list[QueueState] = field(default_factory=list)
+    start: int = 0
+    reasons: list[Reason] = field(default_factory=list)
+    seen: set[tuple[str, str, str]] = field(default_factory=set)
+    exhausted: bool = False
+
+    def note(self, reason: Reason) -> None:
+        """Remember a reason once per (code, place)."""
+        key = (reason.code, reason.level, reason.target)
+        if key not in self.seen:
+            self.seen.add(key)
+            self.reasons.append(reason)
+
+
+def access_matters(view: View) -> bool:
+    """True when some access list could treat two owners differently."""
+    if view.global_user_lists or view.global_xuser_lists:
+        return True
+    if any(q.user_lists or q.xuser_lists for q in view.queues):
+        return True
+    if any(h.user_lists or h.xuser_lists for h in view.hosts.values()):
+        return True
+    return any(p.user_lists or p.xuser_lists for p in view.pes.values())
+
+
+def category_key(job: JobRequest, with_owner: bool) -> Hashable:
+    """What makes two jobs interchangeable for matching."""
+    return (
+        tuple(sorted(job.hard_resources.items())),
+        tuple(sorted(job.soft_resources.items())),
+        job.hard_queues,
+        job.soft_queues,
+        job.pe_name,
+        job.pe_min,
+        job.pe_max,
+        job.master_queues,
+        (job.owner, job.group) if with_owner else None,
+    )
+
+
+class CategoryCache:
+    """Categories of one pass; counts hits (category reused) and misses (built)."""
+
+    def __init__(self, view: View, queues: Sequence[QueueState], *, enabled: bool = True) -> None:
+        self.view = view
+        self.queues = queues
+        self.enabled = enabled
+        self.with_owner = access_matters(view)
+        self.entries: dict[Hashable, Category] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def category(self, job: JobRequest) -> Category:
+        """The job's category, from the cache or evaluated now."""
+        key = category_key(job, self.with_owner)
+        if self.enabled:
+            found = self.entries.get(key)
+            if found is not None:
+                self.hits += 1
+                return found
+        self.misses += 1
+        cat = evaluate(self.view, self.queues, job, key)
+        if self.enabled:
+            self.entries[key] = cat
+        return cat
+
+
+def _job_pes(view: View, job: JobRequest) -> tuple[str, ...]:
+    if not job.pe_name:
+        return ()
+    return tuple(sorted(n for n in view.pes if fnmatchcase(n, job.pe_name)))
+
+
+def evaluate(view: View, queues: Sequence[QueueState], job: JobRequest, key: Hashable) -> Category:
+    """Build a category: resolve the requests, find every queue that can never run it."""
+    compiled = compile_requests(view.complexes, job.hard_resources, job.soft_resources)
+    cat = Category(key, compiled, _job_pes(view, job))
+    if _job_level(view, job, cat):
+        cat.exhausted = True
+        return cat
+    scored: list[tuple[int, int, QueueState]] = []
+    hosts: dict[str, Reason | None] = {}
+    for index, q in enumerate(queues):
+        reason = _queue_never(view, job, cat, q, hosts)
+        if reason is not None:
+            cat.note(reason)
+            continue
+        levels = (view.global_level, view.host(q.host).level, q.queue_level)
+        soft_q = int(
+            bool(job.soft_queues) and not any(queue_matches(p, q) for p in job.soft_queues)
+        )
+        scored.append((soft_violations(compiled, levels, soft_q), index, q))
+    scored.sort(key=lambda item: (item[0], item[1]))
+    cat.static = [q for _, _, q in scored]
+    cat.candidates = list(cat.static)
+    cat.exhausted = not cat.candidates
+    return cat
+
+
+def _job_level(view: View, job: JobRequest, cat: Category) -> bool:
+    """Reasons that concern the job everywhere; True when it can run nowhere."""
+    c = cat.compiled
+    for name, text in c.unknown:
+        cat.note(Reason("unknown_resource", GLOBAL, GLOBAL, name, text))
+    if c.unknown or c.bad:
+        for name, text in c.bad:
+            cat.note(Reason("offers_only", GLOBAL, GLOBAL, name, text, "(bad value)"))
+        return True
+    if not may_access(job, view.global_user_lists, view.global_xuser_lists, view.usersets):
+        cat.note(Reason("no_access", GLOBAL, GLOBAL))
+        return True
+    if job.pe_name and not cat.pes:
+        cat.note(Reason("pe_none", "job", job.pe_name))
+        return True
+    reason = static_level(c, view.global_level)
+    if reason is not None:
+        cat.note(reason)
+        return True
+    return False
+
+
+def _host_never(view: View, job: JobRequest, c: Compiled, host: str) -> Reason | None:
+    state = view.host(host)
+    if not may_access(job, state.user_lists, state.xuser_lists, view.usersets):
+        return Reason("no_access", "host", host)
+    return static_level(c, state.level)
+
+
+def _queue_never(
+    view: View,
+    job: JobRequest,
+    cat: Category,
+    q: QueueState,
+    hosts: dict[str, Reason | None],
+) -> Reason | None:
+    if q.disabled:
+        return Reason("disabled", "queue", q.name)
+    if job.hard_queues and not any(queue_matches(p, q) for p in job.hard_queues):
+        return Reason("hard_queue", "queue", q.name)
+    if cat.pes and not any(pe in q.pe_list for pe in cat.pes):
+        return Reason("pe_list", "queue", q.name, cat.pes[0])
+    if q.host not in hosts:
+        hosts[q.host] = _host_never(view, job, cat.compiled, q.host)
+    if hosts[q.host] is not None:
+        return hosts[q.host]
+    if not may_access(job, q.user_lists, q.xuser_lists, view.usersets):
+        return Reason("no_access", "queue", q.name)
+    level: Level = q.queue_level
+    reason = static_level(cat.compiled, level)
+    if reason is not None:
+        return reason
+    return unknown_resource(cat.compiled, (view.global_level, view.host(q.host).level, level))

@@ -1,0 +1,225 @@
+"""Matching a job's requests against one level: static checks, room for slots, debits.
+
+The hierarchy is strict: global, then host, then queue instance; the first
+level with an attribute that does not match ends the evaluation with a reason.
+A level that does not define an attribute passes it on to the next one. An
+attribute no level defines is an unknown resource.
+
+*Static* checks (fixed and load values, forced attributes, a consumable's
+whole capacity, access, ``-q`` and PE lists) cannot change during a pass, so
+their verdict holds for a whole job category. *Room* (how many slots the
+consumables left at a level allow) changes as the pass books; it only ever
+shrinks during a pass.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from fnmatch import fnmatchcase
+
+from qmaster.complexes.booking import Debit
+from qmaster.complexes.compare import satisfies
+from qmaster.complexes.levels import GLOBAL, HOST, LETTER, QUEUE, Level
+from qmaster.complexes.types import ValueType
+from qmaster.complexes.values import format_time
+from schedd.reasons import Reason
+from schedd.requests import Compiled, Req, Value
+from schedd.reservation import Planner
+from schedd.view import JobRequest, QueueState, View
+
+BIG = 1 << 30
+_EPS = 1e-9
+
+
+def format_offer(vtype: ValueType, value: Value) -> str:
+    """A value as Grid Engine prints it in scheduling info (``1.000G``, ``0.500000``)."""
+    if isinstance(value, str):
+        return value
+    if math.isinf(value):
+        return "infinity"
+    if vtype is ValueType.MEMORY:
+        for unit, size in (("G", 1024**3), ("M", 1024**2), ("K", 1024)):
+            if abs(value) >= size:
+                return f"{value / size:.3f}{unit}"
+        return f"{value:.0f}"
+    if vtype is ValueType.TIME:
+        return format_time(value)
+    if vtype is ValueType.INT:
+        return str(int(value))
+    if vtype is ValueType.BOOL:
+        return "true" if value else "false"
+    return f"{value:f}"
+
+
+def _offers(req: Req, level: Level, value: Value, source: str) -> Reason:
+    offered = f"{LETTER[level.kind]}{source}:{req.name}={format_offer(req.vtype, value)}"
+    return Reason("offers_only", level.kind, level.name, req.name, req.text, offered)
+
+
+def _full_or_offers(req: Req, level: Level, value: float) -> Reason:
+    if req.name == "slots" and level.kind == QUEUE:
+        return Reason("full", QUEUE, level.name, "slots", req.text, format_offer(req.vtype, value))
+    return _offers(req, level, value, "c")
+
+
+def static_level(c: Compiled, level: Level) -> Reason | None:
+    """The first static mismatch of a category's requests on one level, or None."""
+    values = level.values
+    for r in c.fixed:
+        v = values.get(r.name)
+        if v is not None and not satisfies(r.vtype, r.relop, r.value, v):
+            return _offers(r, level, v, level.sources.get(r.name, "f"))
+    for r in c.consumables:
+        cap = level.capacity.get(r.name)
+        load = level.load_cap.get(r.name)
+        bound = cap if load is None else (load if cap is None else min(cap, load))
+        if bound is not None and r.amount > bound + _EPS:
+            return _full_or_offers(r, level, bound)
+    for name in level.forced:
+        if name not in c.requested:
+            return Reason("forced", level.kind, level.name, name)
+    return None
+
+
+def unknown_resource(c: Compiled, levels: tuple[Level, Level, Level]) -> Reason | None:
+    """A hard request no level defines (defaults excepted)."""
+    for r in c.fixed + c.consumables:
+        if not r.default and not any(lv.defines(r.name) for lv in levels):
+            return Reason("unknown_resource", QUEUE, levels[2].name, r.name, r.text)
+    return None
+
+
+def room(
+    c: Compiled,
+    level: Level,
+    *,
+    master: bool = True,
+    planner: Planner | None = None,
+    window: tuple[float, float] = (0.0, 0.0),
+    timed: bool = False,
+) -> tuple[int, Req | None]:
+    """How many slots the consumables left on ``level`` allow, and which one limits it.
+
+    With a planner, consumables held by a reservation (or all, when ``timed``)
+    count what is free during the whole ``window``.
+    """
+    best, limit = BIG, None
+    capacity = level.capacity
+    for r in c.consumables:
+        if r.name not in capacity or (r.per_job and not master):
+            continue
+        if planner is not None and (timed or planner.affects(level, r.name)):
+            avail = planner.available(level, r.name, *window)
+        else:
+            avail = level.available(r.name)
+        if r.per_job or r.amount <= 0:
+            n = BIG if avail + _EPS >= r.amount else 0
+        else:
+            n = int((avail + _EPS) // r.amount)
+        if n < best:
+            best, limit = n, r
+            if n == 0:
+                break
+    return best, limit
+
+
+def room_reason(req: Req, level: Level) -> Reason:
+    """Why a level has no room: what it offers of the limiting consumable."""
+    return _full_or_offers(req, level, level.available(req.name))
+
+
+def soft_violations(c: Compiled, levels: tuple[Level, Level, Level], soft_queues: int) -> int:
+    """How many soft requests (``-soft -l``, plus ``soft_queues`` misses) a queue violates."""
+    count = soft_queues
+    for r in c.soft:
+        count += not _soft_ok(r, levels)
+    return count
+
+
+def _soft_ok(r: Req, levels: tuple[Level, Level, Level]) -> bool:
+    found = False
+    for level in levels:
+        if r.name in level.capacity:
+            found = True
+            if level.available(r.name) + _EPS < r.amount:
+                return False
+        elif r.name in level.values:
+            found = True
+            if not satisfies(r.vtype, r.relop, r.value, level.values[r.name]):
+                return False
+    return found
+
+
+def queue_matches(pattern: str, q: QueueState) -> bool:
+    """``-q`` patterns: ``all.q``, ``all.q@host1``, ``*@host*``, ``all.q@@hostgroup``."""
+    if "@" not in pattern:
+        return fnmatchcase(q.cqueue, pattern)
+    cq, _, host = pattern.partition("@")
+    if not fnmatchcase(q.cqueue, cq or "*"):
+        return False
+    if host.startswith("@"):
+        return any(fnmatchcase(g, host) for g in q.host_groups)
+    return fnmatchcase(q.host, host or "*")
+
+
+def may_access(
+    job: JobRequest,
+    users: tuple[str, ...],
+    xusers: tuple[str, ...],
+    usersets: Mapping[str, frozenset[str]],
+) -> bool:
+    """``user_lists``/``xuser_lists`` semantics: excluded wins, an empty list admits all."""
+
+    def member(lists: tuple[str, ...]) -> bool:
+        for n in lists:
+            entries = usersets.get(n, frozenset())
+            if job.owner in entries or f"@{job.group}" in entries:
+                return True
+        return False
+
+    if xusers and member(xusers):
+        return False
+    return not users or member(users)
+
+
+def debits(c: Compiled, view: View, assignment: list[tuple[QueueState, int]]) -> tuple[Debit, ...]:
+    """What dispatching ``assignment`` books at every level (the first queue is the master)."""
+    total = sum(n for _, n in assignment)
+    hosts: dict[str, int] = {}
+    for q, n in assignment:
+        hosts[q.host] = hosts.get(q.host, 0) + n
+    master = assignment[0][0]
+    out: list[Debit] = []
+    for r in c.consumables:
+        _debit(out, r, view.global_level, total, True)
+        for host, n in hosts.items():
+            _debit(out, r, view.host(host).level, n, host == master.host)
+        for q, n in assignment:
+            _debit(out, r, q.queue_level, n, q is master)
+    return tuple(out)
+
+
+def _debit(out: list[Debit], r: Req, level: Level, n: int, master: bool) -> None:
+    if r.name not in level.capacity or (r.per_job and not master):
+        return
+    amount = r.amount if r.per_job else r.amount * n
+    if amount:
+        out.append((level.kind, level.name, r.name, amount))
+
+
+def apply(view: View, queues: Mapping[str, QueueState], booked: tuple[Debit, ...]) -> None:
+    """Book debits into the view's levels (the pass's own bookkeeping)."""
+    for kind, name, attr, amount in booked:
+        if kind not in LETTER:
+            continue
+        level = _level(view, queues, kind, name)
+        level.used[attr] = level.used.get(attr, 0.0) + amount
+
+
+def _level(view: View, queues: Mapping[str, QueueState], kind: str, name: str) -> Level:
+    if kind == GLOBAL:
+        return view.global_level
+    if kind == HOST:
+        return view.host(name).level
+    return queues[name].queue_level

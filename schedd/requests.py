@@ -1,0 +1,128 @@
+"""A job's resource requests, resolved against the complex table once per category.
+
+Names and shortcuts resolve to attributes; values are parsed with the
+attribute's type. Unrequested consumables with a default are requested
+implicitly (``slots`` always is), forced attributes are remembered so levels
+that define them can refuse jobs not requesting them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from qmaster.complexes.table import ComplexEntry, ComplexTable
+from qmaster.complexes.types import Consumable, Relop, ValueType
+from qmaster.complexes.values import ValueParseError, parse_value
+
+Value = float | str
+
+
+@dataclass(frozen=True, slots=True)
+class Req:
+    """One request: attribute, how it compares, the value and the text the user gave."""
+
+    name: str
+    text: str
+    vtype: ValueType
+    relop: Relop
+    consumable: Consumable
+    value: Value
+    default: bool = False
+
+    @property
+    def amount(self) -> float:
+        """The numeric amount of a consumable request."""
+        return float(self.value) if isinstance(self.value, float) else 0.0
+
+    @property
+    def per_job(self) -> bool:
+        """Booked once per job (``JOB`` consumables) instead of once per slot."""
+        return self.consumable is Consumable.JOB
+
+
+@dataclass(frozen=True, slots=True)
+class Compiled:
+    """A job's requests, resolved: fixed and consumable hard requests, soft ones."""
+
+    fixed: tuple[Req, ...]
+    consumables: tuple[Req, ...]
+    soft: tuple[Req, ...]
+    requested: frozenset[str]
+    unknown: tuple[tuple[str, str], ...] = ()
+    bad: tuple[tuple[str, str], ...] = ()
+
+
+def _req(entry: ComplexEntry, text: str, *, default: bool = False) -> Req:
+    value = parse_value(entry.type, text)
+    return Req(entry.name, text, entry.type, entry.relop, entry.consumable, value, default)
+
+
+def _resolve(
+    table: ComplexTable, items: Mapping[str, str]
+) -> tuple[list[Req], list[tuple[str, str]], list[tuple[str, str]]]:
+    reqs: list[Req] = []
+    unknown: list[tuple[str, str]] = []
+    bad: list[tuple[str, str]] = []
+    for key, text in items.items():
+        entry = table.get(key)
+        if entry is None:
+            unknown.append((key, str(text)))
+            continue
+        try:
+            reqs.append(_req(entry, str(text)))
+        except ValueParseError:
+            bad.append((entry.name, str(text)))
+    return reqs, unknown, bad
+
+
+def _defaults(table: ComplexTable, requested: set[str]) -> list[Req]:
+    out: list[Req] = []
+    for entry in table:
+        if entry.consumable is Consumable.NO or entry.name in requested:
+            continue
+        try:
+            req = _req(entry, entry.default, default=True)
+        except ValueParseError:
+            continue
+        if req.amount > 0 or entry.name == "slots":
+            out.append(req)
+    if "slots" not in requested and not any(r.name == "slots" for r in out):
+        out.append(Req("slots", "1", ValueType.INT, Relop.LE, Consumable.YES, 1.0, True))
+    return out
+
+
+def _is_consumable_request(req: Req) -> bool:
+    return req.consumable is not Consumable.NO and isinstance(req.value, float)
+
+
+def compile_requests(
+    table: ComplexTable, hard: Mapping[str, str], soft: Mapping[str, str]
+) -> Compiled:
+    """Resolve a job's ``-l`` requests (hard and soft) against the table."""
+    hard_reqs, unknown, bad = _resolve(table, hard)
+    soft_reqs, _, _ = _resolve(table, soft)
+    names = {r.name for r in hard_reqs}
+    consumables = [r for r in hard_reqs if _is_consumable_request(r)]
+    consumables += _defaults(table, names)
+    return Compiled(
+        fixed=tuple(r for r in hard_reqs if not _is_consumable_request(r)),
+        consumables=tuple(consumables),
+        soft=tuple(soft_reqs),
+        requested=frozenset(names | {r.name for r in soft_reqs}),
+        unknown=tuple(unknown),
+        bad=tuple(bad),
+    )
+
+
+def duration(hard: Mapping[str, str], default: float) -> float:
+    """How long a job is expected to run: its ``h_rt``, else the default duration."""
+    text = hard.get("h_rt")
+    if text is None:
+        return default
+    try:
+        value = parse_value(ValueType.TIME, str(text))
+    except ValueParseError:
+        return default
+    return float(value) if isinstance(value, float) else math.inf

@@ -1,0 +1,68 @@
+"""Resource reservation and backfilling: consumables over time.
+
+When a pass may reserve (``max_reservation`` > 0 and some job asks with
+``-R y``), the planner keeps, per level and consumable, the bookings with
+their time spans: running tasks until their expected end (``h_rt``, else
+``default_duration``), tasks dispatched in this pass for their duration, and
+reservations. A job that cannot start now gets the earliest start at which
+everything it needs is free for its whole duration, and those resources are
+booked from then on. Later jobs may start now only where they do not cut into
+a reservation during their own duration — that is backfilling.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from qmaster.complexes.booking import Debit
+from qmaster.complexes.levels import Level
+from schedd.view import View
+
+Span = tuple[float, float, float]
+Key = tuple[str, str, str]
+
+
+class Planner:
+    """Bookings over time, per ``(level kind, level name, attribute)``."""
+
+    __slots__ = ("now", "reserved", "spans")
+
+    def __init__(self, view: View, now: float) -> None:
+        self.now = now
+        self.spans: dict[Key, list[Span]] = {}
+        self.reserved: set[Key] = set()
+        for run in view.running:
+            end = run.end if run.end > now else now + 1.0
+            self.add(run.debits, -math.inf, end)
+
+    def add(
+        self, debits: Iterable[Debit], start: float, end: float, *, reserve: bool = False
+    ) -> None:
+        """Book debits for ``[start, end)``; ``reserve`` marks them as a reservation."""
+        for kind, name, attr, amount in debits:
+            key = (kind, name, attr)
+            self.spans.setdefault(key, []).append((start, end, amount))
+            if reserve:
+                self.reserved.add(key)
+
+    def affects(self, level: Level, attr: str) -> bool:
+        """True when a reservation holds part of this consumable."""
+        return (level.kind, level.name, attr) in self.reserved
+
+    def peak(self, key: Key, a: float, b: float) -> float:
+        """The most booked at any moment of ``[a, b)``."""
+        spans = self.spans.get(key, ())
+        points = [a, *(s for s, _, _ in spans if a < s < b)]
+        return max(sum(amt for s, e, amt in spans if s <= t < e) for t in points)
+
+    def available(self, level: Level, attr: str, a: float, b: float) -> float:
+        """What is free of a consumable during all of ``[a, b)``."""
+        left = level.capacity[attr] - self.peak((level.kind, level.name, attr), a, b)
+        load = level.load_cap.get(attr)
+        return left if load is None or load > left else load
+
+    def times(self) -> list[float]:
+        """Candidate start times: now and every moment a booking ends."""
+        ends = {e for spans in self.spans.values() for _, e, _ in spans if self.now < e < math.inf}
+        return [self.now, *sorted(ends)]
