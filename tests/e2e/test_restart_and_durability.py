@@ -11,6 +11,7 @@ import pytest
 
 from qmaster.gdi.client import Connection, GdiError
 from qmaster.testing import RunningCell, make_cell_env
+from tests.e2e import cells
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -47,7 +48,7 @@ def test_kill9_during_a_submit_burst_loses_no_acknowledged_job(stopped_cell: Run
     deadline = time.monotonic() + 30
     while len(acked) < 300 and time.monotonic() < deadline:
         time.sleep(0.01)
-    cell.kill9()
+    cells.kill9(cell)
     stop.set()
     for w in workers:
         w.join(15)
@@ -77,7 +78,7 @@ def test_clean_restart_keeps_every_job_and_the_id_counter(stopped_cell: RunningC
     assert arr.stdout.strip() == "3.1-3:1"
     assert cell.run("qdel", "2").returncode == 0
     before = cell.run("qstat", "-u", "*").stdout
-    assert cell.run("qmaster", "stop").returncode == 0
+    cells.stop(cell)
     cell.start()
     after = cell.run("qstat", "-u", "*").stdout
     assert [ln.split()[:2] + ln.split()[3:4] for ln in after.splitlines()[2:]] == [
@@ -96,9 +97,9 @@ def test_a_second_daemon_in_the_foreground_refuses_to_start(minige_cell: Running
     assert minige_cell.run("qmaster", "status").returncode == 0
 
 
-def test_a_second_detached_start_refuses_with_a_clear_message(minige_cell: RunningCell) -> None:
+def test_a_second_detached_start_refuses_with_a_clear_message(served: RunningCell) -> None:
     """'qmaster start' on a served cell exits non-zero and says a qmaster is already running."""
-    result = minige_cell.run("qmaster", "start", "--timeout", "10")
+    result = served.run("qmaster", "start", "--timeout", "10")
     assert result.returncode != 0
     assert "already running" in result.stderr
 
@@ -110,7 +111,7 @@ def test_stale_socket_and_lock_of_a_killed_daemon_are_taken_over(
     cell = stopped_cell
     cell.start()
     old_pid = cell.pid()
-    cell.kill9()
+    cells.kill9(cell)
     assert cell.cell.socket.exists()
     assert cell.cell.lock.exists()
     assert cell.cell.pidfile.exists()

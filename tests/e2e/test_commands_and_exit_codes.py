@@ -1,0 +1,136 @@
+"""The installed commands against a daemon process: limits, refusals, states and exit codes."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from qmaster.testing import RunningCell
+from tests.e2e.cells import stop
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def set_global(cell: RunningCell, tmp_path: Path, key: str, value: str) -> None:
+    """Change one global configuration attribute with qconf -Mconf."""
+    text = cell.run("qconf", "-sconf", check=True).stdout
+    lines = [f"{key} {value}" if ln.split()[:1] == [key] else ln for ln in text.splitlines()]
+    path = tmp_path / "global.conf"
+    path.write_text("\n".join(lines) + "\n")
+    result = cell.run("qconf", "-Mconf", str(path))
+    assert result.returncode == 0, result.stderr
+
+
+def qsub(cell: RunningCell, *argv: str) -> tuple[int, str, str]:
+    result = cell.run("qsub", *argv)
+    return result.returncode, result.stdout, result.stderr
+
+
+def test_max_u_jobs_refuses_the_third_job_with_exit_25(served: RunningCell, tmp_path: Path) -> None:
+    """With max_u_jobs 2 the third qsub exits 25: 'Only 2 jobs are allowed per user'."""
+    set_global(served, tmp_path, "max_u_jobs", "2")
+    assert qsub(served, "-b", "y", "sleep", "100")[0] == 0
+    assert qsub(served, "-b", "y", "sleep", "100")[0] == 0
+    code, out, err = qsub(served, "-b", "y", "sleep", "100")
+    assert code == 25
+    assert out == ""
+    assert err == (
+        "Unable to run job: job rejected: Only 2 jobs are allowed per user "
+        "(current job count: 2).\nExiting.\n"
+    )
+
+
+def test_qsub_w_e_with_too_many_slots_is_refused(shared_served: RunningCell) -> None:
+    """qsub -w e asking 1000 slots of a 16-slot cluster: 'error: no suitable queues', exit 1."""
+    code, _out, err = qsub(shared_served, "-w", "e", "-pe", "mpi", "1000", "-b", "y", "sleep", "1")
+    assert code == 1
+    assert err == "Unable to run job: error: no suitable queues.\nExiting.\n"
+    assert shared_served.run("qstat", "-u", "*").stdout == ""
+
+
+def test_qsub_w_e_with_an_unknown_queue_is_refused(shared_served: RunningCell) -> None:
+    """qsub -w e -q 'nosuch*' names the unknown queue and exits 1, submitting nothing."""
+    code, _out, err = qsub(shared_served, "-w", "e", "-q", "nosuch*", "-b", "y", "sleep", "1")
+    assert code == 1
+    assert err == (
+        'Unable to run job: job was rejected because job requests unknown queue "nosuch*".\n'
+        "Exiting.\n"
+    )
+    assert shared_served.run("qstat", "-u", "*").stdout == ""
+
+
+def test_qsub_w_w_warns_but_submits(served: RunningCell) -> None:
+    """qsub -w w of an unschedulable job prints 'warning: no suitable queues' and submits it."""
+    code, out, err = qsub(served, "-w", "w", "-pe", "mpi", "1000", "-b", "y", "sleep", "1")
+    assert code == 0
+    assert "warning: no suitable queues" in out + err
+    assert 'Your job 1 ("sleep") has been submitted' in out
+
+
+def test_qsub_w_v_verifies_without_submitting(shared_served: RunningCell) -> None:
+    """qsub -w v prints 'verification: found suitable queue(s)' and submits nothing."""
+    code, out, _err = qsub(shared_served, "-w", "v", "-b", "y", "sleep", "1")
+    assert code == 0
+    assert out.strip() == "verification: found suitable queue(s)"
+    assert shared_served.run("qstat", "-u", "*").stdout == ""
+
+
+def test_qdel_of_an_unknown_job_is_denied(shared_served: RunningCell) -> None:
+    """qdel 99 prints 'denied: job "99" does not exist' and exits 1."""
+    result = shared_served.run("qdel", "99")
+    assert result.returncode == 1
+    assert (result.stdout + result.stderr).strip() == 'denied: job "99" does not exist'
+
+
+def test_qstat_j_of_an_unknown_job_fails(shared_served: RunningCell) -> None:
+    """qstat -j 99 says the job does not exist and exits 1."""
+    result = shared_served.run("qstat", "-j", "99")
+    assert result.returncode == 1
+    assert "Following jobs do not exist" in result.stdout + result.stderr
+    assert "99" in result.stdout + result.stderr
+
+
+def test_qstat_shows_a_job_pending_then_running(served: RunningCell) -> None:
+    """Right after qsub the job is 'qw'; within a few seconds the scheduler makes it 'r'."""
+    assert qsub(served, "-N", "watched", "-b", "y", "sleep", "100")[0] == 0
+    first = served.run("qstat").stdout.splitlines()
+    assert first[2].split()[2:5] == ["watched", "root", "qw"]
+    deadline = time.monotonic() + 10
+    while True:
+        rows = served.run("qstat").stdout.splitlines()[2:]
+        if rows and rows[0].split()[4] == "r":
+            break
+        assert time.monotonic() < deadline, f"job never ran: {rows}"
+        time.sleep(0.1)
+    assert rows[0].split()[7].startswith("all.q@")
+
+
+def test_qsub_terse_prints_only_the_id(served: RunningCell) -> None:
+    """qsub -terse prints '1', and '2.1-4:1' for an array job."""
+    assert qsub(served, "-terse", "-b", "y", "sleep", "1")[1] == "1\n"
+    assert qsub(served, "-terse", "-t", "1-4", "-b", "y", "sleep", "1")[1] == "2.1-4:1\n"
+
+
+def test_qconf_km_stops_the_daemon(served: RunningCell) -> None:
+    """qconf -km by root prints 'root@host kills qmaster' and the daemon goes away."""
+    pid = served.pid()
+    result = served.run("qconf", "-km")
+    assert result.returncode == 0
+    assert result.stdout.strip().endswith("kills qmaster")
+    deadline = time.monotonic() + 10
+    while served.cell.pidfile.exists():
+        assert time.monotonic() < deadline, "qmaster did not stop"
+        time.sleep(0.05)
+    status = served.run("qmaster", "status")
+    assert status.returncode == 1
+    assert pid > 0
+
+
+def test_commands_without_a_daemon_say_they_cannot_reach_it(served: RunningCell) -> None:
+    """With the daemon stopped, qstat exits 1 and names the socket it could not reach."""
+    stop(served)
+    result = served.run("qstat")
+    assert result.returncode == 1
+    assert str(served.cell.socket) in result.stderr
