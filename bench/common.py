@@ -147,6 +147,12 @@ def venv_bin() -> Path:
     return Path(sys.executable).parent
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """User plus system CPU seconds a process (all its threads) has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_count() -> int:
     """CPUs this process may run on."""
     return len(os.sched_getaffinity(0))
