@@ -12,7 +12,7 @@ from tests.integration.live import LiveDaemon, job, wait_for
 
 pytestmark = pytest.mark.timeout(60)
 
-EXIT_STATUS, RU_WALLCLOCK, TASK_NUMBER = 12, 13, 35
+FAILED, EXIT_STATUS, RU_WALLCLOCK, TASK_NUMBER = 11, 12, 13, 35
 
 
 def rows(live: LiveDaemon) -> list[dict[str, Any]]:
@@ -42,7 +42,7 @@ def test_a_numeric_first_argument_is_the_runtime(live: LiveDaemon) -> None:
     wait_for(lambda: not rows(live), what="job 1 to finish")
     assert time.monotonic() - started < 3
     (line,) = wait_for(lambda: acct_of(live, 1), what="accounting line of job 1")
-    assert line[EXIT_STATUS] == "0"
+    assert (line[FAILED], line[EXIT_STATUS]) == ("0", "0")
     assert line[0] == "all.q"
 
 
@@ -56,12 +56,13 @@ def test_a_long_job_is_still_running_before_its_runtime_is_up(live: LiveDaemon) 
 
 
 def test_h_rt_ends_a_job_early_with_status_137(live: LiveDaemon) -> None:
-    """A job asking to run 100 s under h_rt=1 is killed after 1 s: accounting exit_status 137."""
+    """A job asking for 100 s under h_rt=1 is killed after 1 s: accounting failed 37, exit 137."""
     live.call("submit", job("100", l_hard={"h_rt": "0:0:1"}))
     wait_for(lambda: any(r["state"] == "r" for r in rows(live)), what="job 1 running")
     wait_for(lambda: not rows(live), timeout=5, what="job 1 to be killed by h_rt")
     (line,) = wait_for(lambda: acct_of(live, 1), what="accounting line of job 1")
     assert line[EXIT_STATUS] == "137"
+    assert line[FAILED] == "37"
     assert int(line[RU_WALLCLOCK]) <= 2
 
 
