@@ -16,7 +16,7 @@ made the slow way (the property tests compare both).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
@@ -28,7 +28,7 @@ from schedd.matching import (
     static_level,
     unknown_resource,
 )
-from schedd.reasons import Reason
+from schedd.reasons import Reason, ReasonList, Targets
 from schedd.requests import Compiled, compile_requests
 from schedd.view import JobRequest, QueueState, View
 
@@ -43,16 +43,13 @@ class Category:
     static: list[QueueState] = field(default_factory=list)
     candidates: list[QueueState] = field(default_factory=list)
     start: int = 0
-    reasons: list[Reason] = field(default_factory=list)
-    seen: set[tuple[str, str, str]] = field(default_factory=set)
+    reasons: ReasonList = field(default_factory=ReasonList)
     exhausted: bool = False
+    length: float = -1.0
 
-    def note(self, reason: Reason) -> None:
-        """Remember a reason once per (code, place)."""
-        key = (reason.code, reason.level, reason.target)
-        if key not in self.seen:
-            self.seen.add(key)
-            self.reasons.append(reason)
+    def note(self, reason: Reason | Callable[[], Reason], targets: Targets = None) -> None:
+        """Remember a reason (spelt out per target, when given); duplicates are dropped."""
+        self.reasons.add(reason, targets)
 
 
 def access_matters(view: View) -> bool:
@@ -69,8 +66,8 @@ def access_matters(view: View) -> bool:
 def category_key(job: JobRequest, with_owner: bool) -> Hashable:
     """What makes two jobs interchangeable for matching."""
     return (
-        tuple(sorted(job.hard_resources.items())),
-        tuple(sorted(job.soft_resources.items())),
+        tuple(job.hard_resources.items()),
+        tuple(job.soft_resources.items()) if job.soft_resources else (),
         job.hard_queues,
         job.soft_queues,
         job.pe_name,
@@ -89,6 +86,7 @@ class CategoryCache:
         self.queues = queues
         self.enabled = enabled
         self.with_owner = access_matters(view)
+        self.groups = Groups(view, queues)
         self.entries: dict[Hashable, Category] = {}
         self.hits = 0
         self.misses = 0
@@ -102,7 +100,7 @@ class CategoryCache:
                 self.hits += 1
                 return found
         self.misses += 1
-        cat = evaluate(self.view, self.queues, job, key)
+        cat = evaluate(self.view, self.queues, self.groups, job, key)
         if self.enabled:
             self.entries[key] = cat
         return cat
@@ -114,30 +112,103 @@ def _job_pes(view: View, job: JobRequest) -> tuple[str, ...]:
     return tuple(sorted(n for n in view.pes if fnmatchcase(n, job.pe_name)))
 
 
-def evaluate(view: View, queues: Sequence[QueueState], job: JobRequest, key: Hashable) -> Category:
+def _level_sig(level: Level, names: Sequence[str]) -> tuple[object, ...]:
+    return (
+        level.forced,
+        *(
+            (
+                level.values.get(n),
+                level.sources.get(n),
+                level.capacity.get(n),
+                level.load_cap.get(n),
+            )
+            for n in names
+        ),
+    )
+
+
+class Groups:
+    """Queue instances that no request of this pass can tell apart, evaluated once per group.
+
+    Two instances are alike when they agree, on every attribute some job of
+    the pass requests (and on every forced one), in their host's and their own
+    static values, and in access lists, PE list and state; with ``-q`` or
+    ``-masterq`` in play, their names count too.
+    """
+
+    __slots__ = ("members",)
+
+    def __init__(self, view: View, queues: Sequence[QueueState]) -> None:
+        names = _requested_names(view)
+        by_name = any(j.hard_queues or j.soft_queues or j.master_queues for j in view.jobs)
+        groups: dict[tuple[object, ...], list[int]] = {}
+        for index, q in enumerate(queues):
+            h = view.host(q.host)
+            sig = (
+                q.disabled, q.pe_list, q.user_lists, q.xuser_lists, h.user_lists, h.xuser_lists,
+                (q.cqueue, q.host, q.host_groups) if by_name else None,
+                _level_sig(h.level, names), _level_sig(q.queue_level, names),
+            )  # fmt: skip
+            groups.setdefault(sig, []).append(index)
+        self.members = list(groups.values())
+
+
+def _requested_names(view: View) -> list[str]:
+    table = view.complexes
+    names: set[str] = {"slots"}
+    keys: set[str] = set()
+    for job in view.jobs:
+        keys.update(job.hard_resources)
+        keys.update(job.soft_resources)
+    for key in keys:
+        entry = table.get(key)
+        names.add(entry.name if entry else key)
+    for entry in table:
+        if entry.consumable.value != "NO" or entry.requestable.value == "FORCED":
+            names.add(entry.name)
+    return sorted(names)
+
+
+def _spread(reason: Reason, queues: Sequence[QueueState], members: list[int]) -> Targets:
+    """The places a group's reason stands for, named when the reasons are read."""
+    if reason.level == "host":
+        return lambda: list(dict.fromkeys(queues[i].host for i in members))
+    if reason.level == "queue":
+        return lambda: [queues[i].name for i in members]
+    return None
+
+
+def evaluate(
+    view: View, queues: Sequence[QueueState], groups: Groups, job: JobRequest, key: Hashable
+) -> Category:
     """Build a category: resolve the requests, find every queue that can never run it."""
     compiled = compile_requests(view.complexes, job.hard_resources, job.soft_resources)
     cat = Category(key, compiled, _job_pes(view, job))
     if _job_level(view, job, cat):
         cat.exhausted = True
         return cat
-    scored: list[tuple[int, int, QueueState]] = []
+    fitting: list[int] = []
     hosts: dict[str, Reason | None] = {}
-    for index, q in enumerate(queues):
-        reason = _queue_never(view, job, cat, q, hosts)
-        if reason is not None:
-            cat.note(reason)
-            continue
-        levels = (view.global_level, view.host(q.host).level, q.queue_level)
-        soft_q = int(
-            bool(job.soft_queues) and not any(queue_matches(p, q) for p in job.soft_queues)
-        )
-        scored.append((soft_violations(compiled, levels, soft_q), index, q))
-    scored.sort(key=lambda item: (item[0], item[1]))
-    cat.static = [q for _, _, q in scored]
+    for members in groups.members:
+        first = queues[members[0]]
+        reason = _queue_never(view, job, cat, first, hosts)
+        if reason is None:
+            fitting.extend(members)
+        else:
+            cat.note(reason, _spread(reason, queues, members))
+    fitting.sort()
+    if compiled.soft or job.soft_queues:
+        fitting.sort(key=lambda i: _soft(view, job, compiled, queues[i]))
+    cat.static = [queues[i] for i in fitting]
     cat.candidates = list(cat.static)
     cat.exhausted = not cat.candidates
     return cat
+
+
+def _soft(view: View, job: JobRequest, compiled: Compiled, q: QueueState) -> int:
+    levels = (view.global_level, view.host(q.host).level, q.queue_level)
+    missed = bool(job.soft_queues) and not any(queue_matches(p, q) for p in job.soft_queues)
+    return soft_violations(compiled, levels, int(missed))
 
 
 def _job_level(view: View, job: JobRequest, cat: Category) -> bool:

@@ -15,8 +15,9 @@ shrinks during a pass.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fnmatch import fnmatchcase
+from functools import partial
 
 from qmaster.complexes.booking import Debit
 from qmaster.complexes.compare import satisfies
@@ -105,18 +106,22 @@ def room(
     count what is free during the whole ``window``.
     """
     best, limit = BIG, None
-    capacity = level.capacity
-    for r in c.consumables:
-        if r.name not in capacity or (r.per_job and not master):
+    capacity, used, load_cap = level.capacity, level.used, level.load_cap
+    for name, amount, per_job, r in c.counted:
+        cap = capacity.get(name)
+        if cap is None or (per_job and not master):
             continue
-        if planner is not None and (timed or planner.affects(level, r.name)):
-            avail = planner.available(level, r.name, *window)
+        if planner is not None and (timed or planner.affects(level, name)):
+            avail = planner.available(level, name, *window)
         else:
-            avail = level.available(r.name)
-        if r.per_job or r.amount <= 0:
-            n = BIG if avail + _EPS >= r.amount else 0
+            avail = cap - used.get(name, 0.0)
+            if load_cap:
+                load = load_cap.get(name)
+                avail = avail if load is None or load > avail else load
+        if per_job or amount <= 0:
+            n = BIG if avail + _EPS >= amount else 0
         else:
-            n = int((avail + _EPS) // r.amount)
+            n = int((avail + _EPS) // amount)
         if n < best:
             best, limit = n, r
             if n == 0:
@@ -124,9 +129,9 @@ def room(
     return best, limit
 
 
-def room_reason(req: Req, level: Level) -> Reason:
-    """Why a level has no room: what it offers of the limiting consumable."""
-    return _full_or_offers(req, level, level.available(req.name))
+def room_reason(req: Req, level: Level) -> Callable[[], Reason]:
+    """Why a level has no room (what it offers of the limiting consumable), made when read."""
+    return partial(_full_or_offers, req, level, level.available(req.name))
 
 
 def soft_violations(c: Compiled, levels: tuple[Level, Level, Level], soft_queues: int) -> int:

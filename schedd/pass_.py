@@ -45,16 +45,35 @@ class _Pass:
         wants = view.max_reservation > 0 and any(j.reserve for j in view.jobs)
         self.planner = Planner(view, now) if wants else None
         self.reservations_left = view.max_reservation
+        self.full: dict[str, Reason] = {}
+        for q in self.queues:
+            self._check_full(q)
+
+    def _check_full(self, q: QueueState) -> None:
+        """A queue instance without a free slot is dropped for every job of the pass."""
+        if q.queue_level.available("slots") < 1 and q.name not in self.full:
+            self.full[q.name] = Reason("full", "queue", q.name, "slots")
+
+    def finish(self) -> None:
+        """Add the queue instances found full to every pending job's reasons."""
+        full = list(self.full.values())
+        for reasons in {id(r): r for r in self.plan.reasons.values()}.values():
+            for reason in full:
+                reasons.add(reason)
+            if not reasons:
+                reasons.add(Reason("no_queue", "job", ""))
 
     # -- one job ----------------------------------------------------------------
 
     def job(self, job: JobRequest) -> None:
         cat = self.cats.category(job)
-        window = (self.now, self.now + duration(job.hard_resources, self.view.default_duration))
+        if cat.length < 0:
+            cat.length = duration(job.hard_resources, self.view.default_duration)
+        window = (self.now, self.now + cat.length)
         for task_id in job.task_ids:
             placed = self.place(job, cat, window, timed=False)
             if placed is None:
-                self.plan.reasons[job.job_id] = cat.reasons or [Reason("no_queue", "job", "")]
+                self.plan.reasons[job.job_id] = cat.reasons
                 self.reserve(job, cat, task_id, window[1] - window[0])
                 return
             self.book(job, cat, task_id, placed, window)
@@ -90,7 +109,8 @@ class _Pass:
         master: bool = True,
     ) -> int:
         """Slots ``q`` can take now (or in ``window``), noting why when none."""
-        for level in (self.view.host(q.host).level, q.queue_level):
+        host = self.view.hosts.get(q.host)
+        for level in (host.level if host else self.view.host(q.host).level, q.queue_level):
             n, limit = room(
                 cat.compiled, level, master=master, planner=self.planner, window=window, timed=timed
             )
@@ -107,10 +127,11 @@ class _Pass:
             q = next((q for q in cat.static if self._fits(cat, q, window, True)), None)
             return [(q, 1)] if q else None
         candidates = cat.candidates
+        full = self.full
         i = cat.start
         while i < len(candidates):
             q = candidates[i]
-            if self._fits(cat, q, window, False):
+            if q.name not in full and self._fits(cat, q, window, False):
                 cat.start = i
                 return [(q, 1)]
             i += 1
@@ -138,6 +159,8 @@ class _Pass:
         host_room: dict[str, int] = {}
         keep: list[QueueState] = []
         for q in cat.static if timed else cat.candidates:
+            if not timed and q.name in self.full:
+                continue
             if q.host not in host_room:
                 n, limit = room(cat.compiled, self.view.host(q.host).level, master=False,
                                 planner=self.planner, window=window, timed=timed)  # fmt: skip
@@ -226,6 +249,8 @@ class _Pass:
             booked += (("pe", pe_name, "slots", float(total)),)
         if self.planner is not None:
             self.planner.add(booked, window[0], window[1])
+        for q, _ in assignment:
+            self._check_full(q)
         slots = tuple((q.name, n) for q, n in assignment)
         self.plan.orders.append(Order(job.job_id, task_id, slots, booked, pe_name))
 
@@ -254,6 +279,7 @@ def schedule(view: View, now: float, *, cache: bool = True) -> Plan:
     run = _Pass(view, now, cache)
     for job in sorted(view.jobs, key=_sort_key):
         run.job(job)
+    run.finish()
     run.plan.stats = {
         "category_hits": run.cats.hits,
         "category_misses": run.cats.misses,

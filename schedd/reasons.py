@@ -8,8 +8,9 @@ Engine's words, and :meth:`Reason.as_dict` the form ``qstat -j -json`` shows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, overload
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,3 +141,62 @@ _RENDER = {
     "reserved": _reserved,
     "no_queue": _no_queue,
 }
+
+
+Targets = Sequence[str] | Callable[[], Sequence[str]] | None
+
+
+class ReasonList(Sequence[Reason]):
+    """A category's reasons, built lazily: a reason found for one queue instance of a
+    group of identical ones is kept once with the names of the others, and spelt
+    out per instance (duplicates dropped) only when someone reads the list."""
+
+    __slots__ = ("_done", "_parts")
+
+    def __init__(self, reasons: Iterable[Reason] = ()) -> None:
+        self._parts: list[tuple[Reason | Callable[[], Reason], Targets]] = [
+            (r, None) for r in reasons
+        ]
+        self._done: list[Reason] | None = None
+
+    def add(self, reason: Reason | Callable[[], Reason], targets: Targets = None) -> None:
+        """Add a reason (or a function making it when read), or one per target."""
+        self._parts.append((reason, targets))
+        self._done = None
+
+    def _list(self) -> list[Reason]:
+        if self._done is None:
+            seen: set[tuple[str, str, str]] = set()
+            done: list[Reason] = []
+            for made, targets in self._parts:
+                reason = made if isinstance(made, Reason) else made()
+                names = targets() if callable(targets) else targets
+                spelt = [reason] if names is None else [replace(reason, target=t) for t in names]
+                for r in spelt:
+                    key = (r.code, r.level, r.target)
+                    if key not in seen:
+                        seen.add(key)
+                        done.append(r)
+            self._done = done
+        return self._done
+
+    def __bool__(self) -> bool:
+        return bool(self._parts)
+
+    def __len__(self) -> int:
+        return len(self._list())
+
+    @overload
+    def __getitem__(self, index: int) -> Reason: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Reason]: ...
+    def __getitem__(self, index: int | slice) -> Reason | list[Reason]:
+        return self._list()[index]
+
+    def __iter__(self) -> Iterator[Reason]:
+        return iter(self._list())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]

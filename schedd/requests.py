@@ -52,6 +52,8 @@ class Compiled:
     requested: frozenset[str]
     unknown: tuple[tuple[str, str], ...] = ()
     bad: tuple[tuple[str, str], ...] = ()
+    counted: tuple[tuple[str, float, bool, Req], ...] = ()
+    """The consumables as ``(name, amount, per_job, request)``, for the hot loop."""
 
 
 def _req(entry: ComplexEntry, text: str, *, default: bool = False) -> Req:
@@ -113,6 +115,7 @@ def compile_requests(
         requested=frozenset(names | {r.name for r in soft_reqs}),
         unknown=tuple(unknown),
         bad=tuple(bad),
+        counted=tuple((r.name, r.amount, r.per_job, r) for r in consumables),
     )
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from qmaster.complexes.booking import Debit
 from qmaster.complexes.levels import GLOBAL, HOST, QUEUE, Level
 from qmaster.complexes.table import ComplexTable, entry_from_fields
-from schedd.reasons import Reason
+from schedd.reasons import ReasonList
 
 DEFAULT_TABLE = ComplexTable(
     [entry_from_fields(["slots", "s", "INT", "<=", "YES", "YES", "1", "1000"])]
@@ -171,6 +171,6 @@ class Plan:
     """The result of a pass: orders, reservations, reasons and cache statistics."""
 
     orders: list[Order] = field(default_factory=list)
-    reasons: dict[int, list[Reason]] = field(default_factory=dict)
+    reasons: dict[int, ReasonList] = field(default_factory=dict)
     reservations: list[Reservation] = field(default_factory=list)
     stats: dict[str, int] = field(default_factory=dict)

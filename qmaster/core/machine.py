@@ -32,7 +32,7 @@ from qmaster.conf.store import ClusterConfig
 from qmaster.core.errors import CoreError, InvalidRequest
 from qmaster.core.jobs import Identity, Job, Task
 from qmaster.core.outcome import Outcome, SpoolDelta
-from schedd.reasons import Reason
+from schedd.reasons import ReasonList
 
 MAX_ID = 9_999_999
 
@@ -103,7 +103,7 @@ class Core:
         self.next_job_id = 1
         self.booked = Bookings()
         self.user_jobs: Counter[str] = Counter()
-        self.reasons: dict[int, list[Reason]] = {}
+        self.reasons: dict[int, ReasonList] = {}
         self.schedule_at: float | None = 0.0
         self._timers: list[Timer] = []
         self._seq = itertools.count()

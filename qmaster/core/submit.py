@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from qmaster.complexes.types import Requestable
@@ -91,7 +92,7 @@ def verify(core: Core, job: Job, mode: str, now: float) -> bool:
     return not verify_reasons(core, job, mode, now)[0]
 
 
-def verify_reasons(core: Core, job: Job, mode: str, now: float) -> tuple[bool, list[Reason]]:
+def verify_reasons(core: Core, job: Job, mode: str, now: float) -> tuple[bool, Sequence[Reason]]:
     """``(pending, reasons)`` of one pass over this job alone, with the same matching."""
     first = next(iter(job.all_task_ids()))
     view = assemble(core, [job_request(job, [first])], now, empty=mode != "p")
