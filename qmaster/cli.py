@@ -82,7 +82,8 @@ def _run_foreground(cell: Cell, ignore_state_errors: bool) -> int:
     from qmaster import logs
     from qmaster.conf.errors import ConfigError
     from qmaster.conf.settings import load_settings
-    from qmaster.daemon import Daemon, StartupError
+    from qmaster.daemon import Daemon
+    from qmaster.spool.committer import StartupError
 
     try:
         settings = load_settings(cell.settings)
@@ -187,12 +188,11 @@ def stop(timeout: float) -> None:
         raise click.ClickException(f'no qmaster is running on cell "{cell.path}"') from None
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
+        # the lock goes with the process's descriptors, before a parent reaps it
+        if _running_pid(cell) is None:
             click.echo("qmaster stopped")
             return
-        time.sleep(0.05)
+        time.sleep(0.02)
     raise click.ClickException(f"qmaster (pid {pid}) did not stop within {timeout:g} s")
 
 

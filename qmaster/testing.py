@@ -69,14 +69,18 @@ class RunningCell:
 
     def kill9(self) -> None:
         """Kill the daemon the hard way (a crash)."""
-        pid = self.pid()
-        os.kill(pid, 9)
-        for _ in range(200):
+        import fcntl
+
+        os.kill(self.pid(), 9)
+        for _ in range(500):  # dead once the kernel has released its cell lock
+            fd = os.open(self.cell.lock, os.O_RDONLY)
             try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
                 return
-            time.sleep(0.01)
+            except BlockingIOError:
+                time.sleep(0.01)
+            finally:
+                os.close(fd)
 
 
 def make_cell_env(root: Path, name: str = "default") -> dict[str, str]:

@@ -63,6 +63,6 @@ def handle_shutdown(core: Core, req: Request, now: float, out: Outcome) -> None:
     """qconf -km: managers may stop the qmaster."""
     who = req.identity
     if not core.is_manager(who):
-        raise NotManager("shutdown requires manager privileges")
+        raise NotManager(f'denied: "{who.user}" must be manager for this operation')
     out.answers.append(ok(f"{who.user}@{who.host} kills qmaster"))
     out.shutdown = True

@@ -56,11 +56,6 @@ def test_other_user_cannot_shut_the_qmaster_down(cell: RunningCell) -> None:
     assert cell.run("qmaster", "status").returncode == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG(core/control shutdown): the refusal reads 'shutdown requires manager "
-    "privileges'; Grid Engine says 'denied: \"nobody\" must be manager for this operation'",
-)
 def test_other_user_shutdown_refusal_uses_grid_engines_words(cell: RunningCell) -> None:
     """qconf -km by nobody prints 'denied: "nobody" must be manager for this operation'."""
     _code, out, err = as_nobody(cell, "qconf", "-km")

@@ -195,7 +195,7 @@ def test_shutdown_needs_a_manager():
     """qconf -km by a plain user is refused; by root it asks the daemon to stop."""
     core = make_core()
     out = request(core, ALICE, "shutdown", T0)
-    assert texts(out) == ["shutdown requires manager privileges"]
+    assert texts(out) == ['denied: "alice" must be manager for this operation']
     assert not out.shutdown
     out = request(core, ROOT, "shutdown", T0)
     assert out.shutdown
