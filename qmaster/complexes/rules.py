@@ -140,10 +140,10 @@ def check_definition(
 ) -> None:
     """Raise :class:`RuleError` when one attribute's definition breaks a rule."""
     is_consumable = consumable is not Consumable.NO
-    _check_relop(name, vtype, relop, is_consumable)
     if is_consumable:
         _check_consumable(name, vtype, relop, default, requestable)
-    elif not _is_zero(vtype, default):
+    _check_relop(name, vtype, relop, is_consumable)
+    if not is_consumable and not _is_zero(vtype, default):
         raise RuleError(f'only consumables may have a default value ("{name}={default}")')
     if name == "tmpdir" and requestable is not Requestable.NO:
         raise RuleError('attribute "tmpdir" cannot be requestable')

@@ -50,7 +50,8 @@ def test_job_consumable_is_booked_once_per_job() -> None:
     q = queue(t, "all.q", "h1", 8, lj="10", lsl="10", pe_list="pe")
     j = job(1, pe_name="pe", pe_min=3, pe_max=3, hard_resources={"lj": "2", "lsl": "2"})
     schedule(view(t, [q], [j], pes=[PeState("pe", 10, "$pe_slots")]), 0.0)
-    assert q.queue_level.used["lj"] == 2 and q.queue_level.used["lsl"] == 6
+    assert q.queue_level.used["lj"] == 2
+    assert q.queue_level.used["lsl"] == 6
 
 
 def test_default_applies_to_unrequested_consumable() -> None:
