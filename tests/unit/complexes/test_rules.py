@@ -33,7 +33,9 @@ BASE = (DEFAULT_CONF_DIR / "complexes").read_text()
 )
 def test_invalid_definitions_are_refused_with_line_and_reason(line: str, reason: str) -> None:
     """Each rule of the specification refuses its bad combination, naming it."""
-    kept = "\n".join(r for r in BASE.splitlines() if not r.startswith(line.split(maxsplit=1)[0] + " "))
+    kept = "\n".join(
+        r for r in BASE.splitlines() if not r.startswith(line.split(maxsplit=1)[0] + " ")
+    )
     text = kept + "\n" + line + "\n"
     with pytest.raises(ConfigError) as info:
         ComplexTable.parse(text, "cx")
@@ -55,7 +57,9 @@ def test_invalid_definitions_are_refused_with_line_and_reason(line: str, reason:
 )
 def test_valid_definitions_are_accepted(line: str) -> None:
     """Allowed combinations load, string built-ins may switch among the string types."""
-    kept = "\n".join(r for r in BASE.splitlines() if not r.startswith(line.split(maxsplit=1)[0] + " "))
+    kept = "\n".join(
+        r for r in BASE.splitlines() if not r.startswith(line.split(maxsplit=1)[0] + " ")
+    )
     table = ComplexTable.parse(kept + "\n" + line + "\n")
     assert line.split(maxsplit=1)[0] in table
 
