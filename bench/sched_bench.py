@@ -19,7 +19,7 @@ import argparse
 import gc
 import time
 import tracemalloc
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from bench.common import Row, print_table
 from qmaster.cell import DEFAULT_CONF_DIR
@@ -78,31 +78,27 @@ def _jobs(n: int) -> list[JobRequest]:
     return out
 
 
-def timed(fn: Callable[[], Plan]) -> tuple[float, int, Plan]:
-    """Milliseconds and peak traced bytes of one call."""
+def timed(cache: bool, jobs: int, trace: bool = False) -> tuple[float, int, Plan]:
+    """Milliseconds (and, when ``trace``, peak traced bytes) of one pass on a fresh view."""
+    view = build(jobs)
     gc.collect()
-    tracemalloc.start()
+    if trace:
+        tracemalloc.start()
     start = time.perf_counter()
-    plan = fn()
+    plan = schedule(view, 0.0, cache=cache)
     elapsed = (time.perf_counter() - start) * 1000.0
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
+    peak = tracemalloc.get_traced_memory()[1] if trace else 0
+    if trace:
+        tracemalloc.stop()
     return elapsed, peak, plan
 
 
-def _untraced(fn: Callable[[], Plan]) -> float:
-    gc.collect()
-    start = time.perf_counter()
-    fn()
-    return (time.perf_counter() - start) * 1000.0
-
-
 def run(jobs: int = JOBS, repeat: int = 3) -> list[Row]:
-    """Measure both passes; cached is the best of ``repeat`` runs on fresh views."""
-    cached = min(_untraced(lambda: schedule(build(jobs), 0.0)) for _ in range(repeat))
-    uncached = _untraced(lambda: schedule(build(jobs), 0.0, cache=False))
-    _, peak_cached, plan_c = timed(lambda: schedule(build(jobs), 0.0))
-    _, peak_uncached, plan_u = timed(lambda: schedule(build(jobs), 0.0, cache=False))
+    """Measure both passes (views built outside the timing); cached is the best of ``repeat``."""
+    cached = min(timed(True, jobs)[0] for _ in range(repeat))
+    uncached = timed(False, jobs)[0]
+    _, peak_cached, plan_c = timed(True, jobs, trace=True)
+    _, peak_uncached, plan_u = timed(False, jobs, trace=True)
     if [(o.job_id, o.assignment) for o in plan_c.orders] != [
         (o.job_id, o.assignment) for o in plan_u.orders
     ]:

@@ -67,6 +67,9 @@ class _Pass:
 
     def job(self, job: JobRequest) -> None:
         cat = self.cats.category(job)
+        if cat.exhausted and not job.reserve:
+            self.plan.reasons[job.job_id] = cat.reasons
+            return
         if cat.length < 0:
             cat.length = duration(job.hard_resources, self.view.default_duration)
         window = (self.now, self.now + cat.length)
