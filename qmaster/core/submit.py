@@ -107,7 +107,7 @@ def check_requests(core: Core, spec: dict[str, Any]) -> None:
         for name in spec.get(key) or {}:
             entry = table.get(str(name))
             if entry is None:
-                raise InvalidRequest(f'Unable to run job: unknown resource "{name}"')
+                raise InvalidRequest(f'unknown resource "{name}"')
             if entry.requestable is Requestable.NO:
                 raise InvalidRequest(f'denied: "{entry.name}" configured as non requestable')
 
