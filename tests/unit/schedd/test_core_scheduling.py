@@ -50,7 +50,7 @@ def test_unknown_resource_is_refused_at_submit(tmp_path: Path) -> None:
     """qsub -l nosuch=1 is refused in Grid Engine's words."""
     core = _core(tmp_path)
     out = submit(core, l_hard={"nosuch": "1"})
-    assert texts(out) == ['Unable to run job: unknown resource "nosuch"']
+    assert texts(out) == ['unknown resource "nosuch"']
 
 
 def test_verify_e_refuses_a_job_no_queue_can_ever_run(tmp_path: Path) -> None:
