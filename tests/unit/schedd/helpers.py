@@ -30,7 +30,11 @@ def queue(
     users = tuple(values.pop("user_lists", "").split()) if "user_lists" in values else ()
     name = f"{cqueue}@{host}"
     level = build_level(
-        QUEUE, name, tbl, fixed={"qname": cqueue, "slots": str(slots)}, complex_values=values
+        QUEUE,
+        name,
+        tbl,
+        fixed={"qname": cqueue, "slots": str(slots), "h_rt": "INFINITY"},
+        complex_values=values,
     )
     return QueueState(
         name, cqueue, host, slots, 0, seq_no=seq_no, pe_list=pe_list, user_lists=users, level=level
