@@ -68,6 +68,7 @@ class Daemon:
         self._wake = asyncio.Event()
         self._subscribers: set[asyncio.Queue[dict[str, Any] | None]] = set()
         self._verifying: set[int] = set()
+        self._flush_soon = False
         self._background: set[asyncio.Task[None]] = set()
         self.jsv = JsvGate(settings.jsv_pool_size)
         self.lock = CellLock(cell.lock)
@@ -91,7 +92,7 @@ class Daemon:
         except SpoolError as exc:
             raise StartupError(str(exc)) from exc
         self.core = self._recover()
-        self.committer = Committer(self.spool, self._reload)
+        self.committer = Committer(self.spool, self._reload, inline=self.settings.sync == "normal")
         self.events = EventFiles(self.cell.common, flush_interval=1.0)
         self._configure_events()
 
@@ -318,8 +319,9 @@ class Daemon:
         if out.config_changed:
             self._configure_events()
             await self.jsv.configure(self.core.config.global_conf)
-        if out.reports and self.events.flush_interval <= 0:
-            self.events.flush()
+        if out.reports and self.events.flush_interval <= 0 and not self._flush_soon:
+            self._flush_soon = True  # once per loop iteration, for all outcomes in it
+            asyncio.get_running_loop().call_soon(self._flush_events)
         if out.shutdown:
             self.stop()
         self._wake.set()
@@ -347,6 +349,10 @@ class Daemon:
             except Exception:
                 log.exception("core_tick_failed")
                 await asyncio.sleep(1.0)
+
+    def _flush_events(self) -> None:
+        self._flush_soon = False
+        self.events.flush()
 
     async def _flusher(self) -> None:
         while True:

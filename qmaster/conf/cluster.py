@@ -10,6 +10,8 @@ and ``jsv_reject_wait_backoff`` (the first wait; it doubles each time). New keys
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from qmaster.complexes.values import parse_c_integer, parse_time
 from qmaster.conf import fields as f
 from qmaster.conf.model import Attr, ConfObject, Format
@@ -114,74 +116,74 @@ class GlobalConf(ConfObject):
     def _int(self, key: str) -> int:
         return parse_c_integer(self.attrs[key])
 
-    @property
+    @cached_property
     def max_jobs(self) -> int:
         """Jobs allowed in the cluster; 0 is unlimited."""
         return self._int("max_jobs")
 
-    @property
+    @cached_property
     def max_u_jobs(self) -> int:
         """Jobs allowed per user; 0 is unlimited."""
         return self._int("max_u_jobs")
 
-    @property
+    @cached_property
     def max_aj_tasks(self) -> int:
         """Tasks allowed in one array job; 0 is unlimited."""
         return self._int("max_aj_tasks")
 
-    @property
+    @cached_property
     def max_aj_instances(self) -> int:
         """Tasks of one array job allowed to run at once; 0 is unlimited."""
         return self._int("max_aj_instances")
 
-    @property
+    @cached_property
     def finished_jobs(self) -> int:
         """Finished jobs kept for ``qstat -s z``."""
         return self._int("finished_jobs")
 
-    @property
+    @cached_property
     def max_advance_reservations(self) -> int:
         """Advance reservations allowed in the cluster; 0 allows none to be created."""
         return self._int("max_advance_reservations")
 
-    @property
+    @cached_property
     def jsv_url(self) -> str | None:
         """The server JSV's script, or None."""
         url = self.attrs["jsv_url"]
         return None if f.is_none(url) else url
 
-    @property
+    @cached_property
     def jsv_allowed_mod(self) -> list[str]:
         """The qalter switches allowed for jobs that a JSV has seen."""
         return f.split_list(self.attrs["jsv_allowed_mod"])
 
-    @property
+    @cached_property
     def jsv_timeout(self) -> float:
         """Seconds to wait for the JSV's answer."""
         return float(self._int("jsv_timeout"))
 
-    @property
+    @cached_property
     def jsv_threshold(self) -> float:
         """Milliseconds after which a JSV verification is logged as slow."""
         return float(self._int("jsv_threshold"))
 
-    @property
+    @cached_property
     def jsv_reject_wait_retries(self) -> int:
         """How often a REJECT_WAIT job is verified again (0: refuse it, as Grid Engine does)."""
         return self._int("jsv_reject_wait_retries")
 
-    @property
+    @cached_property
     def jsv_reject_wait_backoff(self) -> float:
         """Seconds before the first re-verification; doubled for each later one."""
         return parse_time(self.attrs["jsv_reject_wait_backoff"])
 
-    @property
+    @cached_property
     def reporting_params(self) -> dict[str, str]:
         """``reporting_params`` as a dict (``accounting``, ``reporting``, ``flush_time``...)."""
         pairs = (item.partition("=") for item in self.attrs["reporting_params"].split())
         return {key: value for key, _, value in pairs}
 
-    @property
+    @cached_property
     def administrator_mail(self) -> list[str]:
         """Addresses that get administrator mail."""
         return f.split_list(self.attrs["administrator_mail"])
@@ -235,37 +237,37 @@ class SchedConf(ConfObject):
 
     FORMAT = SCHED_FORMAT
 
-    @property
+    @cached_property
     def schedule_interval(self) -> float:
         """Seconds between scheduling passes."""
         return parse_time(self.attrs["schedule_interval"])
 
-    @property
+    @cached_property
     def flush_submit_sec(self) -> int:
         """Seconds after a submit before an extra pass (0: none)."""
         return parse_c_integer(self.attrs["flush_submit_sec"])
 
-    @property
+    @cached_property
     def flush_finish_sec(self) -> int:
         """Seconds after a job ends before an extra pass (0: none)."""
         return parse_c_integer(self.attrs["flush_finish_sec"])
 
-    @property
+    @cached_property
     def max_reservation(self) -> int:
         """Reservations the scheduler makes per pass."""
         return parse_c_integer(self.attrs["max_reservation"])
 
-    @property
+    @cached_property
     def maxujobs(self) -> int:
         """Running jobs allowed per user; 0 is unlimited."""
         return parse_c_integer(self.attrs["maxujobs"])
 
-    @property
+    @cached_property
     def default_duration(self) -> float:
         """Assumed runtime (seconds, ``math.inf`` for INFINITY) of jobs without h_rt/s_rt."""
         return parse_time(self.attrs["default_duration"])
 
-    @property
+    @cached_property
     def queue_sort_method(self) -> str:
         """``load`` or ``seqno``."""
         return self.attrs["queue_sort_method"].lower()

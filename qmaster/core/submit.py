@@ -61,7 +61,7 @@ def validate_spec(core: Core, spec: dict[str, Any]) -> None:
     if pmin is not None and pmax is not None and int(pmax) < int(pmin):
         raise InvalidRequest("ERROR! invalid slot range: the minimum exceeds the maximum")
     check_requests(core, spec)
-    cqueues = {qi.cqueue for qi in core.config.queue_instances()}
+    cqueues = core.config.cqueues
     for pattern in [*(spec.get("q_hard") or []), *(spec.get("masterq") or [])]:
         cq = str(pattern).partition("@")[0] or "*"
         if not any(re.fullmatch(_glob(cq), name) for name in cqueues):

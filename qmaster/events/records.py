@@ -66,7 +66,9 @@ _UNSAFE = str.maketrans({":": "_", "\n": " ", "\r": " "})
 
 def safe(text: str) -> str:
     """Free text made safe for a ``:``-separated line."""
-    return text.translate(_UNSAFE)
+    if ":" in text or "\n" in text or "\r" in text:
+        return text.translate(_UNSAFE)
+    return text
 
 
 def _f(value: float) -> str:
@@ -75,7 +77,7 @@ def _f(value: float) -> str:
 
 
 def _join(values: tuple[object, ...]) -> str:
-    return ":".join(str(v) for v in values)
+    return ":".join(map(str, values))
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import grp
 import json
+import math
 import os
 import pwd
 import socket
@@ -128,6 +129,10 @@ class GdiServer:
         self._slots = asyncio.Semaphore(max_connections)
         self._server: asyncio.AbstractServer | None = None
         self._conns: set[asyncio.Task[None]] = set()
+        # last time each connection was read from; inf while a request is being answered
+        self._active: dict[asyncio.Task[None], float] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+        self.idle_timeout = request_timeout * 6
 
     async def start(self) -> None:
         prepare_socket_path(self.path)
@@ -138,9 +143,26 @@ class GdiServer:
             )
         finally:
             os.umask(old)
+        self._sweeper = asyncio.create_task(self._sweep(), name="gdi-idle-sweeper")
+
+    async def _sweep(self) -> None:
+        """Close connections idle (or stuck inside a frame) for longer than the idle timeout.
+
+        One sweep a second instead of a timer per read keeps the request path lean.
+        """
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(1.0)
+            limit = loop.time() - self.idle_timeout
+            for task, last in list(self._active.items()):
+                if last < limit:
+                    log.info("gdi_idle_connection_closed")
+                    task.cancel()
 
     async def close(self, grace: float = 5.0) -> None:
         """Stop accepting, give open requests ``grace`` seconds, then cancel them."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         if self._server is not None:
             self._server.close()
         if self._conns:
@@ -168,12 +190,13 @@ class GdiServer:
                     )
                     return
                 await self._serve(reader, writer, who)
-        except (TimeoutError, ConnectionError):
+        except (TimeoutError, ConnectionError, asyncio.CancelledError):
             pass
         except Exception:  # a bug must never take the daemon down
             log.exception("gdi_connection_failed")
         finally:
             self._conns.discard(task)
+            self._active.pop(task, None)
             writer.close()
             with contextlib.suppress(Exception):
                 await writer.wait_closed()
@@ -182,6 +205,9 @@ class GdiServer:
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, who: Identity
     ) -> None:
         decoder = FrameDecoder(self.max_frame)
+        task = asyncio.current_task()
+        assert task is not None
+        loop = asyncio.get_running_loop()
         while True:
             try:
                 body = decoder.next_frame()
@@ -195,16 +221,17 @@ class GdiServer:
             if body is None:
                 return
             if body is NEED_DATA:
-                async with asyncio.timeout(self.request_timeout * 6):
-                    decoder.receive_data(await reader.read(1 << 16))
+                self._active[task] = loop.time()
+                decoder.receive_data(await reader.read(1 << 16))
                 continue
             assert isinstance(body, bytes)
+            self._active[task] = math.inf
             if not await self._handle(body, writer, who):
                 return
 
     async def _handle(self, body: bytes, writer: asyncio.StreamWriter, who: Identity) -> bool:
         try:
-            env = Envelope.model_validate_json(body)
+            env = parse_envelope(body)
         except ValidationError as exc:
             log.warning("gdi_bad_request", user=who.user, reason=exc.errors()[0]["msg"])
             await self._send(writer, error_reply(f"malformed request: {_first_error(exc)}"))
@@ -221,8 +248,37 @@ class GdiServer:
 
     async def _send(self, writer: asyncio.StreamWriter, reply: Reply) -> None:
         writer.write(reply.encode())
-        async with asyncio.timeout(self.request_timeout):
-            await writer.drain()
+        if writer.transport.get_write_buffer_size() > _HIGH_WATER:  # a client that stops reading
+            async with asyncio.timeout(self.request_timeout):
+                await writer.drain()
+
+
+_HIGH_WATER = 1 << 16
+_ENVELOPE_KEYS = frozenset({"v", "op", "args", "user"})
+
+
+def parse_envelope(body: bytes) -> Envelope:
+    """Decode a request frame; well-formed ones skip a second validation pass.
+
+    Anything unusual goes through the pydantic model, whose errors say what is wrong.
+    """
+    try:
+        raw = json.loads(body)
+    except ValueError:
+        raw = None
+    if (
+        isinstance(raw, dict)
+        and raw.keys() <= _ENVELOPE_KEYS
+        and type(raw.get("v")) is int
+        and raw["v"] == 1
+        and type(raw.get("op")) is str
+        and type(raw.get("args", {})) is dict
+        and (raw.get("user") is None or type(raw.get("user")) is str)
+    ):
+        return Envelope.model_construct(
+            v=1, op=raw["op"], args=raw.get("args", {}), user=raw.get("user")
+        )
+    return Envelope.model_validate_json(body)
 
 
 def _first_error(exc: ValidationError) -> str:

@@ -59,11 +59,20 @@ class CellLock:
 
 
 class Committer:
-    """Group commit: outcomes that arrive while a transaction runs share the next one."""
+    """Group commit: outcomes that arrive together share one transaction.
 
-    def __init__(self, spool: Spool, on_failure: Callable[[], None]) -> None:
+    With ``inline`` (``sync = "normal"``: a commit writes the WAL without
+    fsync, a few tens of microseconds) the transaction runs on the event loop
+    once per loop iteration; otherwise (``sync = "full"``) it runs in a worker
+    thread while further outcomes gather for the next one.
+    """
+
+    def __init__(
+        self, spool: Spool, on_failure: Callable[[], None], *, inline: bool = False
+    ) -> None:
         self.spool = spool
         self.on_failure = on_failure
+        self.inline = inline
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="spool")
         self._pending = SpoolDelta()
         self._future: asyncio.Future[None] | None = None
@@ -73,31 +82,56 @@ class Committer:
         """Return once ``delta`` is in the database; raise :class:`CommitFailed` if it never will be."""
         self._pending.merge(delta)
         if self._future is None:
-            self._future = asyncio.get_running_loop().create_future()
+            loop = asyncio.get_running_loop()
+            self._future = loop.create_future()
+            if self.inline:
+                loop.call_soon(self._commit_inline)
         fut = self._future
-        self._kick.set()
+        if not self.inline:
+            self._kick.set()
         await asyncio.shield(fut)
 
+    def _take(self) -> tuple[SpoolDelta, asyncio.Future[None] | None]:
+        delta, fut = self._pending, self._future
+        self._pending, self._future = SpoolDelta(), None
+        return delta, fut
+
+    def _failed(self, fut: asyncio.Future[None], exc: SpoolError) -> None:
+        log.error("spool_commit_failed", reason=str(exc))
+        failed = [fut]
+        if self._future is not None:  # later outcomes were built on the lost state
+            failed.append(self._future)
+            self._pending, self._future = SpoolDelta(), None
+        for f in failed:
+            f.set_exception(CommitFailed(str(exc)))
+        self.on_failure()
+
+    def _commit_inline(self) -> None:
+        delta, fut = self._take()
+        if fut is None:
+            return
+        try:
+            self.spool.commit(delta)
+        except SpoolError as exc:
+            self._failed(fut, exc)
+            return
+        fut.set_result(None)
+
     async def run(self) -> None:
+        """Commit in the worker thread (not needed with ``inline``)."""
+        if self.inline:
+            return
         loop = asyncio.get_running_loop()
         while True:
             await self._kick.wait()
             self._kick.clear()
-            delta, fut = self._pending, self._future
-            self._pending, self._future = SpoolDelta(), None
+            delta, fut = self._take()
             if fut is None:
                 continue
             try:
                 await loop.run_in_executor(self._executor, self.spool.commit, delta)
             except SpoolError as exc:
-                log.error("spool_commit_failed", reason=str(exc))
-                failed = [fut]
-                if self._future is not None:  # later outcomes were built on the lost state
-                    failed.append(self._future)
-                    self._pending, self._future = SpoolDelta(), None
-                for f in failed:
-                    f.set_exception(CommitFailed(str(exc)))
-                self.on_failure()
+                self._failed(fut, exc)
                 continue
             fut.set_result(None)
 
