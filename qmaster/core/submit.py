@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from qmaster.complexes.types import Requestable
+from qmaster.complexes.values import ValueParseError
 from qmaster.core import reports
 from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
 from qmaster.core.jobs import Job, TaskRange
@@ -110,6 +111,10 @@ def check_requests(core: Core, spec: dict[str, Any]) -> None:
                 raise InvalidRequest(f'unknown resource "{name}"')
             if entry.requestable is Requestable.NO:
                 raise InvalidRequest(f'denied: "{entry.name}" configured as non requestable')
+            try:
+                entry.parse(str(spec[key][name]))
+            except ValueParseError as exc:
+                raise InvalidRequest(str(exc)) from exc
 
 
 def submitted_text(job: Job) -> str:
@@ -128,7 +133,7 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
     array = task_range(spec)
     validate_spec(core, spec)
     job = Job(0, req.identity, now, spec, array=array, user_hold=bool(spec.get("h")))
-    n_tasks = len(job.all_task_ids())
+    n_tasks = (array.last - array.first) // array.step + 1 if array else 1
     if args.verify in ("v", "p"):
         found = verify(core, job, args.verify, now)
         text = (

@@ -61,11 +61,6 @@ def test_qsub_w_e_with_an_unknown_queue_is_refused(shared_served: RunningCell) -
     assert shared_served.run("qstat", "-u", "*").stdout == ""
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG(core/schedd unknown-resource check): qsub prints 'Unable to run job: Unable "
-    "to run job: unknown resource \"nosuch\".' because the daemon's answer carries the prefix",
-)
 def test_qsub_of_an_unknown_resource_is_refused(shared_served: RunningCell) -> None:
     """qsub -l nosuch=1: 'Unable to run job: unknown resource "nosuch".' / 'Exiting.', exit 1."""
     code, _out, err = qsub(shared_served, "-l", "nosuch=1", "-b", "y", "sleep", "1")

@@ -14,11 +14,6 @@ def running_ids(live: LiveDaemon) -> set[int]:
     return {r["job_id"] for r in rows if r["state"] == "r"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG(core/submit): l_hard h_rt=garbage is accepted, then every scheduling pass "
-    "raises in view.job_request (core_tick_failed) and no job is ever dispatched again",
-)
 def test_unparseable_time_request_is_refused_and_does_not_stall_scheduling(
     live: LiveDaemon,
 ) -> None:
@@ -45,22 +40,12 @@ def test_unknown_resource_request_is_refused(live: LiveDaemon) -> None:
     assert live.call("job_list", {}).data["jobs"] == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG(core/schedd unknown-resource check): the answer already starts with "
-    "'Unable to run job: ', so qsub prints that prefix twice",
-)
 def test_unknown_resource_answer_is_just_the_reason(live: LiveDaemon) -> None:
     """The refusal is the bare reason 'unknown resource "nosuch"'; qsub adds its own prefix."""
     reply = live.call("submit", job("100", l_hard={"nosuch": "1"}))
     assert [a.text for a in reply.answers] == ['unknown resource "nosuch"']
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG(core/submit): t_max=2**70 raises OverflowError in len(job.all_task_ids()); "
-    "the client gets 'internal error in qmaster' instead of the max_aj_tasks refusal",
-)
 def test_huge_task_range_is_refused_with_the_task_limit(live: LiveDaemon) -> None:
     """-t 1-2**70 is refused like any range over max_aj_tasks, not with an internal error."""
     reply = live.call("submit", job("100", t_min=1, t_max=2**70, t_step=1))
