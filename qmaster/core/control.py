@@ -11,7 +11,7 @@ from qmaster.core.jobs import Identity, Job, parse_task_range
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
 from qmaster.core.states import TaskState
-from qmaster.core.submit import check_name, task_range, validate_spec
+from qmaster.core.submit import check_name, task_range, validate_spec, verify_reasons
 from qmaster.gdi.answers import Status, error, ok
 from qmaster.gdi.messages import AlterArgs, DeleteArgs
 
@@ -184,6 +184,9 @@ def handle_alter(core: Core, req: Request, now: float, out: Outcome) -> None:
     changes.pop("jsv", None)
     changes.pop("CMDNAME", None)
     who = req.identity
+    if args.verify in ("v", "p"):
+        _verify_alter(core, who, args.job_ids, changes, args.verify, now, out)
+        return
     if not changes:
         raise InvalidRequest("No jobs modified")
     for ref in args.job_ids:
@@ -197,6 +200,36 @@ def handle_alter(core: Core, req: Request, now: float, out: Outcome) -> None:
                 out.answers.append(exc.to_answer())
     if any(not a.is_error for a in out.answers):
         core.request_pass(now)
+
+
+def _verify_alter(
+    core: Core,
+    who: Identity,
+    refs: list[str],
+    changes: dict[str, Any],
+    mode: str,
+    now: float,
+    out: Outcome,
+) -> None:
+    """qalter -w v|p: would the job, changed so, find a queue? Nothing is changed."""
+    for ref in refs:
+        found = select_jobs(core, ref)
+        if not found:
+            out.answers.append(error(f'denied: job "{ref}" does not exist', Status.EEXIST))
+        for job, _ in found:
+            if not _may_touch(core, who, job):
+                out.answers.append(
+                    error(
+                        f'denied: "{who.user}" must be at least owner of job {job.job_id} to change job attributes',
+                        Status.ENOTOWNER,
+                    )
+                )
+                continue
+            trial = Job(job.job_id, job.owner, job.submit_time, {**job.spec, **changes}, job.array)
+            pending, reasons = verify_reasons(core, trial, mode, now)
+            out.answers.extend(ok(r.text) for r in reasons if pending)
+            text = "no suitable queues" if pending else "found suitable queue(s)"
+            out.answers.append(ok(f"verification: {text}"))
 
 
 def _alter(core: Core, who: Identity, job: Job, changes: dict[str, Any], out: Outcome) -> None:

@@ -199,3 +199,15 @@ def test_shutdown_needs_a_manager():
     assert not out.shutdown
     out = request(core, ROOT, "shutdown", T0)
     assert out.shutdown
+
+
+def test_alter_w_v_verifies_without_changing():
+    """qalter -w v says whether the changed job would find a queue and stores nothing."""
+    core = make_core()
+    submit(core, h=True)
+    out = request(core, ALICE, "alter", T0, job_ids=["1"], job={"q_hard": ["nosuch.q"]}, verify="v")
+    assert texts(out)[-1] == "verification: no suitable queues"
+    out = request(core, ALICE, "alter", T0, job_ids=["1"], job={"N": "other"}, verify="v")
+    assert texts(out) == ["verification: found suitable queue(s)"]
+    assert core.jobs[1].name == "job.sh"
+    assert "q_hard" not in core.jobs[1].spec
