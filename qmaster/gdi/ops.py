@@ -58,12 +58,36 @@ Operations and their ``args`` -> ``data``:
     conf_add      {"kind": KIND, "name": str, "members": [str]} add users to a userset / managers
     conf_delete   {"kind": KIND, "name": str, "members": [str]} remove them
     shutdown      {}                                    (managers only; qconf -km)
+    subscribe     {"kinds": [str] | null}               a stream of replies, one per event (qevent)
+    ar_submit     {"ar": ArSpec, "verify": "e|v"}       -> {"ar_id": int}
+                  answers: INFO ``Your advance reservation 1 has been granted``
+    ar_list       {"users": [str] | null, "ar_ids": [str] | null}
+                  -> {"ars": [ArRow], "missing": [str]}   users null: every user; "*" too
+    ar_delete     {"ar_ids": [str], "users": [str] | null, "force": bool}
+                  ids may be numbers, names or wildcard patterns; answers one per AR
+
+ArSpec (qrsub's switches; the client resolves dates to epoch seconds in local
+time and sends only what the user gave; the qmaster derives the missing one of
+start/end/duration and checks that all three agree)::
+
+    a float (start), e float (end), d float (duration, seconds)
+    N str, A str, l_hard dict[str,str], u list[str] (users, @groups, usersets),
+    q_hard list[str], pe_name str, pe_min int, pe_max int, masterq list[str],
+    ckpt str, now bool, m str, M list[str], he bool (-he yes)
 
 KIND is one of: complex, cqueue, exechost, pe, userset, global, sched, manager.
 With conf_show, a null name for cqueue/exechost/pe/userset/manager lists names
 (``-sql``, ``-sel``, ``-spl``, ``-sm``).
 
 Rows::
+
+    ArRow     {"ar_id": int, "name": str, "owner": str, "group": str, "state": "w|r|x|d|E|W",
+               "submission_time": float, "start_time": float, "end_time": float,
+               "duration": float, "account": str, "resource_list": {str: str},
+               "granted_slots": [[qinstance, slots]], "granted_pe": {"name", "slots"} | null,
+               "masterq": [str], "ckpt": str | null, "mail_options": str | null,
+               "mail_list": [str], "acl_list": [str], "xacl_list": [str],
+               "error_handling": bool, "messages": [str]}
 
     JobRow    {"job_id": int, "prior": float, "name": str, "owner": str, "state": str,
                "submit_time": float, "start_time": float | null, "queue": str | null,
@@ -95,6 +119,10 @@ OPS: Final = frozenset(
         "conf_add",
         "conf_delete",
         "shutdown",
+        "subscribe",
+        "ar_submit",
+        "ar_list",
+        "ar_delete",
     }
 )
 
