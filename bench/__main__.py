@@ -71,6 +71,9 @@ def main(argv: list[str]) -> int:
         print(f"unknown benchmark part(s): {', '.join(unknown)}; known: {', '.join(PARTS)}")
         return 2
     chosen = argv or list(PARTS)
+    import structlog  # in-process parts (the JSV pool) log through structlog: keep it quiet
+
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(30))
     verdicts = {name: run_part(name, PARTS[name]) for name in chosen}
     print("\n=== summary ===")
     for name, verdict in verdicts.items():

@@ -9,7 +9,6 @@ work). Run it alone with ``python -m bench.jsv_bench [n_jobs] [concurrency]``.
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 import time
 from pathlib import Path
@@ -82,15 +81,82 @@ def run(n_jobs: int = 2000, concurrency: int = 8) -> dict[str, Any]:
     return out
 
 
-def main(argv: list[str]) -> None:
-    """Print the benchmark as JSON."""
+def daemon_rates(seconds: float = 3.0, clients: int = 8) -> dict[str, float]:
+    """Submissions per second through a running qmaster with each server JSV, 8 clients."""
+    import tempfile
+
+    from bench.common import _set_conf_value, running_cell
+    from bench.gdi_bench import acknowledged, drive
+
+    rates: dict[str, float] = {}
+    for label, url in SCRIPTS.items():
+        with tempfile.TemporaryDirectory(prefix="minige-jsvbench-") as tmp:
+            root = Path(tmp)
+            with running_cell(root) as cell:
+                if url is not None:
+                    conf = cell.run("qconf", "-sconf", check=True).stdout
+                    path = root / "global.conf"
+                    path.write_text(conf)
+                    _set_conf_value(path, "jsv_url", url)
+                    _set_conf_value(path, "jsv_threshold", "60000")
+                    cell.run("qconf", "-Mconf", str(path), check=True)
+                socket = cell.cell.socket
+                drive(socket, clients, 0.5, reconnect=False, check=acknowledged, procs=True)
+                load = drive(
+                    socket, clients, seconds, reconnect=False, check=acknowledged, procs=True
+                )
+                rates[label] = load.rate
+    return rates
+
+
+def main(argv: list[str]) -> int:
+    """Print the pool's verification rates and the daemon's submission rates with each JSV."""
+    from bench.common import Row, print_table
+
     n_jobs = int(argv[0]) if argv else 2000
     concurrency = int(argv[1]) if len(argv) > 1 else 8
-    print(json.dumps(run(n_jobs, concurrency), indent=2))
+    pool = run(n_jobs, concurrency)
+    print_table(
+        f"JSV pool of 2, {concurrency} concurrent verifications (no daemon)",
+        [
+            Row(
+                f"verifications/s, {label} JSV",
+                pool[label]["jobs_per_s"],
+                "/s",
+                pool["none"]["jobs_per_s"] if label != "none" else None,
+                "no JSV",
+            )
+            for label in ("python", "shell", "none")
+        ],
+    )
+    for label in ("python", "shell"):
+        r = pool[label]
+        print(
+            f"  {label}: codec {r['codec_us_per_job']} µs/job, pipe round trip and script "
+            f"{r['pipe_and_script_us_per_job']} µs/job, restarts {r['restarts']}"
+        )
+    rates = daemon_rates()
+    print_table(
+        "Submissions through the qmaster with a server JSV pool of 2, 8 clients",
+        [
+            Row(
+                "submit/s, Python example JSV",
+                rates["python"],
+                "/s",
+                rates["none"],
+                "no JSV",
+                "≥ 2,000/s",
+                rates["python"] >= 2000,
+            ),
+            Row("submit/s, shell template JSV", rates["shell"], "/s", rates["none"], "no JSV"),
+            Row("submit/s, no JSV", rates["none"], "/s"),
+        ],
+    )
+    return 0
 
 
 if __name__ == "__main__":
     import structlog
 
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(30))
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))
