@@ -56,10 +56,9 @@ class _Pass:
 
     def finish(self) -> None:
         """Add the queue instances found full to every pending job's reasons."""
-        full = list(self.full.values())
+        full = tuple(self.full.values())
         for reasons in {id(r): r for r in self.plan.reasons.values()}.values():
-            for reason in full:
-                reasons.add(reason)
+            reasons.add_all(full)
             if not reasons:
                 reasons.add(Reason("no_queue", "job", ""))
 

@@ -154,7 +154,7 @@ class ReasonList(Sequence[Reason]):
     __slots__ = ("_done", "_parts")
 
     def __init__(self, reasons: Iterable[Reason] = ()) -> None:
-        self._parts: list[tuple[Reason | Callable[[], Reason], Targets]] = [
+        self._parts: list[tuple[Reason | Callable[[], Reason] | tuple[Reason, ...], Targets]] = [
             (r, None) for r in reasons
         ]
         self._done: list[Reason] | None = None
@@ -164,14 +164,25 @@ class ReasonList(Sequence[Reason]):
         self._parts.append((reason, targets))
         self._done = None
 
+    def add_all(self, reasons: tuple[Reason, ...]) -> None:
+        """Add reasons shared by many lists (e.g. the queue instances found full) in one step."""
+        if reasons:
+            self._parts.append((reasons, None))
+            self._done = None
+
     def _list(self) -> list[Reason]:
         if self._done is None:
             seen: set[tuple[str, str, str]] = set()
             done: list[Reason] = []
             for made, targets in self._parts:
-                reason = made if isinstance(made, Reason) else made()
-                names = targets() if callable(targets) else targets
-                spelt = [reason] if names is None else [replace(reason, target=t) for t in names]
+                if isinstance(made, tuple):
+                    spelt = list(made)
+                else:
+                    reason = made if isinstance(made, Reason) else made()
+                    names = targets() if callable(targets) else targets
+                    spelt = (
+                        [reason] if names is None else [replace(reason, target=t) for t in names]
+                    )
                 for r in spelt:
                     key = (r.code, r.level, r.target)
                     if key not in seen:
