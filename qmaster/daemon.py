@@ -69,6 +69,7 @@ class Daemon:
         self._subscribers: set[asyncio.Queue[dict[str, Any] | None]] = set()
         self._verifying: set[int] = set()
         self._flush_soon = False
+        self._ticker_wakes_at = 0.0
         self._background: set[asyncio.Task[None]] = set()
         self.jsv = JsvGate(settings.jsv_pool_size)
         self.lock = CellLock(cell.lock)
@@ -324,7 +325,13 @@ class Daemon:
             asyncio.get_running_loop().call_soon(self._flush_events)
         if out.shutdown:
             self.stop()
-        self._wake.set()
+        self._nudge_ticker()
+
+    def _nudge_ticker(self) -> None:
+        """Wake the ticker only when the core now wants it earlier than it planned to wake."""
+        deadline = self.core.next_deadline(self._verifying)
+        if deadline is not None and deadline < self._ticker_wakes_at:
+            self._wake.set()
 
     # -- time ------------------------------------------------------------------
 
@@ -336,6 +343,7 @@ class Daemon:
             now = self.clock.now()
             if deadline is None or deadline > now:
                 wait = 1.0 if deadline is None else min(deadline - now, 1.0)
+                self._ticker_wakes_at = now + wait
                 self._wake.clear()
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(wait):
