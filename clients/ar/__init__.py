@@ -1,0 +1,1 @@
+"""Shared pieces of the advance reservation commands qrsub, qrstat and qrdel."""
