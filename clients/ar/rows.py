@@ -35,3 +35,9 @@ def pe_of(row: ArRow) -> tuple[str, str] | None:
     if not pe:
         return None
     return str(pe.get("name", "")), str(pe.get("slots", ""))
+
+
+def shown_mail_options(row: ArRow) -> str:
+    """Mail options as Grid Engine's text and XML show them: none (or ``n``) shows nothing."""
+    letters = text_of(row, "mail_options")
+    return "" if letters == "n" else letters

@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from clients.ar.dates import hms
-from clients.ar.rows import ArRow, list_of, mail_parts, pe_of, slots_of, text_of
+from clients.ar.rows import (
+    ArRow,
+    list_of,
+    mail_parts,
+    pe_of,
+    shown_mail_options,
+    slots_of,
+    text_of,
+)
 from clients.ar.times import ge_time
 
 SUMMARY_RULE = "-" * 90
@@ -66,8 +74,8 @@ def _optional_lines(row: ArRow) -> Iterable[str]:
         yield _line("master hard queue_list", ",".join(map(str, masterq)))
     if row.get("ckpt"):
         yield _line("checkpoint_name", text_of(row, "ckpt"))
-    if row.get("mail_options"):
-        yield _line("mail_options", text_of(row, "mail_options"))
+    if letters := shown_mail_options(row):
+        yield _line("mail_options", letters)
     if mails := list_of(row, "mail_list"):
         yield _line("mail_list", ",".join("@".join(mail_parts(str(m))) for m in mails))
     for key in ("acl_list", "xacl_list"):

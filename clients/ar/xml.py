@@ -14,7 +14,15 @@ from collections.abc import Iterable, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from clients.ar.dates import hms
-from clients.ar.rows import ArRow, list_of, mail_parts, pe_of, slots_of, text_of
+from clients.ar.rows import (
+    ArRow,
+    list_of,
+    mail_parts,
+    pe_of,
+    shown_mail_options,
+    slots_of,
+    text_of,
+)
 from clients.ar.times import xml_time
 
 SCHEMA = (
@@ -87,8 +95,8 @@ def _tail(row: ArRow) -> Iterable[str]:
         yield _field("master_hard_queue_list", ",".join(map(str, masterq)))
     if row.get("ckpt"):
         yield _field("checkpoint_name", text_of(row, "ckpt"))
-    if row.get("mail_options"):
-        yield _field("mail_options", text_of(row, "mail_options"))
+    if letters := shown_mail_options(row):
+        yield _field("mail_options", letters)
     if mails := list_of(row, "mail_list"):
         yield _block(
             "mail_list",

@@ -325,3 +325,10 @@ def test_help_goes_to_stdout(qmaster: FakeQmaster, capsys: pytest.CaptureFixture
     assert qrstat.main(["-help"], transport=qmaster) == 0
     assert capsys.readouterr().out.startswith("usage: qrstat")
     assert qmaster.calls == []
+
+
+def test_no_mail_is_not_shown(qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]) -> None:
+    """An AR submitted with -m n has no mail_options line, as in Grid Engine."""
+    qmaster.reply("ar_list", data={"ars": [ar_row(1, mail_options="n")], "missing": []})
+    qrstat.main(["-ar", "1"], transport=qmaster)
+    assert "mail_options" not in capsys.readouterr().out
