@@ -134,6 +134,7 @@ class Daemon:
             snap.tasks,
             snap.counters,
             self.clock.now(),
+            ars=snap.ars,
             directory_exists=os.path.isdir,
         )
         log.info(

@@ -7,6 +7,7 @@ It imports neither asyncio nor anything that does I/O; the core builds the
 from schedd.pass_ import schedule
 from schedd.reasons import Reason
 from schedd.view import (
+    Booked,
     HostState,
     JobRequest,
     Order,
@@ -19,6 +20,7 @@ from schedd.view import (
 )
 
 __all__ = [
+    "Booked",
     "HostState",
     "JobRequest",
     "Order",

@@ -145,7 +145,7 @@ class Groups:
         for index, q in enumerate(queues):
             h = view.host(q.host)
             sig = (
-                q.disabled, q.pe_list, q.user_lists, q.xuser_lists, h.user_lists, h.xuser_lists,
+                q.disabled, q.name in view.ar_queues, q.pe_list, q.user_lists, q.xuser_lists, h.user_lists, h.xuser_lists,
                 (q.cqueue, q.host, q.host_groups) if by_name else None,
                 _level_sig(h.level, names), _level_sig(q.queue_level, names),
             )  # fmt: skip
@@ -249,6 +249,8 @@ def _queue_never(
 ) -> Reason | None:
     if q.disabled:
         return Reason("disabled", "queue", q.name)
+    if job.runtime_limit is None and q.name in view.ar_queues:
+        return Reason("ar_no_h_rt", "queue", q.name)
     if job.hard_queues and not any(queue_matches(p, q) for p in job.hard_queues):
         return Reason("hard_queue", "queue", q.name)
     if cat.pes and not any(pe in q.pe_list for pe in cat.pes):

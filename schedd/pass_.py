@@ -43,6 +43,7 @@ class _Pass:
         self.by_name = {q.name: q for q in self.queues}
         self.cats = CategoryCache(view, self.queues, enabled=cache)
         wants = view.max_reservation > 0 and any(j.reserve for j in view.jobs)
+        wants = wants or bool(view.advance)
         self.planner = Planner(view, now) if wants else None
         self.reservations_left = view.max_reservation
         self.full: dict[str, Reason] = {}

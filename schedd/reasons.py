@@ -119,6 +119,17 @@ def _reserved(r: Reason) -> str:
     return f"job is waiting for its resource reservation (starts at {r.offered})"
 
 
+def _ar_no_h_rt(r: Reason) -> str:
+    return (
+        f'cannot run in queue instance "{r.target}" because it holds an advance reservation'
+        " and the job requests no h_rt"
+    )
+
+
+def _ar(r: Reason) -> str:
+    return f"advance reservation {r.target}: {r.offered}"
+
+
 def _no_queue(r: Reason) -> str:
     return "no queue instance available"
 
@@ -140,6 +151,8 @@ _RENDER = {
     "not_parallel": _not_parallel,
     "reserved": _reserved,
     "no_queue": _no_queue,
+    "ar_no_h_rt": _ar_no_h_rt,
+    "ar": _ar,
 }
 
 

@@ -4,7 +4,7 @@ When a pass may reserve (``max_reservation`` > 0 and some job asks with
 ``-R y``), the planner keeps, per level and consumable, the bookings with
 their time spans: running tasks until their expected end (``h_rt``, else
 ``default_duration``), tasks dispatched in this pass for their duration, and
-reservations. A job that cannot start now gets the earliest start at which
+reservations, and advance reservations over their windows. A job that cannot start now gets the earliest start at which
 everything it needs is free for its whole duration, and those resources are
 booked from then on. Later jobs may start now only where they do not cut into
 a reservation during their own duration — that is backfilling.
@@ -35,6 +35,8 @@ class Planner:
         for run in view.running:
             end = run.end if run.end > now else now + 1.0
             self.add(run.debits, -math.inf, end)
+        for booked in view.advance:
+            self.add(booked.debits, booked.start, booked.end, reserve=True)
 
     def add(
         self, debits: Iterable[Debit], start: float, end: float, *, reserve: bool = False

@@ -118,6 +118,15 @@ class Running:
     end: float
 
 
+@dataclass(frozen=True, slots=True)
+class Booked:
+    """Consumables an advance reservation holds from ``start`` to ``end``."""
+
+    debits: tuple[Debit, ...]
+    start: float
+    end: float
+
+
 @dataclass(slots=True)
 class View:
     """Everything one pass may look at."""
@@ -135,6 +144,10 @@ class View:
     max_reservation: int = 0
     default_duration: float = math.inf
     running: Sequence[Running] = ()
+    advance: Sequence[Booked] = ()
+    """Advance reservations not yet over: what each holds over its window."""
+    ar_queues: frozenset[str] = frozenset()
+    """Queue instances an advance reservation holds: no job without ``h_rt`` goes there."""
 
     def host(self, name: str) -> HostState:
         """The host's state; a host the view does not know offers nothing."""

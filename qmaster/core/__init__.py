@@ -3,7 +3,7 @@
 Importing this package registers every request handler with the machine.
 """
 
-from qmaster.core import confops, control, query, submit
+from qmaster.core import arops, confops, control, query, submit
 from qmaster.core.jobs import Identity
 from qmaster.core.machine import Core, CoreSettings, Request
 from qmaster.core.outcome import Outcome, SpoolDelta
@@ -15,6 +15,7 @@ __all__ = [
     "Outcome",
     "Request",
     "SpoolDelta",
+    "arops",
     "confops",
     "control",
     "query",

@@ -6,6 +6,7 @@ import fnmatch
 from typing import Any
 
 from qmaster.core import lifecycle
+from qmaster.core.arjobs import check_job as check_job_ar
 from qmaster.core.errors import CoreError, InvalidRequest, NoSuchObject, PermissionDenied
 from qmaster.core.jobs import Identity, Job, parse_task_range
 from qmaster.core.machine import Core, Request, handler
@@ -172,6 +173,7 @@ _ALTER_WHAT = {
     "hold_jid": "job id hold list",
     "notify": "notify behaviour",
     "P": "project",
+    "ar": "advance reservation",
 }
 
 
@@ -195,7 +197,7 @@ def handle_alter(core: Core, req: Request, now: float, out: Outcome) -> None:
             out.answers.append(error(f'denied: job "{ref}" does not exist', Status.EEXIST))
         for job, _ in found:
             try:
-                _alter(core, who, job, changes, out)
+                _alter(core, who, job, changes, out, now)
             except CoreError as exc:
                 out.answers.append(exc.to_answer())
     if any(not a.is_error for a in out.answers):
@@ -232,7 +234,9 @@ def _verify_alter(
             out.answers.append(ok(f"verification: {text}"))
 
 
-def _alter(core: Core, who: Identity, job: Job, changes: dict[str, Any], out: Outcome) -> None:
+def _alter(
+    core: Core, who: Identity, job: Job, changes: dict[str, Any], out: Outcome, now: float
+) -> None:
     if not _may_touch(core, who, job):
         raise PermissionDenied(
             f'denied: "{who.user}" must be at least owner of job {job.job_id} to change job attributes'
@@ -245,6 +249,8 @@ def _alter(core: Core, who: Identity, job: Job, changes: dict[str, Any], out: Ou
     check_name(str(new["N"]))
     task_range(new)
     validate_spec(core, new)
+    if "ar" in changes:
+        check_job_ar(core, job.owner, new, now)
     job.spec = new
     if "h" in changes:
         job.user_hold = bool(changes["h"])

@@ -80,16 +80,19 @@ def run_pass(core: Core, now: float, out: Outcome) -> None:
 
     interval = core.config.sched_conf.schedule_interval
     core.schedule_at = now + interval if interval > 0 else None
+    from qmaster.core.arjobs import run_passes
+
     view = build_view(core, now)
-    if not view.jobs:
-        core.reasons = {}
-        return
-    plan = schedule(view, now)
-    core.reasons = plan.reasons
-    for order in plan.orders:
-        dispatch(core, order, now, out)
-    if plan.orders:
-        out.log("scheduler_pass", dispatched=len(plan.orders), pending=len(plan.reasons))
+    core.reasons = {}
+    if view.jobs:
+        plan = schedule(view, now)
+        core.reasons = plan.reasons
+        for order in plan.orders:
+            dispatch(core, order, now, out)
+        if plan.orders:
+            out.log("scheduler_pass", dispatched=len(plan.orders), pending=len(plan.reasons))
+    if core.ars:
+        run_passes(core, now, out)
 
 
 def dispatch(core: Core, order: Order, now: float, out: Outcome) -> None:
@@ -163,7 +166,9 @@ def finish(
     task.exit_status = exit_status
     if was_running:
         task.failed = FAILED_AFTER_JOB if event == "deleted" else failed
-        out.reports.append(reports.acct(job, task, now))
+        ar = core.ars.get(int(job.spec.get("ar") or 0))
+        ar_time = int(ar.submission_time) if ar else 0
+        out.reports.append(reports.acct(job, task, now, ar_submission_time=ar_time))
     _report(core, out, job, task, event, now)
     flush = core.config.sched_conf.flush_finish_sec
     if flush > 0:
@@ -172,6 +177,10 @@ def finish(
         remove_job(core, job, out)
     else:
         core.spool_task(out, job, task)
+    if job.spec.get("ar"):
+        from qmaster.core.arlife import job_left
+
+        job_left(core, job, now, out)
 
 
 def finish_pending(core: Core, job: Job, task_id: int, now: float, out: Outcome) -> None:

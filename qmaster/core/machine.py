@@ -29,9 +29,11 @@ from pydantic import BaseModel
 from qmaster.complexes.booking import Bookings
 from qmaster.conf.state import QueueInstanceConf
 from qmaster.conf.store import ClusterConfig
+from qmaster.core.ars import AdvanceReservation
 from qmaster.core.errors import CoreError, InvalidRequest
 from qmaster.core.jobs import Identity, Job, Task
 from qmaster.core.outcome import Outcome, SpoolDelta
+from schedd.calendar import Calendar
 from schedd.reasons import ReasonList
 
 MAX_ID = 9_999_999
@@ -77,7 +79,8 @@ def handler(op: str) -> Callable[[Handler], Handler]:
 
 @dataclass(order=True, slots=True)
 class Timer:
-    """A due time for one task: ``start`` it or ``end`` it."""
+    """A due time for one task (``start`` it or ``end`` it), or for an advance
+    reservation (``ar_start``, ``ar_end``; ``job_id`` is then the AR's id)."""
 
     at: float
     seq: int
@@ -109,6 +112,9 @@ class Core:
         self._seq = itertools.count()
         self._qi_by_name: dict[str, QueueInstanceConf] | None = None
         self.verify_waiting: set[int] = set()
+        self.ars: dict[int, AdvanceReservation] = {}
+        self.next_ar_id = 1
+        self.ar_calendar = Calendar()
 
     # -- entry points -------------------------------------------------------
 
@@ -130,12 +136,15 @@ class Core:
 
     def tick(self, now: float) -> Outcome:
         """Fire due timers and run a scheduling pass if one is due."""
-        from qmaster.core import lifecycle
+        from qmaster.core import arlife, lifecycle
 
         out = Outcome()
         while self._timers and self._timers[0].at <= now:
             t = heapq.heappop(self._timers)
-            lifecycle.fire(self, t, now, out)
+            if t.kind.startswith("ar_"):
+                arlife.fire(self, t, now, out)
+            else:
+                lifecycle.fire(self, t, now, out)
         if self.schedule_at is not None and self.schedule_at <= now:
             lifecycle.run_pass(self, now, out)
         return out
@@ -204,6 +213,18 @@ class Core:
         self.next_job_id = job_id % MAX_ID + 1
         return job_id
 
+    def allocate_ar_id(self) -> int:
+        """The next free advance reservation id; wraps after 9,999,999, skips ids in use."""
+        ar_id = self.next_ar_id
+        for _ in range(MAX_ID):
+            if ar_id not in self.ars:
+                break
+            ar_id = ar_id % MAX_ID + 1
+        else:
+            raise CoreError("rejected: no free advance reservation id")
+        self.next_ar_id = ar_id % MAX_ID + 1
+        return ar_id
+
     def spool_job(self, out: Outcome, job: Job) -> None:
         out.spool.jobs[job.job_id] = job.to_row()
 
@@ -221,10 +242,11 @@ class Core:
         tasks: list[dict[str, Any]],
         counters: dict[str, int],
         now: float,
+        ars: list[dict[str, Any]] | None = None,
         **kw: Any,
     ) -> Core:
         """Rebuild the core from spooled rows (after a clean stop or a crash)."""
-        from qmaster.core import lifecycle
+        from qmaster.core import arlife, lifecycle
 
         core = cls(config, settings, **kw)
         by_job: dict[int, list[Task]] = {}
@@ -239,4 +261,5 @@ class Core:
             lifecycle.restore_task_timers(core, job, now)
         highest = max(core.jobs, default=0)
         core.next_job_id = counters.get("job") or highest % MAX_ID + 1
+        arlife.restore(core, ars or [], counters, now)
         return core

@@ -22,9 +22,10 @@ class SpoolDelta:
     tasks: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
     config: dict[tuple[str, str], str | None] = field(default_factory=dict)
     counters: dict[str, int] = field(default_factory=dict)
+    ars: dict[int, dict[str, Any] | None] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.jobs or self.tasks or self.config or self.counters)
+        return bool(self.jobs or self.tasks or self.config or self.counters or self.ars)
 
     def merge(self, other: SpoolDelta) -> None:
         """Fold a later delta into this one (later writes win)."""
@@ -36,6 +37,7 @@ class SpoolDelta:
         self.tasks.update(other.tasks)
         self.config.update(other.config)
         self.counters.update(other.counters)
+        self.ars.update(other.ars)
 
 
 @dataclass(slots=True)

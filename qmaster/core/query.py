@@ -110,8 +110,27 @@ def qtype_letters(qtype: tuple[str, ...], pe_list: tuple[str, ...]) -> str:
     return letters + ("P" if pe_list else "") or "-"
 
 
+def reserved_slots(core: Core) -> tuple[dict[str, int], dict[str, int]]:
+    """Per queue instance: slots reserved by ARs in their window, and the part no AR job uses."""
+    from qmaster.core.arlife import booking_key
+
+    resv: dict[str, int] = {}
+    for ar in core.ars.values():
+        if core.booked.by_task.get(booking_key(ar)) is not None:
+            for name, n in ar.granted:
+                resv[name] = resv.get(name, 0) + n
+    held: dict[str, int] = {}
+    for key, debits in core.booked.by_task.items():
+        if key[0] < 0:
+            for kind, name, attr, amount in debits:
+                if kind == "queue" and attr == "slots":
+                    held[name] = held.get(name, 0) + round(amount)
+    return resv, held
+
+
 def queue_rows(core: Core) -> list[dict[str, Any]]:
     """``qstat -f``'s queue instance lines."""
+    resv, held = reserved_slots(core)
     rows = []
     for qi in core.config.queue_instances():
         host = core.config.exechost(qi.host)
@@ -120,8 +139,8 @@ def queue_rows(core: Core) -> list[dict[str, Any]]:
             {
                 "name": qi.name,
                 "qtype": qtype_letters(qi.qtype, qi.pe_list),
-                "resv": 0,
-                "used": core.booked.slots(qi.name),
+                "resv": resv.get(qi.name, 0),
+                "used": core.booked.slots(qi.name) - held.get(qi.name, 0),
                 "total": qi.slots,
                 "load_avg": float(load["load_avg"]) if "load_avg" in load else None,
                 "arch": str(load.get("arch", "-")),

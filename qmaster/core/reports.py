@@ -64,7 +64,7 @@ def job_log(
     )
 
 
-def acct(job: Job, task: Task, now: float) -> Acct:
+def acct(job: Job, task: Task, now: float, *, ar_submission_time: int = 0) -> Acct:
     """The accounting record of a finished task."""
     qi = task.queue or "NONE@NONE"
     qname, _, host = qi.partition("@")
@@ -91,4 +91,5 @@ def acct(job: Job, task: Task, now: float) -> Acct:
         slots=task.slots or job.slots,
         task_number=task.task_id,
         arid=int(job.spec.get("ar") or 0),
+        ar_submission_time=ar_submission_time,
     )

@@ -16,6 +16,7 @@ from typing import Any
 from qmaster.complexes.types import Requestable
 from qmaster.complexes.values import ValueParseError
 from qmaster.core import reports
+from qmaster.core.arjobs import check_job as check_job_ar
 from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
 from qmaster.core.jobs import Job, TaskRange
 from qmaster.core.machine import Core, Request, handler
@@ -132,6 +133,7 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
     check_name(str(spec["N"]))
     array = task_range(spec)
     validate_spec(core, spec)
+    check_job_ar(core, req.identity, spec, now)
     job = Job(0, req.identity, now, spec, array=array, user_hold=bool(spec.get("h")))
     n_tasks = (array.last - array.first) // array.step + 1 if array else 1
     if args.verify in ("v", "p"):

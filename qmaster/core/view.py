@@ -17,9 +17,10 @@ from qmaster.complexes.table import ComplexTable
 from qmaster.complexes.values import parse_time
 from qmaster.conf import fields as f
 from qmaster.conf.state import QueueInstanceConf
+from qmaster.core.ars import LIVE
 from qmaster.core.jobs import Job, Task
 from qmaster.core.states import TaskState
-from schedd import HostState, JobRequest, PeState, QueueState, Running, View
+from schedd import Booked, HostState, JobRequest, PeState, QueueState, Running, View
 from schedd.matching import debits
 from schedd.requests import compile_requests, duration
 
@@ -158,7 +159,10 @@ def _pes(core: Core, booked: Bookings) -> dict[str, PeState]:
 def _running(core: Core, now: float) -> list[Running]:
     default = core.config.sched_conf.default_duration
     out: list[Running] = []
+    held_by_ar = {ar.ar_id for ar in core.ars.values() if ar.state in LIVE}
     for job in core.jobs.values():
+        if job.spec.get("ar") and int(job.spec["ar"]) in held_by_ar:
+            continue  # inside what its AR holds
         length = duration(job.spec.get("l_hard") or {}, default)
         for task in job.tasks.values():
             held = core.booked.by_task.get((job.job_id, task.task_id))
@@ -168,10 +172,22 @@ def _running(core: Core, now: float) -> list[Running]:
     return out
 
 
+def _advance(core: Core, now: float) -> tuple[list[Booked], frozenset[str]]:
+    """What advance reservations not yet over hold, and their queue instances."""
+    spans: list[Booked] = []
+    queues: set[str] = set()
+    for ar in core.ars.values():
+        if ar.state in LIVE and ar.end_time > now:
+            spans.append(Booked(ar.debits, ar.start_time, ar.end_time))
+            queues.update(name for name, _ in ar.granted)
+    return spans, frozenset(queues)
+
+
 def assemble(core: Core, jobs: list[JobRequest], now: float, *, empty: bool = False) -> View:
     """A view of the cell for ``jobs``; ``empty`` ignores every booking (``qsub -w v``)."""
     booked = Bookings() if empty else core.booked
     global_level, hosts = _hosts(core, booked)
+    advance, ar_queues = ([], frozenset[str]()) if empty else _advance(core, now)
     conf = core.config
     sched = conf.sched_conf
     return View(
@@ -188,6 +204,8 @@ def assemble(core: Core, jobs: list[JobRequest], now: float, *, empty: bool = Fa
         max_reservation=sched.max_reservation,
         default_duration=sched.default_duration if sched.default_duration >= 0 else math.inf,
         running=[] if empty else _running(core, now),
+        advance=advance,
+        ar_queues=ar_queues,
     )
 
 
@@ -196,7 +214,7 @@ def build_view(core: Core, now: float) -> View:
     jobs = [
         job_request(job, job.pending)
         for job in core.jobs.values()
-        if job.pending and not is_held(core, job)
+        if job.pending and not is_held(core, job) and not job.spec.get("ar")
     ]
     return assemble(core, jobs, now)
 

@@ -145,6 +145,44 @@ class JsvVerdictArgs(_Strict):
     message: str = ""
 
 
+class ArSpec(_Strict):
+    """An advance reservation request: qrsub's switches (see ``qmaster.gdi.ops``)."""
+
+    a: float | None = None
+    e: float | None = None
+    d: Annotated[float, Field(ge=0)] | None = None
+    N: Name | None = None
+    A: Name | None = None
+    l_hard: dict[str, str] | None = None
+    u: list[str] | None = None
+    q_hard: list[str] | None = None
+    pe_name: Name | None = None
+    pe_min: Annotated[int, Field(ge=1)] | None = None
+    pe_max: Annotated[int, Field(ge=1)] | None = None
+    masterq: list[str] | None = None
+    ckpt: Name | None = None
+    now: bool | None = None
+    m: str | None = None
+    M: list[str] | None = None
+    he: bool | None = None
+
+
+class ArSubmitArgs(_Strict):
+    ar: ArSpec
+    verify: Literal["e", "v"] = "e"
+
+
+class ArListArgs(_Strict):
+    users: list[str] | None = None
+    ar_ids: list[str] | None = None
+
+
+class ArDeleteArgs(_Strict):
+    ar_ids: list[str] = Field(default_factory=list)
+    users: list[str] | None = None
+    force: bool = False
+
+
 ARGS: dict[str, type[BaseModel]] = {
     "ping": NoArgs,
     "submit": SubmitArgs,
@@ -158,4 +196,7 @@ ARGS: dict[str, type[BaseModel]] = {
     "conf_delete": ConfMembersArgs,
     "shutdown": NoArgs,
     "subscribe": SubscribeArgs,
+    "ar_submit": ArSubmitArgs,
+    "ar_list": ArListArgs,
+    "ar_delete": ArDeleteArgs,
 }

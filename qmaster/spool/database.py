@@ -1,4 +1,4 @@
-"""The SQLite spool: jobs, tasks, configuration objects and id counters.
+"""The SQLite spool: jobs, tasks, advance reservations, configuration objects, id counters.
 
 One transaction per commit; the daemon commits a batch of request outcomes
 before it sends their answers (group commit). WAL mode with
@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS tasks (
 CREATE TABLE IF NOT EXISTS config (
     kind TEXT NOT NULL, name TEXT NOT NULL, text TEXT NOT NULL, PRIMARY KEY (kind, name));
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS ars (ar_id INTEGER PRIMARY KEY, row TEXT NOT NULL);
 """
 
 
@@ -47,6 +48,7 @@ class Snapshot:
     tasks: list[dict[str, Any]] = field(default_factory=list)
     config: list[tuple[str, str, str]] = field(default_factory=list)
     counters: dict[str, int] = field(default_factory=dict)
+    ars: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Spool:
@@ -95,6 +97,8 @@ class Spool:
             self._decode(text, snap.tasks, ignore_errors)
             if len(snap.tasks) > before:
                 snap.tasks[-1]["job_id"] = job_id
+        for (text,) in self._db.execute("SELECT row FROM ars ORDER BY ar_id"):
+            self._decode(text, snap.ars, ignore_errors)
         snap.config = list(self._db.execute("SELECT kind, name, text FROM config"))
         snap.counters = dict(self._db.execute("SELECT name, value FROM counters"))
         return snap
@@ -147,6 +151,13 @@ class Spool:
                 db.execute("INSERT OR REPLACE INTO config VALUES (?, ?, ?)", (kind, name, text))
         db.executemany(
             "INSERT OR REPLACE INTO counters VALUES (?, ?)", list(delta.counters.items())
+        )
+        db.executemany(
+            "DELETE FROM ars WHERE ar_id=?", [(i,) for i, row in delta.ars.items() if row is None]
+        )
+        db.executemany(
+            "INSERT OR REPLACE INTO ars VALUES (?, ?)",
+            [(i, dumps(row)) for i, row in delta.ars.items() if row is not None],
         )
 
     def set_max_pages(self, pages: int) -> None:

@@ -1,0 +1,188 @@
+"""Granting an advance reservation: its window, who may use what, and where it fits.
+
+Resources are selected with the scheduler's matching (categories, the
+global -> host -> queue hierarchy, PE allocation rules), asked for the AR's
+window against the core's booking calendar: every other AR over its window,
+and every running job until its expected end (``h_rt`` plus
+``DURATION_OFFSET``; a job without ``h_rt`` holds its resources for ever).
+On top of what a job would need:
+
+- every user of the AR's ``-u`` list must be allowed on a queue instance
+  (and its host, and the cluster) for it to be reserved;
+- a queue instance running a job without ``h_rt`` is never reserved;
+- ``-now y`` reserves only interactive queue instances.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import TYPE_CHECKING, Any
+
+from qmaster.core.arlife import ACTIVE, duration_offset
+from qmaster.core.errors import InvalidRequest
+from qmaster.core.jobs import Identity
+from qmaster.core.view import assemble
+from schedd import JobRequest, QueueState, View
+from schedd.calendar import Calendar, Keep, Placement, Placer
+from schedd.categories import Category
+from schedd.matching import may_access
+from schedd.requests import duration
+
+if TYPE_CHECKING:
+    from qmaster.core.machine import Core
+
+_PLACERS: dict[int, tuple[object, Placer]] = {}
+
+
+def window(spec: dict[str, Any], now: float) -> tuple[float, float]:
+    """Start and end from two or three of ``a``, ``e``, ``d``, checked as Grid Engine does."""
+    a, e, d = spec.get("a"), spec.get("e"), spec.get("d")
+    if a is None and e is None and d is not None:
+        a = now
+    if e is None and d is None:
+        raise InvalidRequest(
+            'missing value for "end time or duration" in advance reservation request'
+        )
+    if a is None:
+        assert e is not None
+        assert d is not None
+        a = e - d
+    if e is None:
+        assert d is not None
+        e = a + d
+    if d is not None and abs((e - a) - d) > 0.5:
+        raise InvalidRequest(
+            "difference between end and start time does not correspond to duration"
+        )
+    if a > e:
+        raise InvalidRequest("start time is later than end time")
+    if a < now - 1.0:
+        raise InvalidRequest("start time is in the past")
+    return float(a), float(e)
+
+
+def ar_request(who: Identity, spec: dict[str, Any]) -> JobRequest:
+    """The AR as the scheduler's matching sees a job."""
+    pe_min = int(spec.get("pe_min") or 1)
+    return JobRequest(
+        job_id=0,
+        priority=0,
+        submit_time=0.0,
+        owner=who.user,
+        group=who.group,
+        task_ids=[0],
+        slots=pe_min if spec.get("pe_name") else 1,
+        pe_name=spec.get("pe_name"),
+        pe_min=pe_min,
+        pe_max=int(spec.get("pe_max") or pe_min),
+        hard_queues=tuple(spec.get("q_hard") or ()),
+        hard_resources={str(k): str(v) for k, v in (spec.get("l_hard") or {}).items()},
+        master_queues=tuple(spec.get("masterq") or ()),
+    )
+
+
+def placer(core: Core, now: float) -> Placer:
+    """The prepared matching for the current configuration (built once per change)."""
+    state = core.config.state
+    kept = _PLACERS.get(id(core))
+    if kept is None or kept[0] is not state:
+        kept = (state, Placer(assemble(core, [], now, empty=True)))
+        _PLACERS[id(core)] = kept
+    return kept[1]
+
+
+def calendar(core: Core, now: float) -> Calendar:
+    """The ARs' calendar with every running job (not of an AR) until its expected end."""
+    offset = duration_offset(core)
+    default = core.config.sched_conf.default_duration
+    extra: list[tuple[tuple[Any, ...], float, float]] = []
+    for job in core.jobs.values():
+        if job.spec.get("ar"):
+            continue
+        length = duration(job.spec.get("l_hard") or {}, default)
+        for task in job.tasks.values():
+            held = core.booked.by_task.get((job.job_id, task.task_id))
+            if task.state in ACTIVE and held:
+                began = task.start_time or task.dispatch_time or now
+                extra.append((held, -math.inf, began + length + offset))
+    return core.ar_calendar.with_spans(extra)
+
+
+def _unlimited_queues(core: Core) -> set[str]:
+    """Queue instances running a job without ``h_rt`` (never reserved)."""
+    out: set[str] = set()
+    for job in core.jobs.values():
+        if job.spec.get("ar") or "h_rt" in (job.spec.get("l_hard") or {}):
+            continue
+        for task in job.tasks.values():
+            if task.state in ACTIVE:
+                out.update(name for name, _ in task.assignment)
+    return out
+
+
+def _principals(view: View, acl: list[str]) -> list[tuple[str, str]]:
+    """``(user, group)`` pairs that must all have access: users, @usersets, @groups."""
+    out: list[tuple[str, str]] = []
+    for entry in acl:
+        if not entry.startswith("@"):
+            out.append((entry, ""))
+        elif entry[1:] in view.usersets:
+            for member in view.usersets[entry[1:]]:
+                out.append(("", member[1:]) if member.startswith("@") else (member, ""))
+        else:
+            out.append(("", entry[1:]))
+    return out
+
+
+def keep_filter(core: Core, view: View, spec: dict[str, Any], acl: list[str]) -> Keep:
+    """Which statically fitting queue instances the AR may reserve."""
+    principals = [JobRequest(0, 0, 0.0, u, g, [0]) for u, g in _principals(view, acl)]
+    busy = _unlimited_queues(core)
+    interactive = bool(spec.get("now"))
+    sets = view.usersets
+
+    def keep(q: QueueState) -> bool:
+        if q.name in busy:
+            return False
+        if interactive:
+            qi = core.queue_instance(q.name)
+            if qi is None or "INTERACTIVE" not in qi.qtype:
+                return False
+        host = view.host(q.host)
+        return all(
+            may_access(p, q.user_lists, q.xuser_lists, sets)
+            and may_access(p, host.user_lists, host.xuser_lists, sets)
+            and may_access(p, view.global_user_lists, view.global_xuser_lists, sets)
+            for p in principals
+        )
+
+    return keep
+
+
+def prepare(
+    core: Core, who: Identity, spec: dict[str, Any], acl: list[str], now: float
+) -> tuple[Placer, JobRequest, Category]:
+    """The matching, the AR as a request, and its category narrowed to what it may reserve."""
+    found = placer(core, now)
+    request = ar_request(who, spec)
+    cat = found.category(request, keep_filter(core, found.view, spec, acl))
+    return found, request, cat
+
+
+def grant(
+    core: Core, who: Identity, spec: dict[str, Any], acl: list[str], span: tuple[float, float],
+    now: float,
+) -> tuple[Placement | None, float | None]:  # fmt: skip
+    """Where the AR fits during ``span``; if nowhere, the earliest start that would fit."""
+    found, request, cat = prepare(core, who, spec, acl, now)
+    booked = calendar(core, now)
+    placed = found.place(request, cat, booked, span)
+    if placed is not None or not cat.static:
+        return placed, None
+    return None, found.earliest(request, cat, booked, span)
+
+
+def local_time(t: float) -> str:
+    """Grid Engine's date display (local time)."""
+    return time.strftime("%m/%d/%Y %H:%M:%S", time.localtime(t))

@@ -1,0 +1,186 @@
+"""Advance reservation requests: qrsub (``ar_submit``), qrstat (``ar_list``), qrdel (``ar_delete``).
+
+Who may: managers (operators are managers in minige) and members of the
+``arusers`` userset create ARs; the owner and managers delete them.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from typing import Any
+
+from qmaster.core import arlife
+from qmaster.core.argrant import grant, local_time, window
+from qmaster.core.ars import AdvanceReservation
+from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject, PermissionDenied
+from qmaster.core.jobs import Identity
+from qmaster.core.machine import Core, Request, handler
+from qmaster.core.outcome import Outcome
+from qmaster.core.submit import check_name, validate_spec
+from qmaster.gdi.answers import Status, error, ok
+from qmaster.gdi.messages import ArDeleteArgs, ArListArgs, ArSubmitArgs
+
+ARUSERS = "arusers"
+
+
+def may_create(core: Core, who: Identity) -> bool:
+    return core.is_manager(who) or core.config.user_in_lists(who.user, who.group, [ARUSERS])
+
+
+def check_limit(core: Core) -> None:
+    """``max_advance_reservations`` (0: no limit, as Grid Engine's qmaster reads it)."""
+    limit = core.config.global_conf.max_advance_reservations
+    if limit > 0 and len(core.ars) >= limit:
+        raise LimitReached(f"rejected: only {limit} advance reservations are allowed per cluster")
+
+
+def _validate(core: Core, spec: dict[str, Any]) -> None:
+    if spec.get("N"):
+        check_name(str(spec["N"]))
+    validate_spec(core, spec)
+
+
+@handler("ar_submit")
+def handle_ar_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
+    """qrsub: grant an advance reservation, or (``-w v``) say whether one could be."""
+    args = req.args
+    assert isinstance(args, ArSubmitArgs)
+    who = req.identity
+    spec = args.ar.model_dump(exclude_none=True)
+    if not may_create(core, who):
+        raise PermissionDenied(
+            f'denied: "{who.user}" must be manager, operator or member of the "{ARUSERS}" '
+            "userset to submit advance reservations"
+        )
+    span = window(spec, now)
+    _validate(core, spec)
+    acl = [str(u) for u in spec.get("u") or [who.user]]
+    if args.verify == "e":
+        check_limit(core)
+    placed, earliest = grant(core, who, spec, acl, span, now)
+    if args.verify == "v":
+        _verified(out, placed, earliest)
+        return
+    if placed is None:
+        out.answers.append(error("advance_reservation: no suitable queues"))
+        _earliest(out, earliest)
+        return
+    ar = AdvanceReservation(
+        ar_id=core.allocate_ar_id(),
+        owner=who,
+        submission_time=now,
+        start_time=span[0],
+        end_time=span[1],
+        spec=spec,
+        granted=placed.assignment,
+        debits=placed.debits,
+        granted_pe=placed.pe_name,
+    )
+    arlife.add(core, ar, now, out)
+    out.spool.counters["ar"] = core.next_ar_id
+    out.answers.append(ok(f"Your advance reservation {ar.ar_id} has been granted"))
+    out.data = {"ar_id": ar.ar_id}
+
+
+def _verified(out: Outcome, placed: Any, earliest: float | None) -> None:
+    if placed is None:
+        out.answers.append(ok("verification: no suitable queues"))
+        _earliest(out, earliest)
+    elif placed.pe_name is not None:
+        slots = sum(n for _, n in placed.assignment)
+        out.answers.append(ok(f"verification: found possible assignment with {slots} slots"))
+    else:
+        out.answers.append(ok("verification: found suitable queue(s)"))
+
+
+def _earliest(out: Outcome, earliest: float | None) -> None:
+    """Beyond Grid Engine: when the earliest window of the same length that fits begins."""
+    out.data = {"ar_id": None, "earliest_start": earliest}
+    if earliest is not None:
+        out.answers.append(
+            ok(f"the earliest window that would fit begins at {local_time(earliest)}")
+        )
+
+
+def select(core: Core, ref: str) -> list[AdvanceReservation]:
+    """ARs by id, name or wildcard pattern of names."""
+    if ref.isdigit():
+        found = core.ars.get(int(ref))
+        return [found] if found else []
+    return [ar for ar in core.ars.values() if fnmatch.fnmatchcase(ar.name, ref)]
+
+
+@handler("ar_list")
+def handle_ar_list(core: Core, req: Request, now: float, out: Outcome) -> None:
+    """qrstat: rows of the selected ARs, and which ids named nothing."""
+    args = req.args
+    assert isinstance(args, ArListArgs)
+    users = None if args.users is None or "*" in args.users else set(args.users)
+    missing: list[str] = []
+    if args.ar_ids is None:
+        chosen = sorted(core.ars.values(), key=lambda a: a.ar_id)
+    else:
+        chosen = []
+        for ref in args.ar_ids:
+            found = select(core, ref)
+            if not found:
+                missing.append(ref)
+            chosen.extend(a for a in found if a not in chosen)
+    rows = [a.to_ar_row() for a in chosen if users is None or a.owner.user in users]
+    out.data = {"ars": rows, "missing": missing}
+
+
+@handler("ar_delete")
+def handle_ar_delete(core: Core, req: Request, now: float, out: Outcome) -> None:
+    """qrdel: delete ARs (and their jobs); one answer per AR."""
+    args = req.args
+    assert isinstance(args, ArDeleteArgs)
+    who = req.identity
+    for ar in _targets(core, who, args, out):
+        if not (ar.owner.user == who.user or core.is_manager(who)):
+            out.answers.append(
+                error(
+                    f"{who.user} - you do not have the necessary privileges to delete "
+                    f'the advance_reservation "{ar.ar_id}"',
+                    Status.ENOTOWNER,
+                )
+            )
+            continue
+        if ar.ar_id not in core.ars:
+            continue
+        kept = arlife.delete(core, ar, who.user, args.force, now, out)
+        if kept:
+            text = f"{who.user} has registered the advance_reservation {ar.ar_id} for deletion"
+        else:
+            text = f"{who.user} has deleted advance_reservation {ar.ar_id}"
+        out.answers.append(ok(text))
+
+
+def _targets(
+    core: Core, who: Identity, args: ArDeleteArgs, out: Outcome
+) -> list[AdvanceReservation]:
+    """The ARs named (a wildcard without ``-u`` names only the caller's own)."""
+    if not args.ar_ids and args.users is None:
+        raise InvalidRequest("no advance reservation id or user given")
+    if args.users is not None:
+        users = set(args.users)
+        picked = [a for a in core.ars.values() if "*" in users or a.owner.user in users]
+        if args.ar_ids:
+            refs = args.ar_ids
+            picked = [a for a in picked if any(a in select(core, r) for r in refs)]
+        if not picked:
+            raise NoSuchObject(
+                "There is no advance_reservation registered for the following users: "
+                + ",".join(args.users)
+            )
+        return sorted(picked, key=lambda a: a.ar_id)
+    targets: list[AdvanceReservation] = []
+    for ref in args.ar_ids:
+        found = select(core, ref)
+        if not ref.isdigit() and any(c in ref for c in "*?["):
+            found = [a for a in found if a.owner.user == who.user]
+        if not found:
+            text = f'denied: advance_reservation "{ref}" does not exist'
+            out.answers.append(error(text, Status.EEXIST))
+        targets.extend(a for a in found if a not in targets)
+    return targets
