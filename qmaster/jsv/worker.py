@@ -258,9 +258,15 @@ class JsvWorker:
         if proc is None:
             return
         _killpg(proc.pid, signal.SIGKILL)
-        await proc.wait()
         if proc.stdin is not None:
             proc.stdin.close()
+        # A reader paused by a flood (over its limit) never sees EOF, and the
+        # process may then never be reported as done: bound the wait, and close
+        # the transport ourselves so no pipe is left for the garbage collector.
+        await _wait(proc, 5.0)
+        transport = getattr(proc, "_transport", None)
+        if transport is not None:
+            transport.close()
 
     async def close(self) -> None:
         """QUIT, then SIGTERM, then SIGKILL after ``quit_timeout``: the whole group."""
