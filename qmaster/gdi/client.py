@@ -54,13 +54,15 @@ def _decode(body: bytes) -> Reply:
         raise GdiError(f"malformed reply from qmaster: {exc}") from exc
 
 
-def request_body(op: str, args: dict[str, Any]) -> bytes:
-    """The JSON body of a request frame."""
+_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def request_body(op: str, args: dict[str, Any], fake_user: str | None = None) -> bytes:
+    """The JSON body of a request frame (``fake_user``: the debugging claim, see below)."""
     msg: dict[str, Any] = {"v": PROTOCOL_VERSION, "op": op, "args": args}
-    fake = os.environ.get(FAKE_USER_ENV)
-    if fake:
-        msg["user"] = fake
-    return json.dumps(msg, separators=(",", ":")).encode()
+    if fake_user:
+        msg["user"] = fake_user
+    return _ENCODE(msg).encode()
 
 
 class Connection:
@@ -71,6 +73,8 @@ class Connection:
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._sock.settimeout(timeout)
         self._decoder = FrameDecoder(max_frame=1 << 30)
+        # a name to claim (tests of the daemon's identity checks); the daemon ignores it
+        self._fake_user = os.environ.get(FAKE_USER_ENV)
         try:
             self._sock.connect(str(self.path))
         except OSError as exc:
@@ -91,7 +95,7 @@ class Connection:
 
     def send(self, op: str, args: dict[str, Any]) -> None:
         try:
-            self._sock.sendall(encode_frame(request_body(op, args)))
+            self._sock.sendall(encode_frame(request_body(op, args, self._fake_user)))
         except OSError as exc:
             raise GdiError(f"unable to send message to qmaster: {exc.strerror or exc}") from exc
 

@@ -36,6 +36,7 @@ from qmaster.gdi.messages import Envelope
 
 log = structlog.get_logger("gdi")
 _PEERCRED = struct.Struct("3i")
+_ENCODE = json.JSONEncoder(separators=(",", ":")).encode  # answers (tuples) become arrays
 
 
 @dataclass(slots=True)
@@ -47,8 +48,8 @@ class Reply:
     close: bool = False
 
     def encode(self) -> bytes:
-        body = {"v": 1, "answers": [list(a) for a in self.answers], "data": self.data}
-        return encode_frame(json.dumps(body, separators=(",", ":")).encode())
+        body = {"v": 1, "answers": self.answers, "data": self.data}
+        return encode_frame(_ENCODE(body).encode())
 
 
 @dataclass(slots=True)
