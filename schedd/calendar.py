@@ -112,7 +112,9 @@ class Placer:
 
     def __init__(self, view: View) -> None:
         probe = JobRequest(0, 0, 0.0, "", "", [0], hard_queues=("*",))
-        self.view = replace(view, jobs=[probe], max_reservation=0, advance=(), running=())
+        self.view = replace(
+            view, jobs=[probe], max_reservation=0, advance=(), running=(), ar_queues=frozenset()
+        )
         self.run = _Pass(self.view, 0.0, cache=True)
 
     def category(self, job: JobRequest, keep: Keep) -> Category:

@@ -190,7 +190,9 @@ def ar_view(core: Core, ar: AdvanceReservation, requests: list[Any], now: float)
     if ar.granted_pe and ar.granted_pe in pes:
         pe_used = round(used.get(("pe", ar.granted_pe), {}).get("slots", 0.0))
         pes[ar.granted_pe] = replace(pes[ar.granted_pe], slots=ar.slots, used=pe_used)
-    return replace(base, queues=queues, pes=pes, max_reservation=0, running=())
+    return replace(
+        base, queues=queues, pes=pes, max_reservation=0, running=(), ar_queues=frozenset()
+    )
 
 
 def _restrict(

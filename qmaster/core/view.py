@@ -187,7 +187,8 @@ def assemble(core: Core, jobs: list[JobRequest], now: float, *, empty: bool = Fa
     """A view of the cell for ``jobs``; ``empty`` ignores every booking (``qsub -w v``)."""
     booked = Bookings() if empty else core.booked
     global_level, hosts = _hosts(core, booked)
-    advance, ar_queues = ([], frozenset[str]()) if empty else _advance(core, now)
+    advance, ar_queues = _advance(core, now)
+    advance = [] if empty else advance
     conf = core.config
     sched = conf.sched_conf
     return View(
