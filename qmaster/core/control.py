@@ -220,12 +220,7 @@ def _verify_alter(
             out.answers.append(error(f'denied: job "{ref}" does not exist', Status.EEXIST))
         for job, _ in found:
             if not _may_touch(core, who, job):
-                out.answers.append(
-                    error(
-                        f'denied: "{who.user}" must be at least owner of job {job.job_id} to change job attributes',
-                        Status.ENOTOWNER,
-                    )
-                )
+                out.answers.append(_alter_denied(who, job).to_answer())
                 continue
             trial = Job(job.job_id, job.owner, job.submit_time, {**job.spec, **changes}, job.array)
             pending, reasons = verify_reasons(core, trial, mode, now)
@@ -234,13 +229,17 @@ def _verify_alter(
             out.answers.append(ok(f"verification: {text}"))
 
 
+def _alter_denied(who: Identity, job: Job) -> PermissionDenied:
+    return PermissionDenied(
+        f'denied: "{who.user}" must be at least owner of job {job.job_id} to change job attributes'
+    )
+
+
 def _alter(
     core: Core, who: Identity, job: Job, changes: dict[str, Any], out: Outcome, now: float
 ) -> None:
     if not _may_touch(core, who, job):
-        raise PermissionDenied(
-            f'denied: "{who.user}" must be at least owner of job {job.job_id} to change job attributes'
-        )
+        raise _alter_denied(who, job)
     if any(t.state is not TaskState.FINISHED for t in job.tasks.values()) and not job.pending:
         raise InvalidRequest(f"job {job.job_id} can't modify running jobs")
     new = {**job.spec, **changes}
