@@ -1,0 +1,89 @@
+"""Client JSVs in qsub and qalter as a user meets them: order, corrections, rejections, -terse."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from qmaster.testing import RunningCell
+
+pytestmark = pytest.mark.timeout(90)
+
+INCLUDE = Path(__file__).resolve().parents[2] / "examples" / "jsv" / "jsv_include.sh"
+
+# Appends its tag to the job context variable "chain" and says so in a LOG line.
+TAGGER = r"""#!/bin/sh
+. "{include}"
+jsv_on_start() {{ return; }}
+jsv_on_verify() {{
+   if [ "`jsv_get_param N`" = "forbidden" ]; then
+      jsv_reject "{tag} refuses forbidden jobs"
+      return
+   fi
+   before=`jsv_sub_get_param ac chain`
+   jsv_sub_add_param ac chain "${{before}}{tag}"
+   jsv_log_info "{tag} saw the job"
+   jsv_correct
+}}
+jsv_main
+"""
+
+
+def tagger(directory: Path, tag: str) -> Path:
+    path = directory / f"{tag}.sh"
+    path.write_text(TAGGER.format(include=INCLUDE, tag=tag))
+    path.chmod(0o755)
+    return path
+
+
+def context(cell: RunningCell, job: str) -> str:
+    out = cell.run("qstat", "-j", job).stdout
+    line = next(x for x in out.splitlines() if x.startswith("context:"))
+    return line.split(None, 1)[1]
+
+
+def test_command_line_jsv_runs_before_the_request_file_ones(
+    minige_cell: RunningCell, tmp_path: Path
+) -> None:
+    """-jsv on the command line runs first, then ./.sge_request's, then ~/.sge_request's."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / ".sge_request").write_text(f"-jsv {tagger(tmp_path, 'cwd')}\n")
+    home = Path(minige_cell.env["HOME"])
+    (home / ".sge_request").write_text(f"-jsv {tagger(tmp_path, 'home')}\n")
+    result = minige_cell.run(
+        "qsub", "-jsv", str(tagger(tmp_path, "cmd")), "-h", "-b", "y", "sleep", "1", cwd=work
+    )
+    assert result.returncode == 0, result.stderr
+    assert "cmd saw the job" in result.stdout
+    assert context(minige_cell, "1") == "chain=cmdcwdhome"
+
+
+def test_rejection_stops_the_submission(minige_cell: RunningCell, tmp_path: Path) -> None:
+    """A client JSV's REJECT ends qsub with its message and exit 1; nothing is submitted."""
+    result = minige_cell.run(
+        "qsub", "-jsv", str(tagger(tmp_path, "cmd")), "-N", "forbidden", "-b", "y", "sleep", "1"
+    )
+    assert result.returncode == 1
+    assert result.stderr == "Unable to run job: cmd refuses forbidden jobs.\nExiting.\n"
+    assert minige_cell.run("qstat").stdout == ""
+
+
+def test_terse_hides_the_jsv_messages(minige_cell: RunningCell, tmp_path: Path) -> None:
+    """With -terse qsub prints only the id, not the JSV's LOG lines."""
+    result = minige_cell.run(
+        "qsub", "-terse", "-jsv", str(tagger(tmp_path, "cmd")), "-h", "-b", "y", "sleep", "1"
+    )
+    assert result.stdout == "1\n"
+
+
+def test_qalter_runs_client_jsvs_on_the_change(minige_cell: RunningCell, tmp_path: Path) -> None:
+    """qalter -jsv verifies the modification; a rejection leaves the job as it was."""
+    assert minige_cell.run("qsub", "-h", "-b", "y", "sleep", "1").returncode == 0
+    refused = minige_cell.run(
+        "qalter", "-jsv", str(tagger(tmp_path, "cmd")), "-N", "forbidden", "1"
+    )
+    assert refused.returncode == 1
+    assert "cmd refuses forbidden jobs" in refused.stderr
+    assert "job_name:                   sleep" in minige_cell.run("qstat", "-j", "1").stdout
