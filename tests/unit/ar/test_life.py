@@ -137,9 +137,7 @@ def test_only_owner_and_managers_delete() -> None:
     out = request(core, BOB, "ar_delete", ar_ids=["7"])
     assert texts(out) == ['denied: advance_reservation "7" does not exist']
     out = request(core, BOB, "ar_delete", users=["bob"])
-    assert texts(out) == [
-        "There is no advance_reservation registered for the following users: bob"
-    ]
+    assert texts(out) == ["There is no advance_reservation registered for the following users: bob"]
     out = request(core, ROOT, "ar_delete", ar_ids=["1"])
     assert texts(out) == ["root has deleted advance_reservation 1"]
 

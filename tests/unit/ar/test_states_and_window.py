@@ -71,7 +71,9 @@ def test_two_of_start_end_duration_give_the_third(start: int, length: int, given
         ),
     ],
 )
-def test_bad_windows_are_refused_in_grid_engines_words(spec: dict[str, float], message: str) -> None:
+def test_bad_windows_are_refused_in_grid_engines_words(
+    spec: dict[str, float], message: str
+) -> None:
     """Inconsistent or incomplete windows are refused with qrsub's messages."""
     with pytest.raises(InvalidRequest, match=message.replace("(", r"\(").replace(")", r"\)")):
         window(spec, T0)
