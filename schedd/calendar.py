@@ -116,11 +116,19 @@ class Placer:
             view, jobs=[probe], max_reservation=0, advance=(), running=(), ar_queues=frozenset()
         )
         self.run = _Pass(self.view, 0.0, cache=True)
+        self.kept: dict[tuple[Hashable, Hashable], list[QueueState]] = {}
 
-    def category(self, job: JobRequest, keep: Keep) -> Category:
-        """The job's category with only the queue instances ``keep`` accepts."""
+    def category(self, job: JobRequest, keep: Keep, key: Hashable, more: Keep | None) -> Category:
+        """The job's category with only the queue instances ``keep`` and ``more`` accept.
+
+        What ``keep`` decides is remembered under ``key`` (it must depend on
+        the configuration only); ``more`` is asked every time.
+        """
         cat = self.run.cats.category(job)
-        static = [q for q in cat.static if keep(q)]
+        found = self.kept.get((cat.key, key))
+        if found is None:
+            found = self.kept[(cat.key, key)] = [q for q in cat.static if keep(q)]
+        static = found if more is None else [q for q in found if more(q)]
         return replace(cat, static=static, candidates=static)
 
     def place(

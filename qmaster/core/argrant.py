@@ -98,7 +98,7 @@ def calendar(core: Core, now: float) -> Calendar:
     default = core.config.sched_conf.default_duration
     extra: list[tuple[tuple[Any, ...], float, float]] = []
     for job in core.jobs.values():
-        if job.spec.get("ar"):
+        if not job.tasks or job.spec.get("ar"):
             continue
         length = duration(job.spec.get("l_hard") or {}, default)
         for task in job.tasks.values():
@@ -113,7 +113,7 @@ def _unlimited_queues(core: Core) -> set[str]:
     """Queue instances running a job without ``h_rt`` (never reserved)."""
     out: set[str] = set()
     for job in core.jobs.values():
-        if job.spec.get("ar") or "h_rt" in (job.spec.get("l_hard") or {}):
+        if not job.tasks or job.spec.get("ar") or "h_rt" in (job.spec.get("l_hard") or {}):
             continue
         for task in job.tasks.values():
             if task.state in ACTIVE:
@@ -135,20 +135,12 @@ def _principals(view: View, acl: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def keep_filter(core: Core, view: View, spec: dict[str, Any], acl: list[str]) -> Keep:
-    """Which statically fitting queue instances the AR may reserve."""
+def access_filter(view: View, acl: list[str]) -> Keep:
+    """Queue instances every user of the AR's access list may use (host and cluster too)."""
     principals = [JobRequest(0, 0, 0.0, u, g, [0]) for u, g in _principals(view, acl)]
-    busy = _unlimited_queues(core)
-    interactive = bool(spec.get("now"))
     sets = view.usersets
 
     def keep(q: QueueState) -> bool:
-        if q.name in busy:
-            return False
-        if interactive:
-            qi = core.queue_instance(q.name)
-            if qi is None or "INTERACTIVE" not in qi.qtype:
-                return False
         host = view.host(q.host)
         return all(
             may_access(p, q.user_lists, q.xuser_lists, sets)
@@ -160,13 +152,33 @@ def keep_filter(core: Core, view: View, spec: dict[str, Any], acl: list[str]) ->
     return keep
 
 
+def state_filter(core: Core, spec: dict[str, Any]) -> Keep | None:
+    """What changes with the cell's state: no queue instance running a job without h_rt;
+    only interactive ones with ``-now y``. None when nothing is excluded."""
+    busy = _unlimited_queues(core)
+    interactive = bool(spec.get("now"))
+    if not busy and not interactive:
+        return None
+
+    def keep(q: QueueState) -> bool:
+        if q.name in busy:
+            return False
+        if interactive:
+            qi = core.queue_instance(q.name)
+            return qi is not None and "INTERACTIVE" in qi.qtype
+        return True
+
+    return keep
+
+
 def prepare(
     core: Core, who: Identity, spec: dict[str, Any], acl: list[str], now: float
 ) -> tuple[Placer, JobRequest, Category]:
     """The matching, the AR as a request, and its category narrowed to what it may reserve."""
     found = placer(core, now)
     request = ar_request(who, spec)
-    cat = found.category(request, keep_filter(core, found.view, spec, acl))
+    access = access_filter(found.view, acl)
+    cat = found.category(request, access, tuple(acl), state_filter(core, spec))
     return found, request, cat
 
 
