@@ -43,7 +43,8 @@ def _check(core: Core, caps: dict[tuple[str, str], dict[str, float]], now: float
         ar = core.ars.get(ar_id)
         for task in job.tasks.values():
             if task.state in ACTIVE:
-                assert ar is not None and now < ar.end_time, f"job {job.job_id} outlives AR"
+                assert ar is not None, f"job {job.job_id} outlives its AR"
+                assert now < ar.end_time, f"job {job.job_id} outlives its AR"
                 granted = {q for q, _ in ar.granted}
                 assert {q for q, _ in task.assignment} <= granted
 

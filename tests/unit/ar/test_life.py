@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from qmaster.events.records import Acct, ArAcct
+from qmaster.events.records import Acct
 from tests.unit.ar.helpers import HOUR, ar_core, ar_state, modify_queue, qrsub, report_kinds
 from tests.unit.core.helpers import ALICE, BOB, ROOT, T0, request, run_until, states, submit, texts
 
