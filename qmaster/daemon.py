@@ -221,7 +221,7 @@ class Daemon:
             where = ".".join(str(p) for p in err["loc"])
             return error_reply(f"malformed request: {where}: {err['msg']}")
         if isinstance(args, SubscribeArgs):
-            return Stream(self._subscription(args))
+            return self._subscribe(args)
         if self.jsv.active and isinstance(args, SubmitArgs):
             return await self._submit_verified(who, args)
         if self.jsv.active and isinstance(args, AlterArgs):
@@ -381,9 +381,21 @@ class Daemon:
                 q.put_nowait(None)  # ends that subscription
                 log.warning("subscriber_dropped", reason="too slow")
 
-    async def _subscription(self, args: SubscribeArgs) -> AsyncIterator[Reply]:
+    def _subscribe(self, args: SubscribeArgs) -> Stream:
         q: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=10_000)
         self._subscribers.add(q)
+
+        def stop() -> None:  # the subscriber went away
+            self._subscribers.discard(q)
+            if q.full():
+                q.get_nowait()
+            q.put_nowait(None)
+
+        return Stream(self._subscription(args, q), stop)
+
+    async def _subscription(
+        self, args: SubscribeArgs, q: asyncio.Queue[dict[str, Any] | None]
+    ) -> AsyncIterator[Reply]:
         kinds = set(args.kinds) if args.kinds else None
         try:
             yield Reply([], {"type": "subscribed"})

@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import grp
 import json
-import math
 import os
 import pwd
 import socket
@@ -31,7 +30,8 @@ from pydantic import ValidationError
 
 from qmaster.core.jobs import Identity
 from qmaster.gdi.answers import Answer, Quality, Status
-from qmaster.gdi.frames import NEED_DATA, FrameDecoder, FrameError, FrameTooLarge, encode_frame
+from qmaster.gdi.connection import GdiProtocol
+from qmaster.gdi.frames import encode_frame
 from qmaster.gdi.messages import Envelope
 
 log = structlog.get_logger("gdi")
@@ -54,9 +54,14 @@ class Reply:
 
 @dataclass(slots=True)
 class Stream:
-    """A subscription: replies keep coming until the iterator ends."""
+    """A subscription: replies keep coming until the iterator ends.
+
+    ``stop`` is called when the subscriber goes away (EOF or a closed
+    connection); it must make the iterator end.
+    """
 
     replies: AsyncIterator[Reply]
+    stop: Callable[[], None] | None = None
 
 
 Dispatch = Callable[[Identity, Envelope], Awaitable[Reply | Stream]]
@@ -110,7 +115,7 @@ def prepare_socket_path(path: Path) -> None:
 
 
 class GdiServer:
-    """Serve GDI requests on a Unix socket."""
+    """Serve GDI requests on a Unix socket (one :class:`GdiProtocol` per connection)."""
 
     def __init__(
         self,
@@ -126,21 +131,20 @@ class GdiServer:
         self.dispatch = dispatch
         self.host = host
         self.max_frame = max_frame
+        self.max_connections = max_connections
         self.request_timeout = request_timeout
-        self._slots = asyncio.Semaphore(max_connections)
-        self._server: asyncio.AbstractServer | None = None
-        self._conns: set[asyncio.Task[None]] = set()
-        # last time each connection was read from; inf while a request is being answered
-        self._active: dict[asyncio.Task[None], float] = {}
-        self._sweeper: asyncio.Task[None] | None = None
         self.idle_timeout = request_timeout * 6
+        self.connections: set[GdiProtocol] = set()
+        self._server: asyncio.AbstractServer | None = None
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         prepare_socket_path(self.path)
+        loop = asyncio.get_running_loop()
         old = os.umask(0o111)
         try:
-            self._server = await asyncio.start_unix_server(
-                self._on_connection, path=str(self.path), limit=1 << 16
+            self._server = await loop.create_unix_server(
+                lambda: GdiProtocol(self), path=str(self.path)
             )
         finally:
             os.umask(old)
@@ -155,106 +159,50 @@ class GdiServer:
         while True:
             await asyncio.sleep(1.0)
             limit = loop.time() - self.idle_timeout
-            for task, last in list(self._active.items()):
-                if last < limit:
+            for conn in list(self.connections):
+                if not conn.busy and conn.last_read < limit:
                     log.info("gdi_idle_connection_closed")
-                    task.cancel()
+                    conn.close()
 
     async def close(self, grace: float = 5.0) -> None:
-        """Stop accepting, give open requests ``grace`` seconds, then cancel them."""
+        """Stop accepting, give open requests ``grace`` seconds, then close every connection."""
         if self._sweeper is not None:
             self._sweeper.cancel()
         if self._server is not None:
             self._server.close()
-        if self._conns:
-            _, pending = await asyncio.wait(self._conns, timeout=grace)
-            for task in pending:
-                task.cancel()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        while any(c.busy for c in self.connections) and loop.time() < deadline:
+            await asyncio.sleep(0.02)
+        for conn in list(self.connections):
+            conn.close()
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
 
-    async def _on_connection(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
-    ) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        self._conns.add(task)
-        try:
-            if self._slots.locked():
-                await self._send(writer, error_reply("too many connections", Status.NOTOK_DOAGAIN))
-                return
-            async with self._slots:
-                who = peer_identity(writer.get_extra_info("socket"), self.host)
-                if who is None:
-                    await self._send(
-                        writer, error_reply("cannot determine peer credentials", Status.EDENIED)
-                    )
-                    return
-                await self._serve(reader, writer, who)
-        except (TimeoutError, ConnectionError, asyncio.CancelledError):
-            pass
-        except Exception:  # a bug must never take the daemon down
-            log.exception("gdi_connection_failed")
-        finally:
-            self._conns.discard(task)
-            self._active.pop(task, None)
-            writer.close()
-            with contextlib.suppress(Exception):
-                await writer.wait_closed()
-
-    async def _serve(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, who: Identity
-    ) -> None:
-        decoder = FrameDecoder(self.max_frame)
-        task = asyncio.current_task()
-        assert task is not None
-        loop = asyncio.get_running_loop()
-        while True:
-            try:
-                body = decoder.next_frame()
-            except FrameTooLarge as exc:
-                log.warning("gdi_frame_too_large", user=who.user, reason=str(exc))
-                await self._send(writer, error_reply(f"request refused: {exc}"))
-                return
-            except FrameError as exc:
-                log.warning("gdi_bad_frame", user=who.user, reason=str(exc))
-                return
-            if body is None:
-                return
-            if body is NEED_DATA:
-                self._active[task] = loop.time()
-                decoder.receive_data(await reader.read(1 << 16))
-                continue
-            assert isinstance(body, bytes)
-            self._active[task] = math.inf
-            if not await self._handle(body, writer, who):
-                return
-
-    async def _handle(self, body: bytes, writer: asyncio.StreamWriter, who: Identity) -> bool:
+    async def handle_frame(self, body: bytes, conn: GdiProtocol, who: Identity) -> bool:
+        """Answer one request frame; whether the connection stays open."""
         try:
             env = parse_envelope(body)
         except ValidationError as exc:
             log.warning("gdi_bad_request", user=who.user, reason=exc.errors()[0]["msg"])
-            await self._send(writer, error_reply(f"malformed request: {_first_error(exc)}"))
+            conn.send(error_reply(f"malformed request: {_first_error(exc)}"))
             return False
         if env.user is not None and env.user != who.user:
             log.warning("gdi_identity_mismatch", claimed=env.user, peer=who.user, uid=who.uid)
         result = await self.dispatch(who, env)
         if isinstance(result, Stream):
+            conn.on_gone = result.stop
             async for reply in result.replies:
-                await self._send(writer, reply)
+                if conn.closed:
+                    break
+                conn.send(reply)
+                await conn.drain(self.request_timeout)
             return False
-        await self._send(writer, result)
+        conn.send(result)
+        await conn.drain(self.request_timeout)
         return not result.close
 
-    async def _send(self, writer: asyncio.StreamWriter, reply: Reply) -> None:
-        writer.write(reply.encode())
-        if writer.transport.get_write_buffer_size() > _HIGH_WATER:  # a client that stops reading
-            async with asyncio.timeout(self.request_timeout):
-                await writer.drain()
 
-
-_HIGH_WATER = 1 << 16
 _ENVELOPE_KEYS = frozenset({"v", "op", "args", "user"})
 
 

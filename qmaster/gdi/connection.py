@@ -1,0 +1,163 @@
+"""One GDI connection as an asyncio Protocol: bytes in, requests handled one at a time.
+
+Theory of operation. ``data_received`` feeds the sans-I/O
+:class:`~qmaster.gdi.frames.FrameDecoder`; ``_pump`` takes whole frames out
+and hands each to the server's ``handle_frame`` as a task, one at a time per
+connection, so replies go back in request order. A frame over the cap is
+answered with an error and the connection closed before its body is read; a
+frame cut short by EOF closes the connection. A half-closed peer (EOF after
+its last request) still gets its answers. Writing is flow-controlled:
+``drain`` waits while the transport asks us to pause.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
+
+import structlog
+
+from qmaster.core.jobs import Identity
+from qmaster.gdi.frames import NEED_DATA, FrameDecoder, FrameError, FrameTooLarge
+
+if TYPE_CHECKING:
+    from qmaster.gdi.server import GdiServer, Reply
+
+log = structlog.get_logger("gdi")
+
+
+class GdiProtocol(asyncio.Protocol):
+    """The server side of one client connection."""
+
+    def __init__(self, server: GdiServer) -> None:
+        self.server = server
+        self.loop = asyncio.get_running_loop()
+        self.decoder = FrameDecoder(server.max_frame)
+        self.transport: asyncio.Transport | None = None
+        self.who: Identity | None = None
+        self.busy = False
+        self.closed = False
+        self.last_read = self.loop.time()
+        self._resume: asyncio.Future[None] | None = None
+        self.on_gone: Callable[[], None] | None = None  # ends a subscription stream
+
+    # -- asyncio callbacks -----------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        from qmaster.gdi.answers import Status
+        from qmaster.gdi.server import error_reply, peer_identity
+
+        # uvloop's transports implement the interface without subclassing it
+        self.transport = cast(asyncio.Transport, transport)
+        if len(self.server.connections) >= self.server.max_connections:
+            self.reply_and_close(error_reply("too many connections", Status.NOTOK_DOAGAIN))
+            return
+        self.who = peer_identity(transport.get_extra_info("socket"), self.server.host)
+        if self.who is None:
+            self.reply_and_close(error_reply("cannot determine peer credentials", Status.EDENIED))
+            return
+        self.server.connections.add(self)
+
+    def data_received(self, data: bytes) -> None:
+        self.last_read = self.loop.time()
+        self.decoder.receive_data(data)
+        self._pump()
+
+    def eof_received(self) -> bool:
+        self.decoder.receive_data(b"")
+        self._gone()
+        self._pump()
+        return True  # stay half-open until the last answer is written
+
+    def _gone(self) -> None:
+        stop, self.on_gone = self.on_gone, None
+        if stop is not None:
+            stop()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        self.server.connections.discard(self)
+        self._gone()
+        if self._resume is not None and not self._resume.done():
+            self._resume.set_result(None)
+
+    def pause_writing(self) -> None:
+        self._resume = self.loop.create_future()
+
+    def resume_writing(self) -> None:
+        if self._resume is not None and not self._resume.done():
+            self._resume.set_result(None)
+        self._resume = None
+
+    # -- requests ----------------------------------------------------------------
+
+    def _pump(self) -> None:
+        from qmaster.gdi.server import error_reply
+
+        while not self.busy and not self.closed and self.who is not None:
+            try:
+                body = self.decoder.next_frame()
+            except FrameTooLarge as exc:
+                log.warning("gdi_frame_too_large", user=self.who.user, reason=str(exc))
+                self.reply_and_close(error_reply(f"request refused: {exc}"))
+                return
+            except FrameError as exc:
+                log.warning("gdi_bad_frame", user=self.who.user, reason=str(exc))
+                self.close()
+                return
+            if body is NEED_DATA:
+                return
+            if body is None:
+                self.close()
+                return
+            assert isinstance(body, bytes)
+            self.busy = True
+            self.loop.create_task(self._handle(body))
+
+    async def _handle(self, body: bytes) -> None:
+        assert self.who is not None
+        keep = False
+        try:
+            keep = await self.server.handle_frame(body, self, self.who)
+        except (ConnectionError, TimeoutError):
+            pass
+        except Exception:  # a bug must never take the daemon down
+            log.exception("gdi_connection_failed")
+        self.busy = False
+        self.last_read = self.loop.time()
+        if keep:
+            self._pump()
+        else:
+            self.close()
+
+    # -- writing -------------------------------------------------------------------
+
+    def send(self, reply: Reply) -> None:
+        if not self.closed and self.transport is not None:
+            self.transport.write(reply.encode())
+
+    async def drain(self, timeout: float) -> None:
+        """Wait while the peer is not reading; give up (and close) after ``timeout``."""
+        if self._resume is None:
+            return
+        try:
+            async with asyncio.timeout(timeout):
+                await asyncio.shield(self._resume)
+        except TimeoutError:
+            self.close()
+            raise
+
+    def reply_and_close(self, reply: Reply) -> None:
+        self.send(reply)
+        self.close()
+
+    def close(self) -> None:
+        if not self.closed and self.transport is not None:
+            self.closed = True
+            self.transport.close()  # buffered answers are written first
+            self.server.connections.discard(self)
+
+    def __repr__(self) -> str:
+        who: Any = self.who.user if self.who else "?"
+        return f"<GdiProtocol {who} busy={self.busy}>"
