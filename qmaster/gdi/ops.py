@@ -61,6 +61,9 @@ Operations and their ``args`` -> ``data``:
     subscribe     {"kinds": [str] | null}               a stream of replies, one per event (qevent)
     ar_submit     {"ar": ArSpec, "verify": "e|v"}       -> {"ar_id": int}
                   answers: INFO ``Your advance reservation 1 has been granted``
+                  refused for lack of resources (or ``-w v`` finding none):
+                  -> {"ar_id": null, "earliest_start": float | null}, plus an INFO
+                  answer saying when the earliest window that would fit begins
     ar_list       {"users": [str] | null, "ar_ids": [str] | null}
                   -> {"ars": [ArRow], "missing": [str]}   users null: every user; "*" too
     ar_delete     {"ar_ids": [str], "users": [str] | null, "force": bool}
