@@ -21,6 +21,7 @@ PARTS: dict[str, str] = {
     "gdi": "bench.gdi_bench",
     "sched": "bench.sched_bench",
     "jsv": "bench.jsv_bench",
+    "ar": "bench.ar_bench",
     "seg": "bench.seg_bench",
 }
 

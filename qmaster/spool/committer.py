@@ -63,7 +63,8 @@ class Committer:
 
     With ``inline`` (``sync = "normal"``: a commit writes the WAL without
     fsync, a few tens of microseconds) the transaction runs on the event loop
-    once per loop iteration; otherwise (``sync = "full"``) it runs in a worker
+    at most once per loop iteration, one iteration after the first outcome
+    that needs it; otherwise (``sync = "full"``) it runs in a worker
     thread while further outcomes gather for the next one.
     """
 
@@ -85,7 +86,9 @@ class Committer:
             loop = asyncio.get_running_loop()
             self._future = loop.create_future()
             if self.inline:
-                loop.call_soon(self._commit_inline)
+                # commit one loop iteration later, so that requests arriving in
+                # the next poll join the same transaction (bigger batches)
+                loop.call_soon(loop.call_soon, self._commit_inline)
         fut = self._future
         if not self.inline:
             self._kick.set()
