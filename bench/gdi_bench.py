@@ -150,7 +150,14 @@ class _Barrier(Protocol):
     def abort(self) -> None: ...
 
 
-def _client(path: Path, reconnect: bool, check: Check, barrier: _Barrier, seconds: float) -> Result:
+def _client(
+    path: Path,
+    reconnect: bool,
+    check: Check,
+    barrier: _Barrier,
+    seconds: float,
+    submit: dict[str, Any] = SUBMIT_ARGS,
+) -> Result:
     """Send ``submit`` until the window closes; the window opens when every client is ready."""
     done = failed = 0
     conn: Connection | None = None
@@ -161,9 +168,9 @@ def _client(path: Path, reconnect: bool, check: Check, barrier: _Barrier, second
         while time.perf_counter() - began < seconds:
             if conn is None:
                 with Connection(path) as fresh:
-                    reply = fresh.call("submit", SUBMIT_ARGS)
+                    reply = fresh.call("submit", submit)
             else:
-                reply = conn.call("submit", SUBMIT_ARGS)
+                reply = conn.call("submit", submit)
             if check(reply):
                 done += 1
             else:
@@ -183,12 +190,14 @@ def _in_process(queue: Any, *args: Any) -> None:
     queue.put(_client(*args))
 
 
-def _threads(clients: int, path: Path, reconnect: bool, check: Check, seconds: float) -> Load:
+def _threads(
+    clients: int, path: Path, reconnect: bool, check: Check, seconds: float, submit: dict[str, Any]
+) -> Load:
     results: list[Result] = []
     barrier = threading.Barrier(clients)
 
     def one() -> None:
-        results.append(_client(path, reconnect, check, barrier, seconds))
+        results.append(_client(path, reconnect, check, barrier, seconds, submit))
 
     threads = [threading.Thread(target=one) for _ in range(clients)]
     for t in threads:
@@ -198,10 +207,12 @@ def _threads(clients: int, path: Path, reconnect: bool, check: Check, seconds: f
     return Load(results)
 
 
-def _processes(clients: int, path: Path, reconnect: bool, check: Check, seconds: float) -> Load:
+def _processes(
+    clients: int, path: Path, reconnect: bool, check: Check, seconds: float, submit: dict[str, Any]
+) -> Load:
     ctx = multiprocessing.get_context("fork")
     queue = ctx.Queue()
-    args = (queue, path, reconnect, check, ctx.Barrier(clients), seconds)
+    args = (queue, path, reconnect, check, ctx.Barrier(clients), seconds, submit)
     workers = [ctx.Process(target=_in_process, args=args) for _ in range(clients)]
     for w in workers:
         w.start()
@@ -214,11 +225,18 @@ def _processes(clients: int, path: Path, reconnect: bool, check: Check, seconds:
 
 
 def drive(
-    path: Path, clients: int, seconds: float, *, reconnect: bool, check: Check, procs: bool
+    path: Path,
+    clients: int,
+    seconds: float,
+    *,
+    reconnect: bool,
+    check: Check,
+    procs: bool,
+    submit: dict[str, Any] = SUBMIT_ARGS,
 ) -> Load:
     """``clients`` clients (processes, or threads of this one) sending ``submit`` to ``path``."""
     run = _processes if procs else _threads
-    return run(clients, path, reconnect, check, seconds)
+    return run(clients, path, reconnect, check, seconds, submit)
 
 
 def acknowledged(reply: Any) -> bool:

@@ -81,6 +81,13 @@ def run(n_jobs: int = 2000, concurrency: int = 8) -> dict[str, Any]:
     return out
 
 
+# A job that follows the example policy (it has an h_rt), so the JSV accepts it as it is.
+DAEMON_JOB: dict[str, Any] = {
+    "job": {"CMDNAME": "true", "b": True, "l_hard": {"h_rt": "0:10:0"}},
+    "verify": "n",
+}
+
+
 def daemon_rates(seconds: float = 3.0, clients: int = 8) -> dict[str, float]:
     """Submissions per second through a running qmaster with each server JSV, 8 clients."""
     import tempfile
@@ -101,10 +108,9 @@ def daemon_rates(seconds: float = 3.0, clients: int = 8) -> dict[str, float]:
                     _set_conf_value(path, "jsv_threshold", "60000")
                     cell.run("qconf", "-Mconf", str(path), check=True)
                 socket = cell.cell.socket
-                drive(socket, clients, 0.5, reconnect=False, check=acknowledged, procs=True)
-                load = drive(
-                    socket, clients, seconds, reconnect=False, check=acknowledged, procs=True
-                )
+                opts: dict[str, Any] = {"reconnect": False, "check": acknowledged, "procs": True}
+                drive(socket, clients, 0.5, submit=DAEMON_JOB, **opts)
+                load = drive(socket, clients, seconds, submit=DAEMON_JOB, **opts)
                 rates[label] = load.rate
     return rates
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import sys
 from pathlib import Path
@@ -46,9 +47,10 @@ class _StderrLogger:
     debug = info = warning = error = critical = exception = msg
 
 
-def configure(messages: Path | None, console: str | None = None) -> None:
-    """Send log events to ``messages`` and, if ``console`` is set, to stderr too."""
+def configure(messages: Path | None, console: str | None = None, level: int = logging.INFO) -> None:
+    """Send log events at ``level`` and above to ``messages`` and, with ``console``, to stderr."""
     structlog.configure(
+        wrapper_class=structlog.make_filtering_bound_logger(level),
         processors=[
             structlog.contextvars.merge_contextvars,
             structlog.processors.add_log_level,

@@ -56,6 +56,9 @@ _STDERR_KEEP = 4096
 _READ_CHUNK = 64 * 1024
 
 
+_LOG_METHOD = {"INFO": "debug", "WARNING": "warning", "ERROR": "error"}
+
+
 @dataclass(slots=True)
 class WorkerStats:
     """Where a worker's time went: in the codec, or waiting on the pipes."""
@@ -164,7 +167,10 @@ class JsvWorker:
             elif isinstance(event, Started):
                 await self._write(proc.stdin, event.reply)
             elif isinstance(event, Logged):
-                self._log.info("jsv_log", level=event.line.level, message=event.line.message)
+                # Grid Engine's default loglevel (log_warning) keeps a JSV's INFO lines out
+                # of the messages file; here they are debug events
+                emit = getattr(self._log, _LOG_METHOD.get(event.line.level, "info"))
+                emit("jsv_log", level=event.line.level, message=event.line.message)
             elif isinstance(event, Finished):
                 stats.wait_s += clock() - t0
                 return event.verdict
