@@ -5,12 +5,11 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.integration.live import LiveDaemon, job, start_daemon, wait_for
+from tests.integration.live import LiveDaemon, job, wait_for
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -50,15 +49,6 @@ def policy_jsv(tmp_path: Path) -> Path:
     script.write_text(POLICY.format(include=include, marker=tmp_path / "seen-later"))
     script.chmod(0o755)
     return script
-
-
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[LiveDaemon]:
-    running = start_daemon(tmp_path / "sge")
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 def texts(reply) -> list[str]:
