@@ -148,6 +148,17 @@ class Daemon:
         """After a failed commit, memory goes back to what the spool holds."""
         self.core = self._recover()
 
+    async def _recover_from_bug(self) -> None:
+        """A handler or timer raised: whatever it half-changed is thrown away.
+
+        Outcomes not yet written are failed (their clients get an error, nothing
+        acknowledged is lost), a transaction in flight is let finish, and the
+        core is rebuilt from the spool, timers included.
+        """
+        self.committer.abandon("qmaster recovered from an internal error")
+        await self.committer.drain()
+        self._reload()
+
     async def run(self, ready: Callable[[], None] | None = None) -> None:
         """Serve until stopped (``qconf -km``, ``qmaster stop``, SIGTERM)."""
         self._open()
@@ -234,6 +245,7 @@ class Daemon:
             out = self.core.handle(request, self.clock.now())
         except Exception:
             log.exception("core_request_failed", op=request.op, user=request.identity.user)
+            await self._recover_from_bug()
             return error_reply(
                 "internal error in qmaster; see its messages file", Status.EUNKNOWN, close=False
             )
@@ -357,6 +369,7 @@ class Daemon:
                 await asyncio.sleep(1.0)
             except Exception:
                 log.exception("core_tick_failed")
+                await self._recover_from_bug()
                 await asyncio.sleep(1.0)
 
     def _flush_events(self) -> None:

@@ -115,10 +115,17 @@ class Committer:
             return
         try:
             self.spool.commit(delta)
-        except SpoolError as exc:
-            self._failed(fut, exc)
+        except Exception as exc:  # a callback must resolve its future whatever happens
+            self._failed(fut, exc if isinstance(exc, SpoolError) else SpoolError(repr(exc)))
             return
         fut.set_result(None)
+
+    def abandon(self, reason: str) -> None:
+        """Fail the outcomes not yet written (their state is being thrown away)."""
+        delta, fut = self._take()
+        del delta
+        if fut is not None:
+            fut.set_exception(CommitFailed(reason))
 
     async def run(self) -> None:
         """Commit in the worker thread (not needed with ``inline``)."""
@@ -133,8 +140,8 @@ class Committer:
                 continue
             try:
                 await loop.run_in_executor(self._executor, self.spool.commit, delta)
-            except SpoolError as exc:
-                self._failed(fut, exc)
+            except Exception as exc:  # never let a failed commit take the daemon down
+                self._failed(fut, exc if isinstance(exc, SpoolError) else SpoolError(repr(exc)))
                 continue
             fut.set_result(None)
 

@@ -128,6 +128,8 @@ class Spool:
             if "full" in str(exc):
                 raise SpoolFull(str(exc)) from exc
             raise SpoolError(str(exc)) from exc
+        except (sqlite3.Error, TypeError, ValueError) as exc:  # damaged file, unserialisable row
+            raise SpoolError(f"{type(exc).__name__}: {exc}") from exc
 
     def _write(self, delta: SpoolDelta) -> None:
         db = self._db
