@@ -130,7 +130,9 @@ def begin(core: Core, ar: AdvanceReservation, now: float, out: Outcome) -> None:
     """The start time is reached: the AR runs (an AR in error stays in error)."""
     if ar.state is ArState.WAITING:
         ar.move(ArState.RUNNING, "start time reached")
-    log(ar, "START TIME REACHED", now, "start time of advance reservation reached", out)
+    # stamped with the AR's own start, also when the timer fires late (after a restart)
+    at = min(now, max(ar.start_time, 0.0))
+    log(ar, "START TIME REACHED", at, "start time of advance reservation reached", out)
     rebook(core, ar, now)
     spool(core, ar, out)
     core.request_pass(now)
@@ -139,7 +141,13 @@ def begin(core: Core, ar: AdvanceReservation, now: float, out: Outcome) -> None:
 def end(core: Core, ar: AdvanceReservation, now: float, out: Outcome) -> None:
     """The end time is reached: delete its jobs, account it, remove it."""
     ar.move(ArState.EXITED, "end time reached")
-    log(ar, "END TIME REACHED", now, "end time of advance reservation reached", out)
+    log(
+        ar,
+        "END TIME REACHED",
+        min(now, ar.end_time),
+        "end time of advance reservation reached",
+        out,
+    )
     for job in jobs_of(core, ar.ar_id):
         _delete_job(core, job, now, out, force=True)
     remove(core, ar, now, out)

@@ -91,6 +91,8 @@ class Task:
     exit_status: int = 0
     failed: int = 0
     message: str = ""
+    # fixed when the task starts, as an execd would: (end time, exit status, failed)
+    plan: tuple[float, int, int] | None = None
     story: list[str] = field(default_factory=list)
 
     @property
@@ -119,6 +121,7 @@ class Task:
             "exit_status": self.exit_status,
             "failed": self.failed,
             "message": self.message,
+            "plan": list(self.plan) if self.plan else None,
         }
 
     @classmethod
@@ -133,6 +136,7 @@ class Task:
             exit_status=row["exit_status"],
             failed=row["failed"],
             message=row["message"],
+            plan=(float(p[0]), int(p[1]), int(p[2])) if (p := row.get("plan")) else None,
         )
 
 

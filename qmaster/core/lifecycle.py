@@ -119,13 +119,23 @@ def fire(core: Core, timer: Timer, now: float, out: Outcome) -> None:
     if timer.kind == "start" and task.state is TaskState.TRANSFERRING:
         start(core, job, task, now, out)
     elif timer.kind == "end" and task.state in (TaskState.RUNNING, TaskState.DELETING):
-        end_at, status, failed = end_of_run(core, job, task)
+        end_at, status, failed = planned_end(core, job, task)
         if task.state is TaskState.DELETING:
             finish(core, job, task, now, out, exit_status=SIGKILL_EXIT, event="deleted")
         elif end_at <= now:
-            finish(core, job, task, now, out, exit_status=status, event="finished", failed=failed)
+            # a late timer (the daemon was down) still accounts the real end
+            finish(
+                core, job, task, end_at, out, exit_status=status, event="finished", failed=failed
+            )
         else:
             core.set_timer(end_at, "end", job.job_id, task.task_id)
+
+
+def planned_end(core: Core, job: Job, task: Task) -> tuple[float, int, int]:
+    """The end fixed when the task started; later qalter changes do not move it."""
+    if task.plan is None:
+        task.plan = end_of_run(core, job, task)
+    return task.plan
 
 
 def start(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
@@ -141,10 +151,10 @@ def start(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
         return
     task.move(job.job_id, TaskState.RUNNING, "started by the simulated execd")
     task.start_time = now
+    task.plan = end_of_run(core, job, task)
     core.spool_task(out, job, task)
     _report(core, out, job, task, "running", now)
-    end_at, _, _ = end_of_run(core, job, task)
-    core.set_timer(end_at, "end", job.job_id, task.task_id)
+    core.set_timer(task.plan[0], "end", job.job_id, task.task_id)
 
 
 def finish(
@@ -214,7 +224,7 @@ def restore_task_timers(core: Core, job: Job, now: float) -> None:
         if task.state is TaskState.TRANSFERRING:
             core.set_timer(now, "start", job.job_id, task.task_id)
         elif task.state is TaskState.RUNNING:
-            core.set_timer(end_of_run(core, job, task)[0], "end", job.job_id, task.task_id)
+            core.set_timer(planned_end(core, job, task)[0], "end", job.job_id, task.task_id)
         elif task.state is TaskState.DELETING:
             core.set_timer(now, "end", job.job_id, task.task_id)
 

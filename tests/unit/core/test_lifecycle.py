@@ -188,3 +188,27 @@ def test_owner_of_submission_is_the_caller():
     core = make_core()
     submit(core, ALICE)
     assert core.jobs[1].owner.user == "alice"
+
+
+def test_late_end_timer_accounts_the_real_end():
+    """A job that ended while nobody ticked is accounted at its own end, not at the late tick."""
+    core = make_core()
+    submit(core, CMDARGS=["3"])
+    run_until(core, T0)
+    outs = [core.tick(T0 + 100)]
+    acct = next(r for o in outs for r in o.reports if isinstance(r, Acct))
+    assert (acct.end_time - acct.start_time, acct.ru_wallclock) == (3, 3)
+
+
+def test_qalter_of_a_partly_running_array_leaves_running_tasks_alone():
+    """Tasks already running keep the h_rt they started with when the job is altered."""
+    from tests.unit.core.helpers import request
+
+    core = make_core()
+    submit(core, CMDARGS=["6"], t_min=1, t_max=20, l_hard={"h_rt": "100"})
+    run_until(core, T0)
+    out = request(core, ALICE, "alter", T0 + 1, job_ids=["1"], job={"l_hard": {"h_rt": "3"}})
+    assert out.answers[0].text == "modified hard resource list of job 1"
+    outs = run_until(core, T0 + 6.5, start=T0 + 1)
+    first = [r for o in outs for r in o.reports if isinstance(r, Acct)][:16]
+    assert {(a.exit_status, a.failed, a.ru_wallclock) for a in first} == {(0, 0, 6)}
