@@ -150,7 +150,7 @@ def _pass(core: Core, ar: AdvanceReservation, jobs: list[Job], now: float, out: 
     for job in jobs:
         limit = runtime(job.spec)
         if limit is not None and now + limit + offset > ar.end_time:
-            text = "ends before the job's h_rt (with DURATION_OFFSET) would"
+            text = "it ends before the job's h_rt (plus DURATION_OFFSET) would be over"
             core.reasons[job.job_id] = ReasonList(
                 [Reason("ar", "job", str(ar.ar_id), None, None, text)]
             )

@@ -8,7 +8,7 @@ from typing import Any
 from qmaster.core import lifecycle
 from qmaster.core.arjobs import check_job as check_job_ar
 from qmaster.core.errors import CoreError, InvalidRequest, NoSuchObject, PermissionDenied
-from qmaster.core.jobs import Identity, Job, parse_task_range
+from qmaster.core.jobs import Identity, Job, format_id_runs, parse_task_range
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
 from qmaster.core.states import TaskState
@@ -104,7 +104,8 @@ def _delete(
             )
         )
         return
-    registered = False
+    registered: list[int] = []
+    forced: list[int] = []
     for task_id in pending:
         lifecycle.finish_pending(core, job, task_id, now, out)
     for task in active:
@@ -112,39 +113,57 @@ def _delete(
             task.move(job.job_id, TaskState.DELETING, f"qdel by {who.user}")
             core.spool_task(out, job, task)
             core.set_timer(now, "end", job.job_id, task.task_id)
-            registered = True
+            registered.append(task.task_id)
         elif task.state is not TaskState.DELETING or force:
             if task.state is TaskState.RUNNING:
                 task.move(job.job_id, TaskState.DELETING, f"qdel -f by {who.user}")
             lifecycle.finish(
                 core, job, task, now, out, exit_status=lifecycle.SIGKILL_EXIT, event="deleted"
             )
+            forced.append(task.task_id)
         else:
-            registered = True
-    out.answers.append(ok(_delete_text(who, job, ids, registered, force)))
+            registered.append(task.task_id)
+    if ids is not None and job.array:
+        out.answers.extend(ok(t) for t in _task_texts(who, job, pending, registered, forced, force))
+    else:
+        out.answers.append(ok(_job_text(who, job, bool(registered), force)))
 
 
 def _fmt(ids: list[int] | None) -> str:
     return f"{ids[0]}-{ids[-1]}:{ids[1] - ids[0] if len(ids) > 1 else 1}" if ids else ""
 
 
-def _delete_text(
-    who: Identity, job: Job, ids: list[int] | None, registered: bool, force: bool
-) -> str:
+def _job_text(who: Identity, job: Job, registered: bool, force: bool) -> str:
     if force:
         return f"warning: {who.user} forced the deletion of job {job.job_id}"
-    if ids is not None and len(ids) == 1 and job.array:
-        task = f"{job.job_id}.{ids[0]}"
-        if registered:
-            return f"{who.user} has registered the job-array task {task} for deletion"
-        return f"{who.user} has deleted job-array task {task}"
-    if ids is not None and job.array:
-        if registered:
-            return f"{who.user} has registered the job {job.job_id} for deletion"
-        return f"{who.user} has deleted job-array tasks {_fmt(ids)} of job {job.job_id}"
     if registered:
         return f"{who.user} has registered the job {job.job_id} for deletion"
     return f"{who.user} has deleted job {job.job_id}"
+
+
+def _task_texts(
+    who: Identity,
+    job: Job,
+    pending: list[int],
+    registered: list[int],
+    forced: list[int],
+    force: bool,
+) -> list[str]:
+    """qdel of array tasks: one line for the pending ones, one per running task."""
+    jid, user = job.job_id, who.user
+    texts = []
+    if len(pending) == 1:
+        texts.append(f"{user} has deleted job-array task {jid}.{pending[0]}")
+    elif pending:
+        texts.append(f"{user} has deleted job-array tasks {format_id_runs(pending)} of job {jid}")
+    texts.extend(
+        f"{user} has registered the job-array task {jid}.{t} for deletion" for t in registered
+    )
+    if force:
+        texts.extend(
+            f"warning: {user} forced the deletion of job-array task {jid}.{t}" for t in forced
+        )
+    return texts
 
 
 _ALTER_WHAT = {

@@ -7,7 +7,7 @@ from typing import Any
 from qmaster.core.jobs import Job, format_id_runs
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
-from qmaster.core.states import TaskState, display_state
+from qmaster.core.states import ACTIVE, TaskState, display_state
 from qmaster.core.view import is_held
 from qmaster.gdi.messages import JobDetailArgs, JobListArgs
 from qmaster.version import VERSION
@@ -147,7 +147,35 @@ def queue_rows(core: Core) -> list[dict[str, Any]]:
                 "states": "",
             }
         )
-    return rows
+    return rows + orphaned_rows(core, {str(row["name"]) for row in rows})
+
+
+def orphaned_rows(core: Core, configured: set[str]) -> list[dict[str, Any]]:
+    """Queue instances gone from the configuration while jobs still run there (state ``o``).
+
+    Grid Engine keeps such an instance as orphaned until its last job ends, so
+    ``qstat -f`` still shows the jobs.
+    """
+    used: dict[str, int] = {}
+    for job in core.jobs.values():
+        for task in job.tasks.values():
+            if task.state in ACTIVE:
+                for qi, n in task.assignment:
+                    if qi not in configured:
+                        used[qi] = used.get(qi, 0) + n
+    return [
+        {
+            "name": name,
+            "qtype": "-",
+            "resv": 0,
+            "used": n,
+            "total": 0,
+            "load_avg": None,
+            "arch": "-",
+            "states": "o",
+        }
+        for name, n in sorted(used.items())
+    ]
 
 
 @handler("job_detail")

@@ -211,3 +211,21 @@ def test_alter_w_v_verifies_without_changing():
     assert texts(out) == ["verification: found suitable queue(s)"]
     assert core.jobs[1].name == "job.sh"
     assert "q_hard" not in core.jobs[1].spec
+
+
+def test_deleting_a_task_range_names_the_tasks():
+    """qdel 1.1-3 of a running array names each running task and the pending range."""
+    core = make_core()
+    submit(core, CMDARGS=["100"], t_min=1, t_max=20)
+    run_until(core, T0)
+    out = delete(core, ALICE, "1.15-18")
+    assert texts(out) == [
+        "alice has deleted job-array tasks 17-18:1 of job 1",
+        "alice has registered the job-array task 1.15 for deletion",
+        "alice has registered the job-array task 1.16 for deletion",
+    ]
+    out = delete(core, ROOT, "1.1-2", force=True)
+    assert texts(out) == [
+        "warning: root forced the deletion of job-array task 1.1",
+        "warning: root forced the deletion of job-array task 1.2",
+    ]
