@@ -262,7 +262,8 @@ class Daemon:
     # -- the server JSV ----------------------------------------------------------
 
     async def _submit_verified(self, who: Identity, args: SubmitArgs) -> Reply:
-        job_id = self.core.allocate_job_id()
+        # a verification-only request (-w v|p) submits nothing and burns no id
+        job_id = self.core.allocate_job_id() if args.verify not in ("v", "p") else None
         result = await self.jsv.submission(who, args.job, job_id)
         if result.error is not None or result.job is None:
             return error_reply(result.error or "JSV rejected job", Status.EUNKNOWN, close=False)

@@ -41,6 +41,7 @@ class GdiProtocol(asyncio.Protocol):
         self.last_read = self.loop.time()
         self._resume: asyncio.Future[None] | None = None
         self.on_gone: Callable[[], None] | None = None  # ends a subscription stream
+        self.task: asyncio.Task[None] | None = None
 
     # -- asyncio callbacks -----------------------------------------------------
 
@@ -113,7 +114,7 @@ class GdiProtocol(asyncio.Protocol):
                 return
             assert isinstance(body, bytes)
             self.busy = True
-            self.loop.create_task(self._handle(body))
+            self.task = self.loop.create_task(self._handle(body))  # kept: tasks are weakly held
 
     async def _handle(self, body: bytes) -> None:
         assert self.who is not None

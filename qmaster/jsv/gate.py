@@ -101,7 +101,7 @@ class JsvGate:
         ctx = JsvContext(who.user, who.group, client=client, context="master", job_id=job_id)
         return await self.pool.verify(job, ctx, job.get("v"))
 
-    async def submission(self, who: Identity, job: JobSpec, job_id: int) -> GateResult:
+    async def submission(self, who: Identity, job: JobSpec, job_id: int | None) -> GateResult:
         """Verify a submission; see the module docstring."""
         verdict = await self.verify(who, job.model_dump(exclude_none=True), job_id, "qsub")
         if verdict.accepted:
