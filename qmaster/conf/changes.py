@@ -14,7 +14,9 @@ from qmaster.complexes.table import ComplexTable
 from qmaster.conf.access import UsersetConf, parse_managers
 from qmaster.conf.cluster import GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError
+from qmaster.conf.flatfile import read_pairs
 from qmaster.conf.loading import OBJECT_KINDS, SINGLE_NAMES, objects_of, parse_object
+from qmaster.conf.model import ConfObject
 from qmaster.conf.state import ConfState
 from qmaster.gdi.answers import Answer, Status, error, ok
 
@@ -147,9 +149,23 @@ def _modify_managers(state: ConfState, text: str, who: str) -> Change:
     return change
 
 
+def _require_all(cls: type[ConfObject], text: str, source: str) -> None:
+    """A modification gives every attribute: a truncated file must not reset the rest."""
+    pairs = read_pairs(text, source)
+    given = {p.key for p in pairs}
+    last = pairs[-1].line if pairs else 1
+    for attr in cls.FORMAT.attrs:
+        if attr.name not in given:
+            raise ConfigError(source, last, f'missing attribute "{attr.name}"')
+
+
 def _modify(state: ConfState, args: dict[str, Any], who: str) -> Change:
     kind, text = args["kind"], args["text"]
     source = args.get("source") or "-"
+    if kind in ("global", "sched"):
+        _require_all(GlobalConf if kind == "global" else SchedConf, text, source)
+    elif kind in OBJECT_KINDS and parse_object(kind, text, source).name in objects_of(state, kind):
+        _require_all(OBJECT_KINDS[kind], text, source)
     if kind == "complex":
         return _modify_complex(state, text, source, who)
     if kind == "manager":

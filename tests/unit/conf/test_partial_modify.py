@@ -1,0 +1,26 @@
+"""Modifying an existing object needs the whole file: a truncated one changes nothing."""
+
+from __future__ import annotations
+
+from qmaster.cell import DEFAULT_CONF_DIR
+from qmaster.conf.store import ClusterConfig
+
+
+def test_truncated_queue_file_is_refused_and_the_queue_kept():
+    """qconf -Mq with only 'qname all.q' is refused naming the first missing attribute."""
+    config = ClusterConfig.load_dir(DEFAULT_CONF_DIR)
+    before = config.show("cqueue", "all.q")["text"]
+    args = {"kind": "cqueue", "text": "qname all.q\n", "source": "qshort"}
+    change = config.apply("conf_modify", args, "root", "host", True)
+    assert [a.text for a in change.answers] == ['qshort:1: missing attribute "hostlist"']
+    assert not change.upserts
+    assert config.show("cqueue", "all.q")["text"] == before
+
+
+def test_new_queue_may_rely_on_defaults():
+    """Adding a queue (qconf -Aq) fills the attributes it does not give with the defaults."""
+    config = ClusterConfig.load_dir(DEFAULT_CONF_DIR)
+    args = {"kind": "cqueue", "text": "qname short.q\nhostlist @allhosts\n", "source": "new"}
+    change = config.apply("conf_modify", args, "root", "host", True)
+    assert change.ok, change.answers
+    assert "short.q" in config.show("cqueue", None)["names"]
