@@ -47,10 +47,20 @@ usage: qconf [options]
    [-sql]                                   show a list of all queues
    [-ssconf]                                show scheduler configuration
    [-su listname_list]                      show the given userset list
+   [-sul]                                   show a list of all userset lists
+   [-shgrp group]                           show host group
+   [-shgrpl]                                show host group list
+   [-Mhgrp fname]                           modify host group from file
+   [-Aq fname] [-Ae fname] [-Ap fname] [-Au fname] [-Ahgrp fname]
+                                            add a queue, exec host, PE, userset, host group from file
+   [-dq queue] [-de host] [-dp pe] [-dul list] [-dhgrp group]
+                                            delete a queue, exec host, PE, userset, host group
 """
 
 EMPTY_LIST = {
     "cqueue": "no cqueue list defined",
+    "userset": "no userset list defined",
+    "hostgroup": "no host group list defined",
     "exechost": "no execution host list defined",
     "pe": "no pe list defined",
     "manager": "no manager list defined",
@@ -122,6 +132,20 @@ def members(op: str, kind: str, *, named: bool) -> Callable[[Transport, list[str
     return run
 
 
+def remove(kind: str) -> Callable[[Transport, list[str]], int]:
+    """``-dq``, ``-de``, ``-dp``, ``-dul``, ``-dhgrp``: delete whole objects (comma list)."""
+
+    def run(transport: Transport, words: list[str]) -> int:
+        code = EXIT_OK
+        for name in (n for n in words[0].split(",") if n):
+            reply = transport("conf_delete", {"kind": kind, "name": name, "members": []})
+            print_answers(reply.answers)
+            code = max(code, exit_code(reply.answers))
+        return code
+
+    return run
+
+
 def shutdown(transport: Transport, _words: list[str]) -> int:
     """``-km``: ask the qmaster to stop."""
     reply = transport("shutdown", {})
@@ -152,6 +176,20 @@ ACTIONS: dict[str, Action] = {
     "-sm": Action(0, show("manager")),
     "-am": Action(1, members("conf_add", "manager", named=False)),
     "-dm": Action(1, members("conf_delete", "manager", named=False)),
+    "-sul": Action(0, show("userset")),
+    "-shgrp": Action(1, show("hostgroup")),
+    "-shgrpl": Action(0, show("hostgroup")),
+    "-Mhgrp": Action(1, modify("hostgroup")),
+    "-Aq": Action(1, modify("cqueue")),
+    "-Ae": Action(1, modify("exechost")),
+    "-Ap": Action(1, modify("pe")),
+    "-Au": Action(1, modify("userset")),
+    "-Ahgrp": Action(1, modify("hostgroup")),
+    "-dq": Action(1, remove("cqueue")),
+    "-de": Action(1, remove("exechost")),
+    "-dp": Action(1, remove("pe")),
+    "-dul": Action(1, remove("userset")),
+    "-dhgrp": Action(1, remove("hostgroup")),
     "-km": Action(0, shutdown),
 }
 
