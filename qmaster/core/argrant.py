@@ -32,9 +32,6 @@ from schedd.requests import duration
 if TYPE_CHECKING:
     from qmaster.core.machine import Core
 
-_PLACERS: dict[int, tuple[object, Placer]] = {}
-
-
 def window(spec: dict[str, Any], now: float) -> tuple[float, float]:
     """Start and end from two or three of ``a``, ``e``, ``d``, checked as Grid Engine does."""
     a, e, d = spec.get("a"), spec.get("e"), spec.get("d")
@@ -85,11 +82,13 @@ def ar_request(who: Identity, spec: dict[str, Any]) -> JobRequest:
 def placer(core: Core, now: float) -> Placer:
     """The prepared matching for the current configuration (built once per change)."""
     state = core.config.state
-    kept = _PLACERS.get(id(core))
+    kept = core.derived.get("placer")
     if kept is None or kept[0] is not state:
         kept = (state, Placer(assemble(core, [], now, empty=True)))
-        _PLACERS[id(core)] = kept
-    return kept[1]
+        core.derived["placer"] = kept
+    placer = kept[1]
+    assert isinstance(placer, Placer)
+    return placer
 
 
 def calendar(core: Core, now: float) -> Calendar:

@@ -112,6 +112,8 @@ class Core:
         self._seq = itertools.count()
         self._qi_by_name: dict[str, QueueInstanceConf] | None = None
         self.verify_waiting: set[int] = set()
+        # values derived from one configuration state, rebuilt when it changes
+        self.derived: dict[str, tuple[object, object]] = {}
         self.ars: dict[int, AdvanceReservation] = {}
         self.next_ar_id = 1
         self.ar_calendar = Calendar()

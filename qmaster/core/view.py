@@ -242,15 +242,13 @@ def _pe_of(job: Job, pe: str, assignment: list[tuple[QueueState, int]]) -> bool:
     return fnmatchcase(pe, str(job.spec["pe_name"])) and all(pe in q.pe_list for q, _ in assignment)
 
 
-_RECOVERY: dict[int, tuple[object, View]] = {}
-
-
 def recovery_view(core: Core, now: float) -> View:
     """An empty view of the current configuration, built once per configuration."""
     state = core.config.state
-    kept = _RECOVERY.get(id(core))
+    kept = core.derived.get("recovery_view")
     if kept is None or kept[0] is not state:
         kept = (state, assemble(core, [], now, empty=True))
-        _RECOVERY.clear()
-        _RECOVERY[id(core)] = kept
-    return kept[1]
+        core.derived["recovery_view"] = kept
+    view = kept[1]
+    assert isinstance(view, View)
+    return view
