@@ -13,8 +13,7 @@ import asyncio
 import contextlib
 import os
 import socket
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+from collections.abc import Callable
 
 from pydantic import ValidationError
 
@@ -26,7 +25,7 @@ from qmaster.conf.settings import DaemonSettings
 from qmaster.conf.store import ClusterConfig
 from qmaster.core import Core, CoreSettings, Identity, Outcome, Request
 from qmaster.core.control import select_jobs
-from qmaster.events.records import record_to_event
+from qmaster.events.subscribers import Subscribers
 from qmaster.events.writer import EventFiles
 from qmaster.gdi.answers import Answer, Status, error
 from qmaster.gdi.messages import (
@@ -66,7 +65,7 @@ class Daemon:
         self.socket_path = settings.socket or cell.socket
         self.stopping = asyncio.Event()
         self._wake = asyncio.Event()
-        self._subscribers: set[asyncio.Queue[dict[str, Any] | None]] = set()
+        self.subscribers = Subscribers()
         self._verifying: set[int] = set()
         self._flush_soon = False
         self._ticker_wakes_at = 0.0
@@ -195,8 +194,7 @@ class Daemon:
         await self.server.close(grace=5.0)
         await self.committer.drain()
         await self.jsv.close()
-        for q in list(self._subscribers):
-            q.put_nowait(None)
+        self.subscribers.close()
 
     def _close(self) -> None:
         with contextlib.suppress(Exception):
@@ -232,7 +230,7 @@ class Daemon:
             where = ".".join(str(p) for p in err["loc"])
             return error_reply(f"malformed request: {where}: {err['msg']}")
         if isinstance(args, SubscribeArgs):
-            return self._subscribe(args)
+            return self.subscribers.subscribe(args.kinds)
         if self.jsv.active and isinstance(args, SubmitArgs):
             return await self._submit_verified(who, args)
         if self.jsv.active and isinstance(args, AlterArgs):
@@ -327,8 +325,7 @@ class Daemon:
             await self.committer.commit(out.spool)
         for record in out.reports:
             self.events.add(record)
-            if self._subscribers:
-                self._publish(record_to_event(record))
+            self.subscribers.publish(record)
         for event, fields in out.logs:
             log.info(event, **fields)
         if out.config_changed:
@@ -384,37 +381,3 @@ class Daemon:
                 self.events.flush()
 
     # -- subscriptions -----------------------------------------------------------
-
-    def _publish(self, event: dict[str, Any]) -> None:
-        for q in list(self._subscribers):
-            try:
-                q.put_nowait(event)
-            except asyncio.QueueFull:
-                self._subscribers.discard(q)
-                q.get_nowait()
-                q.put_nowait(None)  # ends that subscription
-                log.warning("subscriber_dropped", reason="too slow")
-
-    def _subscribe(self, args: SubscribeArgs) -> Stream:
-        q: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=10_000)
-        self._subscribers.add(q)
-
-        def stop() -> None:  # the subscriber went away
-            self._subscribers.discard(q)
-            if q.full():
-                q.get_nowait()
-            q.put_nowait(None)
-
-        return Stream(self._subscription(args, q), stop)
-
-    async def _subscription(
-        self, args: SubscribeArgs, q: asyncio.Queue[dict[str, Any] | None]
-    ) -> AsyncIterator[Reply]:
-        kinds = set(args.kinds) if args.kinds else None
-        try:
-            yield Reply([], {"type": "subscribed"})
-            while (event := await q.get()) is not None:
-                if kinds is None or event.get("type") in kinds:
-                    yield Reply([], event)
-        finally:
-            self._subscribers.discard(q)

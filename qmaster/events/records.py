@@ -27,7 +27,27 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-NONE_STR = "NONE"
+from qmaster.events.ar_records import AR_LOG_EVENTS, ArAcct, ArAttr, ArLog, NewAr
+from qmaster.events.fields import NONE_STR, fmt_double, join_fields, safe
+
+__all__ = [
+    "AR_LOG_EVENTS",
+    "JOB_LOG_EVENTS",
+    "NONE_STR",
+    "RECORD_TYPES",
+    "Acct",
+    "ArAcct",
+    "ArAttr",
+    "ArLog",
+    "JobLog",
+    "NewAr",
+    "NewJob",
+    "Record",
+    "event_to_record",
+    "record_to_event",
+    "safe",
+]
+
 
 JOB_LOG_EVENTS = frozenset(
     {
@@ -48,36 +68,6 @@ JOB_LOG_EVENTS = frozenset(
         "error",
     }
 )
-
-AR_LOG_EVENTS = frozenset(
-    {
-        "CREATED",
-        "START TIME REACHED",
-        "END TIME REACHED",
-        "RESOURCES UNSATISFIED",
-        "RESOURCES SATISFIED",
-        "TERMINATED",
-        "DELETED",
-    }
-)
-
-_UNSAFE = str.maketrans({":": "_", "\n": " ", "\r": " "})
-
-
-def safe(text: str) -> str:
-    """Free text made safe for a ``:``-separated line."""
-    if ":" in text or "\n" in text or "\r" in text:
-        return text.translate(_UNSAFE)
-    return text
-
-
-def _f(value: float) -> str:
-    """A double the way C's ``%f`` prints it."""
-    return f"{value:f}"
-
-
-def _join(values: tuple[object, ...]) -> str:
-    return ":".join(map(str, values))
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +91,7 @@ class NewJob:
 
     def reporting_line(self) -> str:
         """The ``reporting`` line, without the newline."""
-        return _join(
+        return join_fields(
             (
                 self.time,
                 self.KIND,
@@ -152,7 +142,7 @@ class JobLog:
 
     def reporting_line(self) -> str:
         """The ``reporting`` line, without the newline (6.2 field order)."""
-        return _join(
+        return join_fields(
             (
                 self.time,
                 self.KIND,
@@ -237,7 +227,7 @@ class Acct:
 
     def accounting_line(self) -> str:
         """The ``accounting`` line, without the newline."""
-        return _join(
+        return join_fields(
             (
                 safe(self.qname),
                 safe(self.hostname),
@@ -253,9 +243,9 @@ class Acct:
                 self.failed,
                 self.exit_status,
                 self.ru_wallclock,
-                _f(self.ru_utime),
-                _f(self.ru_stime),
-                _f(self.ru_maxrss),
+                fmt_double(self.ru_utime),
+                fmt_double(self.ru_stime),
+                fmt_double(self.ru_maxrss),
                 self.ru_ixrss,
                 self.ru_ismrss,
                 self.ru_idrss,
@@ -263,7 +253,7 @@ class Acct:
                 self.ru_minflt,
                 self.ru_majflt,
                 self.ru_nswap,
-                _f(self.ru_inblock),
+                fmt_double(self.ru_inblock),
                 self.ru_oublock,
                 self.ru_msgsnd,
                 self.ru_msgrcv,
@@ -275,13 +265,13 @@ class Acct:
                 safe(self.granted_pe),
                 self.slots,
                 self.task_number,
-                _f(self.cpu),
-                _f(self.mem),
-                _f(self.io),
+                fmt_double(self.cpu),
+                fmt_double(self.mem),
+                fmt_double(self.io),
                 self.category.replace("\n", " ").replace("\r", " "),
-                _f(self.iow),
+                fmt_double(self.iow),
                 safe(self.pe_taskid),
-                _f(self.maxvmem),
+                fmt_double(self.maxvmem),
                 self.arid,
                 self.ar_submission_time,
             )
@@ -290,122 +280,6 @@ class Acct:
     def reporting_line(self) -> str:
         """The ``acct`` reporting line, without the newline."""
         return f"{self.time}:{self.KIND}:{self.accounting_line()}"
-
-
-@dataclass(frozen=True, slots=True)
-class NewAr:
-    """An advance reservation was created (``new_ar``)."""
-
-    KIND: ClassVar[str] = "new_ar"
-
-    time: int
-    submission_time: int
-    ar_id: int
-    owner: str
-
-    def reporting_line(self) -> str:
-        """The ``reporting`` line, without the newline."""
-        return _join((self.time, self.KIND, self.submission_time, self.ar_id, safe(self.owner)))
-
-
-@dataclass(frozen=True, slots=True)
-class ArAttr:
-    """An AR was created or its attributes changed (``ar_attr``)."""
-
-    KIND: ClassVar[str] = "ar_attr"
-
-    time: int
-    event_time: int
-    submission_time: int
-    ar_id: int
-    name: str
-    account: str
-    start_time: int
-    end_time: int
-    granted_pe: str
-    granted_resources: str
-
-    def reporting_line(self) -> str:
-        """The ``reporting`` line, without the newline."""
-        return _join(
-            (
-                self.time,
-                self.KIND,
-                self.event_time,
-                self.submission_time,
-                self.ar_id,
-                safe(self.name),
-                safe(self.account),
-                self.start_time,
-                self.end_time,
-                safe(self.granted_pe),
-                safe(self.granted_resources),
-            )
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class ArLog:
-    """An AR changed state (``ar_log``); ``state`` is the state letter."""
-
-    KIND: ClassVar[str] = "ar_log"
-
-    time: int
-    event_time: int
-    submission_time: int
-    ar_id: int
-    state: str
-    event: str
-    message: str
-
-    def __post_init__(self) -> None:
-        if self.event not in AR_LOG_EVENTS:
-            raise ValueError(f"unknown ar_log event {self.event!r}")
-
-    def reporting_line(self) -> str:
-        """The ``reporting`` line, without the newline."""
-        return _join(
-            (
-                self.time,
-                self.KIND,
-                self.event_time,
-                self.submission_time,
-                self.ar_id,
-                safe(self.state),
-                self.event,
-                safe(self.message),
-            )
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class ArAcct:
-    """One reserved queue instance of an AR that ended (``ar_acct``)."""
-
-    KIND: ClassVar[str] = "ar_acct"
-
-    time: int
-    event_time: int
-    submission_time: int
-    ar_id: int
-    qname: str
-    hostname: str
-    slots: int
-
-    def reporting_line(self) -> str:
-        """The ``reporting`` line, without the newline."""
-        return _join(
-            (
-                self.time,
-                self.KIND,
-                self.event_time,
-                self.submission_time,
-                self.ar_id,
-                safe(self.qname),
-                safe(self.hostname),
-                self.slots,
-            )
-        )
 
 
 Record = NewJob | JobLog | Acct | NewAr | ArAttr | ArLog | ArAcct
