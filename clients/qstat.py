@@ -7,6 +7,7 @@ the pure renderers in :mod:`clients.qstat_render`: Grid Engine's text layouts,
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -32,7 +33,7 @@ usage: qstat [options]
                                           jobs with a start time in future or any combination only.
                                           h is an abbreviation for huhohshdhjha
                                           a is an abbreviation for prsh
-        [-u user_list]                    view only jobs of this user
+        [-u user_list]                    view only jobs of this user (default: your own; '*' for all)
         [-xml]                            display the information in XML-Format
 
 job_identifier_list       {job_id|job_name|reg_exp}[,{job_id|job_name|reg_exp},...]
@@ -43,8 +44,20 @@ STATE_LETTERS = frozenset("prszhuosdja")
 
 
 def _users(values: Sequence[str]) -> list[str] | None:
+    """The -u filter; without -u only the caller's own jobs, as Grid Engine 6.2 shows them."""
     names = [n for value in values for n in value.split(",") if n]
-    return None if not names or "*" in names else names
+    if not names:
+        return [_me()]
+    return None if "*" in names else names
+
+
+def _me() -> str:
+    import pwd
+
+    try:
+        return pwd.getpwuid(os.getuid()).pw_name
+    except KeyError:
+        return str(os.getuid())
 
 
 def _states(value: str | None) -> str | None:

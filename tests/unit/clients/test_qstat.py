@@ -117,6 +117,15 @@ def test_user_filter_all_users_is_null_and_lists_are_split(qmaster: FakeQmaster)
     assert qmaster.last[1] == {"users": ["a", "b"], "states": "p", "full": False}
 
 
+def test_without_u_only_the_callers_jobs_are_asked_for(qmaster: FakeQmaster) -> None:
+    """Plain qstat shows the caller's own jobs, as Grid Engine 6.2 does."""
+    import getpass
+
+    qmaster.reply("job_list", data={"jobs": []})
+    qstat.main([], transport=qmaster)
+    assert qmaster.last[1]["users"] == [getpass.getuser()]
+
+
 DETAIL = {
     "job_id": 7,
     "owner": "alice",
