@@ -32,6 +32,7 @@ from schedd.requests import duration
 if TYPE_CHECKING:
     from qmaster.core.machine import Core
 
+
 def window(spec: dict[str, Any], now: float) -> tuple[float, float]:
     """Start and end from two or three of ``a``, ``e``, ``d``, checked as Grid Engine does."""
     a, e, d = spec.get("a"), spec.get("e"), spec.get("d")
