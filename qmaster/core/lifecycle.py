@@ -179,7 +179,11 @@ def finish(
         ar = core.ars.get(int(job.spec.get("ar") or 0))
         ar_time = int(ar.submission_time) if ar else 0
         out.reports.append(reports.acct(job, task, now, ar_submission_time=ar_time))
-    _report(core, out, job, task, event, now)
+    # "dr": the task ran and its acct record (just written) is its end; a SEG reads
+    # a deleted job_log as the end only for tasks that never ran
+    _report(
+        core, out, job, task, event, now, state="dr" if was_running and event == "deleted" else None
+    )
     flush = core.config.sched_conf.flush_finish_sec
     if flush > 0:
         core.request_pass(now + flush)
@@ -235,9 +239,18 @@ def _release(core: Core, job: Job, task: Task) -> None:
 
 
 def _report(
-    core: Core, out: Outcome, job: Job, task: Task, event: str, now: float, *, message: str = ""
+    core: Core,
+    out: Outcome,
+    job: Job,
+    task: Task,
+    event: str,
+    now: float,
+    *,
+    message: str = "",
+    state: str | None = None,
 ) -> None:
     host = task.queue.partition("@")[2] if task.queue else core.settings.qmaster_host
+    shown = state or task.state.value
     out.reports.append(
-        reports.job_log(job, task.task_id, event, task.state.value, now, host=host, message=message)
+        reports.job_log(job, task.task_id, event, shown, now, host=host, message=message)
     )

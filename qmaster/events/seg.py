@@ -16,14 +16,17 @@ skipped):
 ``job_log`` pending, held, released, restart  PENDING
 ``job_log`` running, unsuspended              ACTIVE
 ``job_log`` suspended                         SUSPENDED
-``job_log`` deleted                           FAILED, exit code 0
+``job_log`` deleted (never ran)               FAILED, exit code 0
 ``acct`` with ``failed`` 0                    DONE, exit code = ``exit_status``
 ``acct`` with ``failed`` ≠ 0                  FAILED, exit code = ``exit_status``
 ===========================================  ==================================
 
 Other ``job_log`` events (sent, delivered, finished, error...) say nothing a
-GRAM client can use. A job gets at most one terminal message per run: a
-deleted running job is FAILED, its later ``acct`` record is not repeated.
+GRAM client can use. A job gets one terminal message per run: a task that
+ran ends with its ``acct`` record; the ``deleted`` job_log of such a task
+carries the state ``dr`` and is not a second end (so resuming from a cursor
+between the two repeats nothing). Only a task deleted before it ran ends with
+its ``deleted`` job_log.
 
 Exact resume. A plain ``-t T`` replays every record with time ≥ T, so a
 consumer resuming at the timestamp of its last event sees the events of that
@@ -197,6 +200,8 @@ class Scanner:
         state = JOB_LOG_STATES.get(f[1])
         if state is None or f[4] not in _NONE:
             return
+        if f[1] == b"deleted" and f[5].split(b":", 1)[0] == b"dr":
+            return  # the task ran: its acct record is its end
         self._emit(out, (t, k), _job_id(f[2], f[3]), state, b"0")
 
     def _acct(self, out: list[bytes], t: int, k: int, body: bytes) -> None:

@@ -134,3 +134,18 @@ def test_message_parser_reads_both_forms() -> None:
     assert with_cursor.cursor == Cursor(5, 3)
     assert parse_message("002;5;x") is None
     assert parse_message("001;x;42;8;3") is None
+
+
+def test_deleted_running_job_ends_with_its_acct_even_when_resumed_between() -> None:
+    """qdel of a running job: acct (FAILED 137) is the end; resuming after it repeats nothing."""
+    records: list[Record] = [
+        acct(4, 5, failed=100, exit_status=137),
+        job_log(4, "deleted", 5, state="dr"),
+    ]
+    assert messages(records) == [f"001;4;5;{FAILED};137"]
+    assert messages(records, start=Cursor.parse("4.1")) == []
+
+
+def test_job_deleted_before_it_ran_ends_with_the_job_log() -> None:
+    """A pending job that is deleted reads FAILED with exit code 0."""
+    assert messages([job_log(4, "deleted", 5, state="qw")]) == [f"001;4;5;{FAILED};0"]
