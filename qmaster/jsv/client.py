@@ -44,8 +44,9 @@ class ClientJsvOutcome:
     """What the client JSVs decided.
 
     ``spec`` is the job after all corrections; ``message`` the rejection text
-    ("" when accepted); ``messages`` the LOG lines and RESULT messages the
-    submitting command prints on stdout (unless ``-terse``), in order.
+    ("" when accepted); ``messages`` the LOG lines the submitting command prints
+    on stdout (unless ``-terse``), in order. The message of an ACCEPT or CORRECT
+    result is ignored, as in Grid Engine.
     """
 
     accepted: bool
@@ -88,8 +89,7 @@ def run_client_jsvs(
         if not verdict.accepted:
             outcome.accepted, outcome.message = False, verdict.message
             return outcome
-        if verdict.message:
-            outcome.messages.append(verdict.message)
+        # as in Grid Engine, the message of an ACCEPT or CORRECT is not shown
         outcome.spec = verdict.spec
     return outcome
 

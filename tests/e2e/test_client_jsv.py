@@ -87,3 +87,45 @@ def test_qalter_runs_client_jsvs_on_the_change(minige_cell: RunningCell, tmp_pat
     assert refused.returncode == 1
     assert "cmd refuses forbidden jobs" in refused.stderr
     assert "job_name:                   sleep" in minige_cell.run("qstat", "-j", "1").stdout
+
+
+GE_STYLE = r"""#!/bin/sh
+jsv_on_start()
+{
+   return
+}
+
+jsv_on_verify()
+{
+   if [ "`jsv_get_param b`" = "y" ]; then
+      jsv_reject "binary jobs are not allowed here"
+      return
+   fi
+   jsv_log_info "looked at `jsv_get_param N`"
+   jsv_accept "this message is not shown"
+}
+
+. ${SGE_ROOT}/util/resources/jsv/jsv_include.sh
+
+jsv_main
+"""
+
+
+def test_script_sourcing_the_cells_include_runs_unmodified(
+    minige_cell: RunningCell, tmp_path: Path
+) -> None:
+    """A Grid Engine style JSV that sources $SGE_ROOT/util/resources/jsv/jsv_include.sh works."""
+    script = tmp_path / "ge_style.sh"
+    script.write_text(GE_STYLE)
+    script.chmod(0o755)
+    refused = minige_cell.run("qsub", "-jsv", str(script), "-b", "y", "sleep", "1")
+    assert refused.returncode == 1
+    assert refused.stderr == "Unable to run job: binary jobs are not allowed here.\nExiting.\n"
+    job = tmp_path / "job.sh"
+    job.write_text("#!/bin/sh\nsleep 1\n")
+    accepted = minige_cell.run("qsub", "-jsv", str(script), str(job), cwd=tmp_path)
+    assert accepted.returncode == 0, accepted.stderr
+    assert accepted.stdout.splitlines() == [
+        "looked at job.sh",
+        'Your job 1 ("job.sh") has been submitted',
+    ]
