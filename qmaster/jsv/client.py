@@ -22,7 +22,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from qmaster.jsv.errors import JsvClosed, JsvError, JsvValueError, msg_no_response
+from qmaster.jsv.errors import (
+    JsvClosed,
+    JsvError,
+    JsvValueError,
+    msg_no_response,
+    msg_stderr,
+)
 from qmaster.jsv.protocol import (
     NEED_DATA,
     Finished,
@@ -117,7 +123,11 @@ def _run_once(path: str, spec: dict[str, Any], ctx: JsvContext, timeout: float) 
     start = conn.start(spec, ctx)
     try:
         proc = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True
+            [path],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
         )
     except OSError as exc:
         raise JsvError(f'JSV file "{path}" can\'t be started: {exc.strerror}') from None
@@ -132,22 +142,49 @@ def _converse(
 ) -> Verdict:
     assert proc.stdin is not None
     assert proc.stdout is not None
+    assert proc.stderr is not None
     _send(proc, start)
-    out_fd = proc.stdout.fileno()
+    out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()
+    os.set_blocking(err_fd, False)
+    stderr = bytearray()
     with selectors.DefaultSelector() as sel:
         sel.register(out_fd, selectors.EVENT_READ)
+        sel.register(err_fd, selectors.EVENT_READ)
         while True:
             event = conn.next_event()
             if event is NEED_DATA:
-                if not sel.select(max(0.0, deadline - time.monotonic())):
+                ready = sel.select(max(0.0, deadline - time.monotonic()))
+                if not ready:
                     raise TimeoutError
-                conn.receive_data(os.read(out_fd, 65536))
+                for key, _ in ready:
+                    if key.fd == err_fd:
+                        _read_stderr(sel, err_fd, stderr)
+                    else:
+                        conn.receive_data(os.read(out_fd, 65536))
             elif isinstance(event, Started):
                 _send(proc, event.reply)
             elif isinstance(event, Finished):
+                _read_stderr(sel, err_fd, stderr)
+                if stderr:  # as in Grid Engine: any stderr output rejects the job
+                    last = stderr.decode("utf-8", "backslashreplace").strip().splitlines()
+                    return Verdict.reject(event.verdict.spec, msg_stderr(last[-1] if last else ""))
                 return event.verdict
             elif isinstance(event, Logged):
                 continue
+
+
+def _read_stderr(sel: selectors.BaseSelector, fd: int, into: bytearray) -> None:
+    """Take what the JSV wrote to stderr so far (kept up to 4 KiB)."""
+    while True:
+        try:
+            data = os.read(fd, 4096)
+        except (BlockingIOError, OSError):
+            return
+        if not data:
+            with contextlib.suppress(KeyError, ValueError):
+                sel.unregister(fd)
+            return
+        into += data[: max(0, 4096 - len(into))]
 
 
 def _send(proc: subprocess.Popen[bytes], data: bytes) -> None:
@@ -171,5 +208,6 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    if proc.stdout is not None:
-        proc.stdout.close()
+    for pipe in (proc.stdout, proc.stderr):
+        if pipe is not None:
+            pipe.close()

@@ -15,6 +15,7 @@ from qmaster.jsv.protocol import JsvContext, ResultState
 from .conftest import EXAMPLES, write_script
 
 SHELL = str(EXAMPLES / "jsv.sh")
+SHELL_INCLUDE = EXAMPLES / "jsv_include.sh"
 PYTHON = str(EXAMPLES / "example_jsv.py")
 CTX = JsvContext(user="alice", group="staff", job_id=3)
 
@@ -126,3 +127,18 @@ async def test_examples_work_as_server_jsv(script: str) -> None:
     assert good.state is ResultState.ACCEPT
     assert fixed.spec["l_hard"] == {"h_rt": "1:0:0"}
     assert big.message == "parallel jobs may use at most 16 slots"
+
+
+def test_client_jsv_writing_to_stderr_rejects_the_job(tmp_path: Path) -> None:
+    """As in Grid Engine, any stderr output of a client JSV rejects the job, naming the line."""
+    script = tmp_path / "noisy.sh"
+    script.write_text(
+        f'#!/bin/sh\n. "{SHELL_INCLUDE}"\n'
+        "jsv_on_start() { return; }\n"
+        'jsv_on_verify() { echo "first" >&2; echo "(standard_in) 1: syntax error" >&2; jsv_accept; }\n'
+        "jsv_main\n"
+    )
+    script.chmod(0o755)
+    outcome = submit({}, [str(script)])
+    assert not outcome.accepted
+    assert outcome.message == "JSV stderr: (standard_in) 1: syntax error"
