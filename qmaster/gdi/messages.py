@@ -41,7 +41,7 @@ class JobSpec(_Strict):
     CMDNAME: Name
     CMDARGS: list[str] = Field(default_factory=list)
     script: str | None = None
-    b: bool = False
+    b: bool | None = None
     N: Name | None = None
     o: list[str] | None = None
     e: list[str] | None = None
