@@ -83,7 +83,7 @@ def _created_records(ar: AdvanceReservation, now: float, out: Outcome) -> None:
             ar.account,
             int(ar.start_time),
             int(ar.end_time),
-            ar.granted_pe or "NONE",
+            ar.granted_pe or "",
             _resources(ar),
         )
     )
@@ -159,7 +159,7 @@ def delete(
     """qrdel: delete the AR's jobs, then the AR. True when jobs keep it for a while."""
     if ar.state is not ArState.DELETED:
         ar.move(ArState.DELETED, f"qrdel by {user}")
-        log(ar, "DELETED", now, f"deleted by {user}", out)
+        log(ar, "DELETED", now, "AR deleted", out)
     for job in jobs_of(core, ar.ar_id):
         _delete_job(core, job, now, out, force=force)
     if jobs_of(core, ar.ar_id):

@@ -21,8 +21,27 @@ def _common(job: Job) -> dict[str, object]:
         "project": str(job.spec.get("P") or NONE),
         "department": "defaultdepartment",
         "account": str(job.spec.get("A") or "sge"),
-        "priority": job.priority,
+        # reporting(5) carries the stored priority, which Grid Engine keeps as 1024 + -p
+        "priority": job.priority + 1024,
     }
+
+
+def category(job: Job) -> str:
+    """The job category accounting(5) records: its hard requests, queues, PE and AR."""
+    spec = job.spec
+    parts = []
+    if spec.get("l_hard"):
+        parts.append("-l " + ",".join(f"{k}={v}" for k, v in spec["l_hard"].items()))
+    if spec.get("q_hard"):
+        parts.append("-q " + ",".join(spec["q_hard"]))
+    if spec.get("pe_name"):
+        low, high = spec.get("pe_min", 1), spec.get("pe_max", spec.get("pe_min", 1))
+        parts.append(
+            f"-pe {spec['pe_name']} {low}-{high}" if high != low else f"-pe {spec['pe_name']} {low}"
+        )
+    if spec.get("ar"):
+        parts.append(f"-ar {spec['ar']}")
+    return " ".join(parts) or NONE
 
 
 def new_job(job: Job, now: float) -> NewJob:
@@ -30,7 +49,7 @@ def new_job(job: Job, now: float) -> NewJob:
     return NewJob(
         time=int(now),
         job_number=job.job_id,
-        task_number=-1 if job.array else 0,
+        task_number=-1,  # "no array task yet", for every job
         pe_taskid=NONE,
         **_common(job),  # type: ignore[arg-type]
     )
@@ -91,5 +110,6 @@ def acct(job: Job, task: Task, now: float, *, ar_submission_time: int = 0) -> Ac
         slots=task.slots or job.slots,
         task_number=task.task_id,
         arid=int(job.spec.get("ar") or 0),
+        category=category(job),
         ar_submission_time=ar_submission_time,
     )

@@ -212,3 +212,15 @@ def test_qalter_of_a_partly_running_array_leaves_running_tasks_alone():
     outs = run_until(core, T0 + 6.5, start=T0 + 1)
     first = [r for o in outs for r in o.reports if isinstance(r, Acct)][:16]
     assert {(a.exit_status, a.failed, a.ru_wallclock) for a in first} == {(0, 0, 6)}
+
+
+def test_accounting_records_the_job_category():
+    """The acct record's category names the job's hard requests and PE, as qacct shows it."""
+    from qmaster.events.parse import parse_accounting_line
+
+    core = make_core()
+    submit(core, CMDARGS=["1"], l_hard={"h_rt": "0:0:10"}, pe_name="mpi", pe_min=2, pe_max=2)
+    outs = run_until(core, T0 + 5)
+    acct = next(r for o in outs for r in o.reports if isinstance(r, Acct))
+    assert acct.category == "-l h_rt=0:0:10 -pe mpi 2"
+    assert parse_accounting_line(acct.accounting_line()).category == acct.category
