@@ -94,16 +94,15 @@ class JsvGate:
         if self.pool is not None:
             await self.pool.close()
 
-    async def verify(
-        self, who: Identity, job: dict[str, Any], job_id: int | None, client: str
-    ) -> Verdict:
+    async def verify(self, who: Identity, job: dict[str, Any], job_id: int | None) -> Verdict:
+        """One verification by the server JSV (jsv(1): CONTEXT master, CLIENT qmaster)."""
         assert self.pool is not None
-        ctx = JsvContext(who.user, who.group, client=client, context="master", job_id=job_id)
+        ctx = JsvContext(who.user, who.group, client="qmaster", context="master", job_id=job_id)
         return await self.pool.verify(job, ctx, job.get("v"))
 
     async def submission(self, who: Identity, job: JobSpec, job_id: int | None) -> GateResult:
         """Verify a submission; see the module docstring."""
-        verdict = await self.verify(who, job.model_dump(exclude_none=True), job_id, "qsub")
+        verdict = await self.verify(who, job.model_dump(exclude_none=True), job_id)
         if verdict.accepted:
             return self._corrected(verdict, job)
         assert self.conf is not None
@@ -120,7 +119,7 @@ class JsvGate:
         if refused:
             return GateResult(error=refused)
         merged = {**current, **changes}
-        verdict = await self.verify(who, merged, job_id, "qalter")
+        verdict = await self.verify(who, merged, job_id)
         if not verdict.accepted:
             return GateResult(error=refused_text(verdict))
         return self._corrected(verdict, JobSpec.model_validate(merged))
