@@ -156,7 +156,10 @@ def run(follower: Follower, out: Output, poll: float, stdin_fd: int | None) -> N
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="seg", description="minige scheduler event generator")
+    parser = argparse.ArgumentParser(
+        prog="seg", description="minige scheduler event generator", prefix_chars="-", add_help=False
+    )
+    parser.add_argument("-help", "--help", "-h", action="help", help="print this help and exit")
     parser.add_argument("-s", dest="scheduler", required=True, help="scheduler module (minige)")
     parser.add_argument("-t", dest="timestamp", help="replay from TIMESTAMP or cursor T.K")
     parser.add_argument("-c", dest="cursor", action="store_true", help="append the cursor field")
