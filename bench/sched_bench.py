@@ -26,6 +26,7 @@ from qmaster.cell import DEFAULT_CONF_DIR
 from qmaster.complexes.levels import GLOBAL, HOST, QUEUE, build_level
 from qmaster.complexes.table import ComplexTable
 from schedd import HostState, JobRequest, Plan, QueueState, View, schedule
+from schedd.categories import with_category
 
 HOSTS = 250
 QUEUES = ("short.q", "medium.q", "long.q", "inf.q")
@@ -74,7 +75,9 @@ def _jobs(n: int) -> list[JobRequest]:
             "mem": f"{1 + c % 3}G",
             "lic": "1",
         }
-        out.append(JobRequest(i + 1, 0, float(i), "alice", "users", [1], hard_resources=hard))
+        # a job's category is worked out once, at submission, as the qmaster does
+        job = JobRequest(i + 1, 0, float(i), "alice", "users", [1], hard_resources=hard)
+        out.append(with_category(job))
     return out
 
 

@@ -17,7 +17,7 @@ made the slow way (the property tests compare both).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 
 from qmaster.complexes.levels import GLOBAL, Level
@@ -63,8 +63,8 @@ def access_matters(view: View) -> bool:
     return any(p.user_lists or p.xuser_lists for p in view.pes.values())
 
 
-def category_key(job: JobRequest, with_owner: bool) -> Hashable:
-    """What makes two jobs interchangeable for matching."""
+def base_key(job: JobRequest) -> Hashable:
+    """What makes two jobs' requests interchangeable for matching (owner aside)."""
     return (
         tuple(job.hard_resources.items()),
         tuple(job.soft_resources.items()) if job.soft_resources else (),
@@ -74,8 +74,22 @@ def category_key(job: JobRequest, with_owner: bool) -> Hashable:
         job.pe_min,
         job.pe_max,
         job.master_queues,
-        (job.owner, job.group) if with_owner else None,
     )
+
+
+def with_category(job: JobRequest) -> JobRequest:
+    """The job with its category key filled in (to keep it from pass to pass).
+
+    The key is the text of :func:`base_key`: a string caches its hash, so a pass
+    looks each job's category up without rehashing nested tuples.
+    """
+    return replace(job, category=repr(base_key(job)))
+
+
+def category_key(job: JobRequest, with_owner: bool) -> Hashable:
+    """What makes two jobs interchangeable: their requests, and their owner when access differs."""
+    base = job.category if job.category is not None else base_key(job)
+    return (base, job.owner, job.group) if with_owner else base
 
 
 class CategoryCache:

@@ -14,7 +14,7 @@ dispatches, so build a fresh view for every pass.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +50,9 @@ class JobRequest:
     master_queues: tuple[str, ...] = ()
     reserve: bool = False
     runtime_limit: float | None = None
+    # the job's category key, when the caller keeps it from pass to pass (as Grid
+    # Engine assigns a job its category at submission); None: worked out per pass
+    category: Hashable | None = field(default=None, compare=False)
 
 
 @dataclass(slots=True)

@@ -162,6 +162,9 @@ class Job:
     pending: list[int] = field(default_factory=list)
     tasks: dict[int, Task] = field(default_factory=dict)
     verify_wait: VerifyWait | None = None
+    # the scheduler's picture of this spec (a JobRequest without tasks), kept until the
+    # spec object is replaced: like Grid Engine's job category, worked out once per job
+    request_memo: tuple[dict[str, Any], Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def name(self) -> str:

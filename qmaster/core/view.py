@@ -9,6 +9,7 @@ reservations. A view belongs to one pass, which books into it.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from qmaster.complexes.booking import Bookings, Debit
@@ -21,6 +22,7 @@ from qmaster.core.ars import LIVE
 from qmaster.core.jobs import Job, Task
 from qmaster.core.states import TaskState
 from schedd import Booked, HostState, JobRequest, PeState, QueueState, Running, View
+from schedd.categories import with_category
 from schedd.matching import debits
 from schedd.requests import compile_requests, duration
 
@@ -55,7 +57,16 @@ def is_held(core: Core, job: Job) -> bool:
 
 
 def job_request(job: Job, task_ids: list[int]) -> JobRequest:
-    """The scheduler's picture of one job."""
+    """The scheduler's picture of one job (built once per spec, then given its tasks)."""
+    memo = job.request_memo
+    if memo is None or memo[0] is not job.spec:
+        memo = (job.spec, with_category(_request(job)))
+        job.request_memo = memo
+    request: JobRequest = memo[1]
+    return replace(request, task_ids=task_ids)
+
+
+def _request(job: Job) -> JobRequest:
     spec = job.spec
     hard = {str(k): str(v) for k, v in (spec.get("l_hard") or {}).items()}
     h_rt = hard.get("h_rt")
@@ -65,7 +76,7 @@ def job_request(job: Job, task_ids: list[int]) -> JobRequest:
         submit_time=job.submit_time,
         owner=job.owner.user,
         group=job.owner.group,
-        task_ids=task_ids,
+        task_ids=(),
         slots=job.slots,
         pe_name=spec.get("pe_name"),
         pe_min=int(spec.get("pe_min") or 1),
