@@ -15,6 +15,7 @@ import click
 from qmaster.cell import Cell, default_root
 from qmaster.gdi.client import GdiError
 from qmaster.gdi.client import call as gdi_call
+from qmaster.spool.lock import lock_holder
 from qmaster.version import VERSION
 
 
@@ -82,8 +83,7 @@ def _run_foreground(cell: Cell, ignore_state_errors: bool) -> int:
     from qmaster import logs
     from qmaster.conf.errors import ConfigError
     from qmaster.conf.settings import load_settings
-    from qmaster.daemon import Daemon
-    from qmaster.spool.committer import StartupError
+    from qmaster.daemon import Daemon, StartupError
 
     try:
         settings = load_settings(cell.settings)
@@ -125,25 +125,8 @@ def _notify_ready() -> None:
         s.sendto(b"READY=1", addr)
 
 
-def _running_pid(cell: Cell) -> str | None:
-    """The pid holding the cell lock, or None when no daemon runs on the cell."""
-    import fcntl
-
-    try:
-        fd = os.open(cell.lock, os.O_RDONLY)
-    except FileNotFoundError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return os.read(fd, 64).decode(errors="replace").strip() or "?"
-    finally:
-        os.close(fd)
-    return None
-
-
 def _start_detached(cell: Cell, ignore_state_errors: bool, timeout: float) -> None:
-    running = _running_pid(cell)
+    running = lock_holder(cell.lock)
     if running is not None:
         raise click.ClickException(
             f'a qmaster is already running on this cell (pid {running}, lock "{cell.lock}")'
@@ -189,7 +172,7 @@ def stop(timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         # the lock goes with the process's descriptors, before a parent reaps it
-        if _running_pid(cell) is None:
+        if lock_holder(cell.lock) is None:
             click.echo("qmaster stopped")
             return
         time.sleep(0.02)

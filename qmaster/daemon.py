@@ -40,10 +40,15 @@ from qmaster.gdi.messages import (
 from qmaster.gdi.server import GdiServer, Reply, Stream, error_reply
 from qmaster.jsv.gate import JsvGate, job_of, refused_text
 from qmaster.jsv.protocol import ResultState
-from qmaster.spool.committer import CellLock, CommitFailed, Committer, StartupError
+from qmaster.spool.committer import CommitFailed, Committer
 from qmaster.spool.database import Spool, SpoolError
+from qmaster.spool.lock import CellLock, LockHeld
 
 log = logs.get("qmaster")
+
+
+class StartupError(Exception):
+    """The daemon cannot start; the message says why."""
 
 
 class Daemon:
@@ -86,7 +91,10 @@ class Daemon:
             raise StartupError(
                 f'cell "{self.cell.path}" has no spool; create it with "qmaster init"'
             )
-        self.lock.acquire()
+        try:
+            self.lock.acquire()
+        except LockHeld as exc:
+            raise StartupError(str(exc)) from None
         try:
             self.spool = Spool(spool_dir / "spool.db", sync=self.settings.sync)
         except SpoolError as exc:

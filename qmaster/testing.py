@@ -69,18 +69,13 @@ class RunningCell:
 
     def kill9(self) -> None:
         """Kill the daemon the hard way (a crash)."""
-        import fcntl
+        from qmaster.spool.lock import lock_holder
 
         os.kill(self.pid(), 9)
         for _ in range(500):  # dead once the kernel has released its cell lock
-            fd = os.open(self.cell.lock, os.O_RDONLY)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            if lock_holder(self.cell.lock) is None:
                 return
-            except BlockingIOError:
-                time.sleep(0.01)
-            finally:
-                os.close(fd)
+            time.sleep(0.01)
 
 
 def make_cell_env(root: Path, name: str = "default") -> dict[str, str]:

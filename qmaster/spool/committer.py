@@ -1,19 +1,14 @@
-"""Keeping the spool: one daemon per cell, and group commit.
+"""Group commit of the spool: every caller is told when its rows are on disk.
 
-:class:`CellLock` is an exclusive ``flock`` that makes a second daemon on the
-same cell refuse to start. :class:`Committer` runs SQLite transactions in one
-worker thread; outcomes that arrive while a transaction runs share the next
-one, and every caller is told when its rows are on disk.
+:class:`Committer` gathers outcomes that arrive together into one SQLite
+transaction (on the event loop, or in a worker thread with ``sync = "full"``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import fcntl
-import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import structlog
 
@@ -23,39 +18,8 @@ from qmaster.spool.database import Spool, SpoolError
 log = structlog.get_logger("qmaster.spool")
 
 
-class StartupError(Exception):
-    """The daemon cannot start; the message says why."""
-
-
 class CommitFailed(Exception):
     """A batch could not be written to the spool."""
-
-
-class CellLock:
-    """One daemon per cell: an exclusive ``flock`` on ``spool/qmaster/lock``."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.fd: int | None = None
-
-    def acquire(self) -> None:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.read(fd, 64).decode(errors="replace").strip() or "?"
-            os.close(fd)
-            raise StartupError(
-                f'a qmaster is already running on this cell (pid {holder}, lock "{self.path}")'
-            ) from None
-        os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode())
-        self.fd = fd
-
-    def release(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
 
 
 class Committer:

@@ -8,27 +8,17 @@ better seen on the cell itself: its pid file is gone and its lock is free.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import signal
 import time
 
+from qmaster.spool.lock import lock_holder
 from qmaster.testing import RunningCell
 
 
 def lock_is_free(cell: RunningCell) -> bool:
     """Nobody holds the cell lock (the daemon has exited or never ran)."""
-    try:
-        fd = os.open(cell.cell.lock, os.O_RDONLY)
-    except FileNotFoundError:
-        return True
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False
-    finally:
-        os.close(fd)
-    return True
+    return lock_holder(cell.cell.lock) is None
 
 
 def wait_lock_free(cell: RunningCell, timeout: float = 15.0) -> None:
