@@ -31,6 +31,17 @@ def select_jobs(core: Core, ref: str) -> list[tuple[Job, list[int] | None]]:
     return [(j, None) for j in core.jobs.values() if fnmatch.fnmatchcase(j.name, ref)]
 
 
+def named_jobs(core: Core, refs: list[str], out: Outcome) -> list[tuple[Job, list[int] | None]]:
+    """The jobs (and tasks) ``refs`` name; each ref naming none is answered as Grid Engine does."""
+    found: list[tuple[Job, list[int] | None]] = []
+    for ref in refs:
+        jobs = select_jobs(core, ref)
+        if not jobs:
+            out.answers.append(error(f'denied: job "{ref}" does not exist', Status.EEXIST))
+        found.extend(jobs)
+    return found
+
+
 def _may_touch(core: Core, who: Identity, job: Job) -> bool:
     return job.owner.user == who.user or core.is_manager(who)
 
@@ -56,11 +67,7 @@ def handle_delete(core: Core, req: Request, now: float, out: Outcome) -> None:
             )
         targets = [(j, None) for j in picked]
         refs = []
-    for ref in refs:
-        found = select_jobs(core, ref)
-        if not found:
-            out.answers.append(error(f'denied: job "{ref}" does not exist', Status.EEXIST))
-        targets.extend(found)
+    targets.extend(named_jobs(core, refs, out))
     for job, ids in targets:
         if not _may_touch(core, who, job):
             out.answers.append(
@@ -210,15 +217,11 @@ def handle_alter(core: Core, req: Request, now: float, out: Outcome) -> None:
         return
     if not changes:
         raise InvalidRequest("No jobs modified")
-    for ref in args.job_ids:
-        found = select_jobs(core, ref)
-        if not found:
-            out.answers.append(error(f'denied: job "{ref}" does not exist', Status.EEXIST))
-        for job, _ in found:
-            try:
-                _alter(core, who, job, changes, out, now)
-            except CoreError as exc:
-                out.answers.append(exc.to_answer())
+    for job, _ in named_jobs(core, args.job_ids, out):
+        try:
+            _alter(core, who, job, changes, out, now)
+        except CoreError as exc:
+            out.answers.append(exc.to_answer())
     if any(not a.is_error for a in out.answers):
         core.request_pass(now)
 
@@ -233,19 +236,15 @@ def _verify_alter(
     out: Outcome,
 ) -> None:
     """qalter -w v|p: would the job, changed so, find a queue? Nothing is changed."""
-    for ref in refs:
-        found = select_jobs(core, ref)
-        if not found:
-            out.answers.append(error(f'denied: job "{ref}" does not exist', Status.EEXIST))
-        for job, _ in found:
-            if not _may_touch(core, who, job):
-                out.answers.append(_alter_denied(who, job).to_answer())
-                continue
-            trial = Job(job.job_id, job.owner, job.submit_time, {**job.spec, **changes}, job.array)
-            pending, reasons = verify_reasons(core, trial, mode, now)
-            out.answers.extend(ok(r.text) for r in reasons if pending)
-            text = "no suitable queues" if pending else "found suitable queue(s)"
-            out.answers.append(ok(f"verification: {text}"))
+    for job, _ in named_jobs(core, refs, out):
+        if not _may_touch(core, who, job):
+            out.answers.append(_alter_denied(who, job).to_answer())
+            continue
+        trial = Job(job.job_id, job.owner, job.submit_time, {**job.spec, **changes}, job.array)
+        pending, reasons = verify_reasons(core, trial, mode, now)
+        out.answers.extend(ok(r.text) for r in reasons if pending)
+        text = "no suitable queues" if pending else "found suitable queue(s)"
+        out.answers.append(ok(f"verification: {text}"))
 
 
 def _alter_denied(who: Identity, job: Job) -> PermissionDenied:
