@@ -91,7 +91,7 @@ def median_ms(times: Sequence[float]) -> float:
     return statistics.median(times) * 1000.0
 
 
-def _set_conf_value(path: Path, key: str, value: str) -> None:
+def set_conf_value(path: Path, key: str, value: str) -> None:
     text = path.read_text()
     pattern = re.compile(rf"^{re.escape(key)}\s+\S.*$", re.MULTILINE)
     if not pattern.search(text):
@@ -109,8 +109,8 @@ def bench_conf(dest: Path, schedule_interval: str | None = "0:10:0") -> Path:
 
     shutil.copytree(DEFAULT_CONF_DIR, dest)
     if schedule_interval is not None:
-        _set_conf_value(dest / "sched_configuration", "schedule_interval", schedule_interval)
-        _set_conf_value(dest / "sched_configuration", "flush_submit_sec", "0")
+        set_conf_value(dest / "sched_configuration", "schedule_interval", schedule_interval)
+        set_conf_value(dest / "sched_configuration", "flush_submit_sec", "0")
     return dest
 
 

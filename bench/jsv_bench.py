@@ -92,7 +92,7 @@ def daemon_rates(seconds: float = 3.0, clients: int = 8) -> dict[str, float]:
     """Submissions per second through a running qmaster with each server JSV, 8 clients."""
     import tempfile
 
-    from bench.common import _set_conf_value, running_cell
+    from bench.common import running_cell, set_conf_value
     from bench.gdi_bench import acknowledged, drive
 
     rates: dict[str, float] = {}
@@ -104,8 +104,8 @@ def daemon_rates(seconds: float = 3.0, clients: int = 8) -> dict[str, float]:
                     conf = cell.run("qconf", "-sconf", check=True).stdout
                     path = root / "global.conf"
                     path.write_text(conf)
-                    _set_conf_value(path, "jsv_url", url)
-                    _set_conf_value(path, "jsv_threshold", "60000")
+                    set_conf_value(path, "jsv_url", url)
+                    set_conf_value(path, "jsv_threshold", "60000")
                     cell.run("qconf", "-Mconf", str(path), check=True)
                 socket = cell.cell.socket
                 opts: dict[str, Any] = {"reconnect": False, "check": acknowledged, "procs": True}
