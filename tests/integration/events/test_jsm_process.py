@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable, Hashable, Iterator
@@ -11,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from qmaster.events.records import Record
 from qmaster.events.seg import ACTIVE, DONE, PENDING
 from qmaster.events.testing import acct, job_log
-from qmaster.events.writer import EventFiles
 from qmaster.jsm import JobStateMonitor
+from tests.integration.events.files import seg_command, write
 
 Call = tuple[Hashable, int, int, int]
 
@@ -36,21 +34,6 @@ class Recorder:
         with self._cond:
             assert self._cond.wait_for(lambda: len(self.calls) >= count, timeout), self.calls
             return list(self.calls)
-
-
-def write(common: Path, *records: Record) -> None:
-    """Append records to the reporting file."""
-    files = EventFiles(common, 0, accounting=False)
-    for record in records:
-        files.add(record)
-    assert files.flush()
-    files.close()
-
-
-def seg_command(reporting: Path) -> list[str]:
-    """The real seg on a reporting file."""
-    cmd = [sys.executable, "-m", "clients.seg", "-s", "minige", "-r", str(reporting)]
-    return [*cmd, "-p", "0.05"]
 
 
 def wait_until(cond: Callable[[], bool], timeout: float = 10.0) -> None:

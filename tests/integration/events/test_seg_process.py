@@ -12,21 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from qmaster.events.records import Record
 from qmaster.events.seg import ACTIVE, DONE, FAILED, PENDING
 from qmaster.events.testing import acct, job_log, new_job
-from qmaster.events.writer import EventFiles
+from tests.integration.events.files import seg_command, write
 
 Seg = subprocess.Popen[bytes]
-
-
-def write(common: Path, *records: Record) -> None:
-    """Append records to the cell's reporting file the way the daemon does."""
-    files = EventFiles(common, 0, accounting=False)
-    for record in records:
-        files.add(record)
-    assert files.flush()
-    files.close()
 
 
 @pytest.fixture
@@ -45,8 +35,9 @@ def seg_procs() -> Iterator[list[Seg]]:
 
 def start_seg(procs: list[Seg], reporting: Path, *args: str) -> Seg:
     """Start the real seg command on a reporting file."""
-    cmd = [sys.executable, "-m", "clients.seg", "-s", "minige", "-r", str(reporting), "-p", "0.05"]
-    proc = subprocess.Popen([*cmd, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    proc = subprocess.Popen(
+        seg_command(reporting, *args), stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
     procs.append(proc)
     return proc
 
