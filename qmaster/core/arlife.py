@@ -189,15 +189,9 @@ def _delete_job(core: Core, job: Job, now: float, out: Outcome, *, force: bool) 
         if task.state not in ACTIVE or job.job_id not in core.jobs:
             continue
         if force:
-            if task.state is TaskState.RUNNING:
-                task.move(job.job_id, TaskState.DELETING, "advance reservation gone")
-            lifecycle.finish(
-                core, job, task, now, out, exit_status=lifecycle.SIGKILL_EXIT, event="deleted"
-            )
+            lifecycle.force_deletion(core, job, task, "advance reservation gone", now, out)
         elif task.state is not TaskState.DELETING:
-            task.move(job.job_id, TaskState.DELETING, "advance reservation deleted")
-            core.spool_task(out, job, task)
-            core.set_timer(now, "end", job.job_id, task.task_id)
+            lifecycle.register_deletion(core, job, task, "advance reservation deleted", now, out)
 
 
 def job_left(core: Core, job: Job, now: float, out: Outcome) -> None:

@@ -117,16 +117,10 @@ def _delete(
         lifecycle.finish_pending(core, job, task_id, now, out)
     for task in active:
         if task.state in ACTIVE and not force:
-            task.move(job.job_id, TaskState.DELETING, f"qdel by {who.user}")
-            core.spool_task(out, job, task)
-            core.set_timer(now, "end", job.job_id, task.task_id)
+            lifecycle.register_deletion(core, job, task, f"qdel by {who.user}", now, out)
             registered.append(task.task_id)
         elif task.state is not TaskState.DELETING or force:
-            if task.state is TaskState.RUNNING:
-                task.move(job.job_id, TaskState.DELETING, f"qdel -f by {who.user}")
-            lifecycle.finish(
-                core, job, task, now, out, exit_status=lifecycle.SIGKILL_EXIT, event="deleted"
-            )
+            lifecycle.force_deletion(core, job, task, f"qdel -f by {who.user}", now, out)
             forced.append(task.task_id)
         else:
             registered.append(task.task_id)

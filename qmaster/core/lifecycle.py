@@ -118,17 +118,61 @@ def fire(core: Core, timer: Timer, now: float, out: Outcome) -> None:
         return
     if timer.kind == "start" and task.state is TaskState.TRANSFERRING:
         start(core, job, task, now, out)
-    elif timer.kind == "end" and task.state in (TaskState.RUNNING, TaskState.DELETING):
+    elif timer.kind == "end" and task.state is TaskState.DELETING:
+        killed(core, job, task, now, out)
+    elif timer.kind == "end" and task.state is TaskState.RUNNING:
         end_at, status, failed = planned_end(core, job, task)
-        if task.state is TaskState.DELETING:
-            finish(core, job, task, now, out, exit_status=SIGKILL_EXIT, event="deleted")
-        elif end_at <= now:
+        if end_at <= now:
             # a late timer (the daemon was down) still accounts the real end
             finish(
                 core, job, task, end_at, out, exit_status=status, event="finished", failed=failed
             )
         else:
             core.set_timer(end_at, "end", job.job_id, task.task_id)
+
+
+def register_deletion(core: Core, job: Job, task: Task, why: str, now: float, out: Outcome) -> None:
+    """qdel of a task in ``t`` or ``r``: the execd is told to kill it (``dt``/``dr`` until then)."""
+    task.move(job.job_id, TaskState.DELETING, why)
+    core.spool_task(out, job, task)
+    core.set_timer(now, "end", job.job_id, task.task_id)
+
+
+def killed(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
+    """The execd killed a task registered for deletion (SIGKILL).
+
+    A task still in ``t`` had reached its execd, which starts the shepherd and
+    kills the job at once: like any job the execd reaps, it is accounted.
+    """
+    if task.start_time is None:
+        task.start_time = now
+    finish(
+        core,
+        job,
+        task,
+        now,
+        out,
+        exit_status=SIGKILL_EXIT,
+        event="deleted",
+        failed=FAILED_AFTER_JOB,
+    )
+
+
+def force_deletion(core: Core, job: Job, task: Task, why: str, now: float, out: Outcome) -> None:
+    """qdel -f (or the end of its AR): the task is gone at once, without the execd's word."""
+    if task.state is TaskState.RUNNING:
+        task.move(job.job_id, TaskState.DELETING, why)
+    finish(
+        core,
+        job,
+        task,
+        now,
+        out,
+        exit_status=SIGKILL_EXIT,
+        event="deleted",
+        failed=FAILED_AFTER_JOB,
+        account=True,
+    )
 
 
 def planned_end(core: Core, job: Job, task: Task) -> tuple[float, int, int]:
@@ -167,15 +211,20 @@ def finish(
     exit_status: int,
     event: str,
     failed: int = 0,
+    account: bool | None = None,
 ) -> None:
-    """The task ended: release its slots, account it, drop the job when all tasks are done."""
-    was_running = task.start_time is not None
+    """The task ended: release its slots, account it, drop the job when all tasks are done.
+
+    A task is accounted when it ran (or ``account`` says so: a forced deletion
+    accounts a task the execd had not started yet, as Grid Engine's qmaster does).
+    """
+    was_running = task.start_time is not None if account is None else account
     _release(core, job, task)
     task.move(job.job_id, TaskState.FINISHED, event)
     task.end_time = now
     task.exit_status = exit_status
     if was_running:
-        task.failed = FAILED_AFTER_JOB if event == "deleted" else failed
+        task.failed = failed
         ar = core.ars.get(int(job.spec.get("ar") or 0))
         ar_time = int(ar.submission_time) if ar else 0
         out.reports.append(reports.acct(job, task, now, ar_submission_time=ar_time))

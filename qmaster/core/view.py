@@ -59,7 +59,7 @@ def is_held(core: Core, job: Job) -> bool:
 def job_request(job: Job, task_ids: list[int]) -> JobRequest:
     """The scheduler's picture of one job (built once per spec, then given its tasks)."""
     memo = job.request_memo
-    if memo is None or memo[0] is not job.spec:
+    if memo is None or memo[0] is not job.spec or memo[1].job_id != job.job_id:
         memo = (job.spec, with_category(_request(job)))
         job.request_memo = memo
     request: JobRequest = memo[1]
