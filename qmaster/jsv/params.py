@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
+from qmaster.gdi.specvalues import PARSERS, parse_param
 from qmaster.jsv.errors import JsvProtocolError, JsvValueError
 
 YES_NO: Final = frozenset({"b", "j", "now", "notify", "R", "r", "shell"})
@@ -66,7 +67,13 @@ def encode_value(name: str, value: Any) -> str:
 
 
 def decode_value(name: str, text: str) -> Any:
-    """The Python value of one parameter from its protocol text (not empty)."""
+    """The Python value of one parameter from its protocol text (not empty).
+
+    A parameter of a qsub option is checked by that option's parser, so a bad
+    value is refused (ValueRefused) with the text qsub gives for it.
+    """
+    if name in PARSERS:
+        return parse_param(name, text)
     if name in YES_NO:
         return _yes_no(name, text)
     if name == "h":

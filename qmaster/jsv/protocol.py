@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from qmaster.gdi.values import ValueRefused
 from qmaster.jsv.errors import (
     MSG_REJECTED,
     MSG_TMPREJECT,
@@ -88,7 +89,8 @@ class Verdict:
     ``spec`` is the job as it stands afterwards (corrected only on CORRECT),
     ``env`` its environment, ``message`` the text for the submitter, ``logs``
     the JSV's LOG lines, and ``restart`` why the JSV must be restarted (None
-    when it behaved).
+    when it behaved). ``invalid`` is set when the JSV set a value its qsub
+    option refuses: ``message`` is then the text qsub gives for that value.
     """
 
     state: ResultState
@@ -97,6 +99,7 @@ class Verdict:
     message: str = ""
     logs: tuple[LogLine, ...] = ()
     restart: str | None = None
+    invalid: bool = False
 
     @property
     def accepted(self) -> bool:
@@ -367,6 +370,8 @@ def _verdict(job: _Job, state: ResultState, message: str) -> Verdict:
         spec = apply_params(job.spec, job.changes)
     except JsvValueError as exc:
         return Verdict(ResultState.REJECT, job.spec, None, str(exc), logs)
+    except ValueRefused as exc:
+        return Verdict(ResultState.REJECT, job.spec, None, exc.message, logs, invalid=True)
     env = _apply_env(job.env, job.env_ops)
     if env != job.env:
         spec["v"] = env
