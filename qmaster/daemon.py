@@ -270,10 +270,10 @@ class Daemon:
     async def _submit_verified(self, who: Identity, args: SubmitArgs) -> Reply:
         # a verification-only request (-w v|p) submits nothing and burns no id
         job_id = self.core.allocate_job_id() if args.verify not in ("v", "p") else None
-        result = await self.jsv.submission(who, args.job, job_id)
+        result = await self.jsv.submission(who, args.job, job_id, args.verify)
         if result.error is not None or result.job is None:
             return error_reply(result.error or "JSV rejected job", Status.EUNKNOWN, close=False)
-        checked = SubmitArgs(job=result.job, verify=args.verify)
+        checked = SubmitArgs(job=result.job, verify=result.verify)
         request = Request(who, "submit", checked, job_id=job_id, jsv_wait=result.wait)
         return await self.run_request(request)
 
@@ -286,7 +286,7 @@ class Daemon:
                 one = args.model_copy(update={"job_ids": [ref]})
                 answers.extend((await self.run_request(Request(who, "alter", one))).answers)
             for job in jobs:
-                result = await self.jsv.alteration(who, job.spec, changes, job.job_id)
+                result = await self.jsv.alteration(who, job.spec, changes, job.job_id, args.verify)
                 if result.error is not None or result.job is None:
                     answers.append(error(result.error or "JSV rejected job", Status.EUNKNOWN))
                     continue
@@ -295,7 +295,7 @@ class Daemon:
                 one = AlterArgs(
                     job_ids=[str(job.job_id)],
                     job=JobChanges.model_validate(diff),
-                    verify=args.verify,
+                    verify=result.verify,
                 )
                 answers.extend((await self.run_request(Request(who, "alter", one))).answers)
         return Reply(answers)

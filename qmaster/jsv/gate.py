@@ -36,6 +36,19 @@ class GateResult:
     job: JobSpec | None = None
     error: str | None = None
     wait: str | None = None
+    verify: str = "n"
+
+
+def with_verify(spec: dict[str, Any], verify: str) -> dict[str, Any]:
+    """The job as a JSV sees it: the ``-w`` mode is parameter ``w``, sent when not ``n``."""
+    return {**spec, "w": verify} if verify != "n" else dict(spec)
+
+
+def verify_of(verdict: Verdict, verify: str) -> str:
+    """The ``-w`` mode after a verdict: a corrected job may carry a new one."""
+    if verdict.state is not ResultState.CORRECT:
+        return verify
+    return str(verdict.spec.get("w", "n"))
 
 
 def job_of(verdict: Verdict) -> JobSpec:
@@ -100,18 +113,26 @@ class JsvGate:
         ctx = JsvContext(who.user, who.group, client="qmaster", context="master", job_id=job_id)
         return await self.pool.verify(job, ctx, job.get("v"))
 
-    async def submission(self, who: Identity, job: JobSpec, job_id: int | None) -> GateResult:
+    async def submission(
+        self, who: Identity, job: JobSpec, job_id: int | None, verify: str = "n"
+    ) -> GateResult:
         """Verify a submission; see the module docstring."""
-        verdict = await self.verify(who, job.model_dump(exclude_none=True), job_id)
+        spec = with_verify(job.model_dump(exclude_none=True), verify)
+        verdict = await self.verify(who, spec, job_id)
         if verdict.accepted:
-            return self._corrected(verdict, job)
+            return self._corrected(verdict, job, verify_of(verdict, verify))
         assert self.conf is not None
         if verdict.state is ResultState.REJECT_WAIT and self.conf.jsv_reject_wait_retries > 0:
-            return GateResult(job=job, wait=refused_text(verdict))
+            return GateResult(job=job, wait=refused_text(verdict), verify=verify)
         return GateResult(error=refused_text(verdict))
 
     async def alteration(
-        self, who: Identity, current: dict[str, Any], changes: dict[str, Any], job_id: int
+        self,
+        who: Identity,
+        current: dict[str, Any],
+        changes: dict[str, Any],
+        job_id: int,
+        verify: str = "n",
     ) -> GateResult:
         """Check a qalter against ``jsv_allowed_mod``, then verify the altered job."""
         assert self.conf is not None
@@ -119,17 +140,17 @@ class JsvGate:
         if refused:
             return GateResult(error=refused)
         merged = {**current, **changes}
-        verdict = await self.verify(who, merged, job_id)
+        verdict = await self.verify(who, with_verify(merged, verify), job_id)
         if not verdict.accepted:
             return GateResult(error=refused_text(verdict))
-        return self._corrected(verdict, JobSpec.model_validate(merged))
+        return self._corrected(verdict, JobSpec.model_validate(merged), verify_of(verdict, verify))
 
     @staticmethod
-    def _corrected(verdict: Verdict, original: JobSpec) -> GateResult:
+    def _corrected(verdict: Verdict, original: JobSpec, verify: str) -> GateResult:
         if verdict.state is not ResultState.CORRECT:
-            return GateResult(job=original)
+            return GateResult(job=original, verify=verify)
         try:
-            return GateResult(job=job_of(verdict))
+            return GateResult(job=job_of(verdict), verify=verify)
         except ValidationError as exc:
             err = exc.errors()[0]
             where = ".".join(str(p) for p in err["loc"])

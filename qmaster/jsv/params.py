@@ -9,13 +9,16 @@ keys                          Python value            protocol text
 ============================  ======================  =====================
 b j now notify R r shell      ``bool``                ``y`` / ``n``
 h                             ``bool``                ``u`` / ``n``
-p pe_min pe_max t_* ar js tc  ``int``                 decimal
+p pe_min pe_max t_* ar js     ``int``                 decimal
+tc ot binding_<number>
 l_hard l_soft ac              ``dict[str, str]``      ``a=1,b=5`` (``b`` if "")
 q_hard q_soft masterq M       ``list[str]``           ``a,b``
-hold_jid o e S i
+hold_jid hold_jid_ad o e S i
 CMDARGS                       ``list[str]``           ``CMDARGS n`` + ``CMDARG<i>``
 anything else                 ``str``                 as is
 ============================  ======================  =====================
+
+``w`` (the ``-w`` mode) is sent when it is not ``n`` and a JSV may change it.
 
 ``v`` (the job environment) travels as ``ENV`` lines, and ``script``, ``jsv``
 and ``V`` never reach a JSV. An empty value sent back by a JSV deletes the
@@ -32,9 +35,14 @@ from qmaster.gdi.specvalues import PARSERS, parse_param
 from qmaster.jsv.errors import JsvProtocolError, JsvValueError
 
 YES_NO: Final = frozenset({"b", "j", "now", "notify", "R", "r", "shell"})
-INTS: Final = frozenset({"p", "pe_min", "pe_max", "t_min", "t_max", "t_step", "ar", "js", "tc"})
+INTS: Final = frozenset(
+    {"p", "pe_min", "pe_max", "t_min", "t_max", "t_step", "ar", "js", "tc", "ot"}
+    | {f"binding_{k}" for k in ("amount", "step", "socket", "core", "exp_n")}
+)
 DICTS: Final = frozenset({"l_hard", "l_soft", "ac"})
-LISTS: Final = frozenset({"q_hard", "q_soft", "masterq", "M", "hold_jid", "o", "e", "S", "i"})
+LISTS: Final = frozenset(
+    {"q_hard", "q_soft", "masterq", "M", "hold_jid", "hold_jid_ad", "o", "e", "S", "i"}
+)
 NOT_SENT: Final = frozenset({"v", "V", "script", "jsv", "CMDNAME", "CMDARGS"})
 
 #: Pseudo parameters a JSV may read but never change.

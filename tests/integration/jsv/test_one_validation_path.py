@@ -89,3 +89,15 @@ def test_client_jsv_pe_is_completed(tmp_path: Path) -> None:
     request = SubmitRequest({"CMDNAME": "sleep", "b": True, "N": "x"}, jsv_scripts=[script])
     apply_client_jsvs(request, "qsub", rejected_prefix="Unable to run job: ")
     assert (request.spec["pe_min"], request.spec["pe_max"]) == (1, 1)
+
+
+def test_client_jsv_sees_and_sets_w(tmp_path: Path) -> None:
+    """A client JSV is sent qsub's -w mode as w and may change it; w is never sent as a job key."""
+    script = setter(
+        tmp_path, '[ "`jsv_get_param w`" = e ] || jsv_reject "no w"', "jsv_set_param w v"
+    )
+    spec = {"CMDNAME": "sleep", "b": True, "N": "x"}
+    request = SubmitRequest(spec, verify="e", jsv_scripts=[script])
+    apply_client_jsvs(request, "qsub", rejected_prefix="Unable to run job: ")
+    assert request.verify == "v"
+    assert "w" not in request.spec
