@@ -101,3 +101,13 @@ def test_server_jsv_bad_deadline_is_refused_as_typed(live: LiveDaemon, recorder:
     reply = live.call("submit", job("1"))
     assert not reply.ok
     assert texts(reply)[0].endswith('ERROR! Wrong date/time format "soon" specified to -dl option')
+
+
+def test_server_jsv_sees_full_resource_names(live: LiveDaemon, recorder: Recorder) -> None:
+    """-l a=x reaches the server JSV as arch=x, so a JSV's arch replaces the user's request."""
+    recorder.answer("PARAM l_hard arch=lx-arm64,h_rt=60")
+    reply = live.call("submit", job("1", l_hard={"a": "lx-amd64", "h_rt": "60"}))
+    assert reply.ok, reply.answers
+    assert "PARAM l_hard arch=lx-amd64,h_rt=60" in recorder.seen()
+    stored = detail_of(live, reply.data["job_id"])
+    assert stored["l_hard"] == {"arch": "lx-arm64", "h_rt": "60"}
