@@ -6,7 +6,7 @@
   message, REJECT_WAIT refuses it too unless ``jsv_reject_wait_retries`` lets
   it wait for verification (beyond Grid Engine).
 - ``alter``: with a server JSV configured, qalter may change only the
-  parameters in ``jsv_allowed_mod`` (``w`` and ``t`` always pass), and, beyond
+  parameters in ``jsv_allowed_mod`` (see :data:`SWITCH_OF`), and, beyond
   Grid Engine, the altered job is verified again, so a change cannot slip
   past the policy.
 """
@@ -24,9 +24,19 @@ from qmaster.gdi.messages import JobSpec
 from qmaster.jsv.pool import JsvPool
 from qmaster.jsv.protocol import JsvContext, ResultState, Verdict
 
-ALWAYS_ALLOWED = frozenset({"w", "t_min", "t_max", "t_step"})
-# JobSpec keys that one qalter switch sets together
-_SWITCH_OF = {"pe_min": "pe_name", "pe_max": "pe_name", "t_max": "t_min", "t_step": "t_min"}
+# The jsv_allowed_mod name of each JobSpec key a qalter may change, as Grid Engine
+# maps job attributes to switch names (sge_jsv_script.c): -wd and -cwd are "cwd",
+# -V and -v are "v", a slot range is "pe_min", a task range "t". Keys without a
+# name here (job arguments, -b, -shell, -now, -tc, -binding, -ot) are not limited,
+# as in Grid Engine. "w" is always allowed, and "t" whenever "h" is.
+SWITCH_OF = {
+    **{key: key for key in ("a", "ac", "ar", "A", "c_interval", "c_occasion", "ckpt", "cwd")},
+    **{key: key for key in ("dl", "e", "hold_jid", "hold_jid_ad", "h", "i", "j", "js")},
+    **{key: key for key in ("l_hard", "l_soft", "m", "masterq", "notify", "M", "N", "o")},
+    **{key: key for key in ("P", "p", "pe_name", "q_hard", "q_soft", "R", "r", "S", "v")},
+    **{"wd": "cwd", "V": "v", "pe_min": "pe_min", "pe_max": "pe_min", "w": "w"},
+    **{"t_min": "t", "t_max": "t", "t_step": "t", "CMDNAME": "CMDNAME"},
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +83,8 @@ def disallowed_changes(changes: dict[str, Any], conf: GlobalConf) -> str | None:
     allowed = {a for a in conf.jsv_allowed_mod if a.lower() != "none"}
     if not allowed:
         return "No job modification allowed due to jsv_allowed_mod configuration"
-    bad = sorted({_SWITCH_OF.get(k, k) for k in changes} - allowed - ALWAYS_ALLOWED)
+    allowed |= {"w", "t"} if "h" in allowed else {"w"}
+    bad = sorted({SWITCH_OF[k] for k in changes if k in SWITCH_OF} - allowed)
     if bad:
         return "rejected due to jsv_allowed_mod configuration which does not allow: " + ",".join(
             bad

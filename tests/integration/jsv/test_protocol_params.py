@@ -111,3 +111,33 @@ def test_server_jsv_sees_full_resource_names(live: LiveDaemon, recorder: Recorde
     assert "PARAM l_hard arch=lx-amd64,h_rt=60" in recorder.seen()
     stored = detail_of(live, reply.data["job_id"])
     assert stored["l_hard"] == {"arch": "lx-arm64", "h_rt": "60"}
+
+
+@pytest.mark.parametrize(
+    ("allowed", "change", "refused_as"),
+    [
+        ("v", {"V": True, "v": {"A": "1"}}, None),
+        ("cwd", {"wd": "/tmp"}, None),
+        ("N", {"wd": "/tmp"}, "cwd"),
+        ("N", {"V": True, "v": {"A": "1"}}, "v"),
+        ("pe_name", {"pe_name": "mpi", "pe_min": 2, "pe_max": 2}, "pe_min"),
+        ("pe_name,pe_min", {"pe_name": "mpi", "pe_min": 2, "pe_max": 2}, None),
+    ],
+)
+def test_jsv_allowed_mod_uses_grid_engines_names(
+    live: LiveDaemon,
+    recorder: Recorder,
+    allowed: str,
+    change: dict,
+    refused_as: str | None,
+) -> None:
+    """qalter -V is allowed by v and -wd by cwd, as Grid Engine names them in jsv_allowed_mod."""
+    set_global(live, jsv_allowed_mod=allowed)
+    job_id = live.call("submit", job("100", h=True)).data["job_id"]
+    reply = live.call("alter", {"job_ids": [str(job_id)], "job": change})
+    if refused_as is None:
+        assert reply.ok, reply.answers
+    else:
+        assert texts(reply) == [
+            f"rejected due to jsv_allowed_mod configuration which does not allow: {refused_as}"
+        ]
