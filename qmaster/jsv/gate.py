@@ -34,8 +34,15 @@ SWITCH_OF = {
     **{key: key for key in ("dl", "e", "hold_jid", "hold_jid_ad", "h", "i", "j", "js")},
     **{key: key for key in ("l_hard", "l_soft", "m", "masterq", "notify", "M", "N", "o")},
     **{key: key for key in ("P", "p", "pe_name", "q_hard", "q_soft", "R", "r", "S", "v")},
-    "wd": "cwd", "V": "v", "pe_min": "pe_min", "pe_max": "pe_min", "w": "w",
-    "t_min": "t", "t_max": "t", "t_step": "t", "CMDNAME": "CMDNAME",
+    "wd": "cwd",
+    "V": "v",
+    "pe_min": "pe_min",
+    "pe_max": "pe_min",
+    "w": "w",
+    "t_min": "t",
+    "t_max": "t",
+    "t_step": "t",
+    "CMDNAME": "CMDNAME",
 }
 
 

@@ -186,3 +186,29 @@ def check_read_only(name: str, text: str, sent: Mapping[str, str]) -> None:
     """Refuse a change to a pseudo parameter; echoing its value back is allowed."""
     if name in READ_ONLY and sent.get(name) != text:
         raise JsvProtocolError(f'JSV tries to modify read-only parameter "{name}"')
+
+
+# Grid Engine escapes these control characters in the ENV values it sends a JSV
+# (sge_jsv_script.c); a backslash itself is sent as it is.
+_ENV_ESCAPES: Final = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\a": "\\a", "\b": "\\b", "\v": "\\v"}
+_ENV_UNESCAPES: Final = {text[1]: char for char, text in _ENV_ESCAPES.items()}
+
+
+def escape_env(value: str) -> str:
+    """An environment value as it travels in an ``ENV`` line (new lines, tabs... escaped)."""
+    return "".join(_ENV_ESCAPES.get(c, c) for c in value)
+
+
+def unescape_env(text: str) -> str:
+    """The environment value an ``ENV`` line carries: the escapes of :func:`escape_env` undone."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == "\\" and i + 1 < len(text) and text[i + 1] in _ENV_UNESCAPES:
+            out.append(_ENV_UNESCAPES[text[i + 1]])
+            i += 2
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)

@@ -39,7 +39,13 @@ from qmaster.jsv.errors import (
     JsvValueError,
     msg_unknown_command,
 )
-from qmaster.jsv.params import apply_params, check_read_only, encode_value, spec_params
+from qmaster.jsv.params import (
+    apply_params,
+    check_read_only,
+    escape_env,
+    spec_params,
+    unescape_env,
+)
 
 VERSION: Final = "1.0"
 LOG_LEVELS: Final = frozenset({"INFO", "WARNING", "ERROR"})
@@ -354,7 +360,11 @@ class SubmitterConnection:
 
 
 def _env_line(name: str, value: str) -> str:
-    text = encode_value(name, value)
+    if "\n" in name or "\r" in name:
+        raise JsvValueError(
+            f'name of environment variable "{name!r}" contains a new line character'
+        )
+    text = escape_env(str(value))
     return f"ENV ADD {name} {text}" if text else f"ENV ADD {name}"
 
 
@@ -384,7 +394,7 @@ def _apply_env(env: Mapping[str, str], ops: list[tuple[str, str, str]]) -> dict[
         if modifier == "DEL":
             out.pop(name, None)
         else:
-            out[name] = value
+            out[name] = unescape_env(value)
     return out
 
 

@@ -141,3 +141,17 @@ def test_jsv_allowed_mod_uses_grid_engines_names(
         assert texts(reply) == [
             f"rejected due to jsv_allowed_mod configuration which does not allow: {refused_as}"
         ]
+
+
+def test_env_control_characters_are_escaped_both_ways(live: LiveDaemon, recorder: Recorder) -> None:
+    """ENV values with new lines and tabs reach the JSV escaped (\\n, \\t) and come back whole."""
+    recorder.answer("ENV ADD FROM_JSV one\\ttwo\\nthree")
+    env = {"MSG": "line1\nline2\tend\r\a\b\v", "PATHISH": "C:\\dir"}
+    reply = live.call("submit", job("1", v=env))
+    assert reply.ok, reply.answers
+    seen = recorder.seen()
+    assert "ENV ADD MSG line1\\nline2\\tend\\r\\a\\b\\v" in seen
+    assert "ENV ADD PATHISH C:\\dir" in seen
+    stored = detail_of(live, reply.data["job_id"])["v"]
+    assert stored["MSG"] == env["MSG"]
+    assert stored["FROM_JSV"] == "one\ttwo\nthree"

@@ -12,7 +12,14 @@ from clients.submit.grammar import ParseContext, SubmitState, apply_tokens
 from qmaster.gdi.specvalues import check_spec
 from qmaster.gdi.values import ValueRefused
 from qmaster.jsv.errors import JsvProtocolError, JsvValueError
-from qmaster.jsv.params import apply_params, check_read_only, decode_value, spec_params
+from qmaster.jsv.params import (
+    apply_params,
+    check_read_only,
+    decode_value,
+    escape_env,
+    spec_params,
+    unescape_env,
+)
 from qmaster.jsv.url import parse_jsv_url
 
 word = st.text(
@@ -155,3 +162,12 @@ def test_jsv_url_unknown_type() -> None:
     """Only the script type exists."""
     with pytest.raises(Exception, match='type "java" in JSV URL is invalid'):
         parse_jsv_url("java:/a/b")
+
+
+@given(st.text())
+def test_env_escaping_round_trips_without_new_lines(value: str) -> None:
+    """An escaped ENV value holds no line break, and unescaping gives back what holds no \\n-like text."""
+    text = escape_env(value)
+    assert "\n" not in text and "\r" not in text
+    if "\\" not in value:
+        assert unescape_env(text) == value
