@@ -14,6 +14,7 @@ import contextlib
 import os
 import socket
 from collections.abc import Callable
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -25,6 +26,7 @@ from qmaster.conf.settings import DaemonSettings
 from qmaster.conf.store import ClusterConfig
 from qmaster.core import Core, CoreSettings, Identity, Outcome, Request
 from qmaster.core.control import select_jobs
+from qmaster.core.specs import full_resource_names
 from qmaster.events.subscribers import Subscribers
 from qmaster.events.writer import EventFiles
 from qmaster.gdi.answers import Answer, Status, error
@@ -33,6 +35,7 @@ from qmaster.gdi.messages import (
     AlterArgs,
     Envelope,
     JobChanges,
+    JobSpec,
     JsvVerdictArgs,
     SubmitArgs,
     SubscribeArgs,
@@ -270,15 +273,22 @@ class Daemon:
     async def _submit_verified(self, who: Identity, args: SubmitArgs) -> Reply:
         # a verification-only request (-w v|p) submits nothing and burns no id
         job_id = self.core.allocate_job_id() if args.verify not in ("v", "p") else None
-        result = await self.jsv.submission(who, args.job, job_id)
+        spec = full_resource_names(
+            args.job.model_dump(exclude_none=True), self.core.config.complexes
+        )
+        result = await self.jsv.submission(who, JobSpec.model_validate(spec), job_id, args.verify)
         if result.error is not None or result.job is None:
             return error_reply(result.error or "JSV rejected job", Status.EUNKNOWN, close=False)
-        checked = SubmitArgs(job=result.job, verify=args.verify)
+        checked = SubmitArgs(job=result.job, verify=result.verify)
         request = Request(who, "submit", checked, job_id=job_id, jsv_wait=result.wait)
         return await self.run_request(request)
 
     async def _alter_verified(self, who: Identity, args: AlterArgs) -> Reply:
         changes = args.job.model_dump(exclude_none=True, exclude_unset=True)
+
+        def named(spec: dict[str, Any]) -> dict[str, Any]:
+            return full_resource_names(spec, self.core.config.complexes)
+
         answers: list[Answer] = []
         for ref in args.job_ids:
             jobs = [j for j, _ in select_jobs(self.core, ref)]
@@ -286,7 +296,9 @@ class Daemon:
                 one = args.model_copy(update={"job_ids": [ref]})
                 answers.extend((await self.run_request(Request(who, "alter", one))).answers)
             for job in jobs:
-                result = await self.jsv.alteration(who, job.spec, changes, job.job_id)
+                result = await self.jsv.alteration(
+                    who, job.spec, named(changes), job.job_id, args.verify
+                )
                 if result.error is not None or result.job is None:
                     answers.append(error(result.error or "JSV rejected job", Status.EUNKNOWN))
                     continue
@@ -295,7 +307,7 @@ class Daemon:
                 one = AlterArgs(
                     job_ids=[str(job.job_id)],
                     job=JobChanges.model_validate(diff),
-                    verify=args.verify,
+                    verify=result.verify,
                 )
                 answers.extend((await self.run_request(Request(who, "alter", one))).answers)
         return Reply(answers)

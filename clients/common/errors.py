@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
+from qmaster.gdi.values import ValueRefused
 
-class ClientError(Exception):
-    """A problem the command reports on stderr before it exits.
-
-    ``message`` is printed as given (it may span lines); ``exit_code`` is what
-    the process returns; ``show_usage`` adds the command's usage after it.
-    """
-
-    def __init__(self, message: str, exit_code: int = 1, *, show_usage: bool = False) -> None:
-        super().__init__(message)
-        self.message = message
-        self.exit_code = exit_code
-        self.show_usage = show_usage
+# The one error class of value parsing, shared with the qmaster (qmaster.gdi.values):
+# a ClientError is printed with its message and ends the command with its exit code.
+ClientError = ValueRefused
 
 
 def invalid_argument(token: str) -> ClientError:

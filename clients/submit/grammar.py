@@ -23,7 +23,7 @@ from clients.common.errors import ClientError, invalid_argument, missing_argumen
 from clients.submit import values as V
 from clients.submit.dates import parse_date_time
 
-VERIFY_MODES = frozenset("ewnvp")
+VERIFY_MODES = V.VERIFY_MODES
 
 
 @dataclass(slots=True)
@@ -164,9 +164,7 @@ def _date(state: SubmitState, args: list[str], ctx: ParseContext) -> None:
 
 
 def _verify(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
-    if args[0] not in VERIFY_MODES or len(args[0]) != 1:
-        raise ClientError(f'invalid option argument "-w {args[0]}"')
-    state.verify = args[0]
+    state.verify = V.verify_mode(args[0])
 
 
 def _terse(state: SubmitState, _args: list[str], _ctx: ParseContext) -> None:

@@ -1,148 +1,42 @@
-"""Value parsers of the submit options, with Grid Engine's messages on bad input.
+"""The submit options' value parsers: shared with the qmaster in :mod:`qmaster.gdi.values`.
 
-Every parser is pure: it takes the option's text (and, for dates, the current
-year) and returns a value or raises :class:`ClientError`.
+They live there so that a value is checked the same way whatever its source
+(command line, ``#$`` line, request file, a JSV, qalter); a refusal is a
+:class:`~clients.common.errors.ClientError` with Grid Engine's text.
 """
 
 from __future__ import annotations
 
-import re
+from qmaster.gdi.values import (
+    RANGE_INFINITY,
+    VERIFY_MODES,
+    ar_id,
+    context_list,
+    job_name,
+    mail_options,
+    name_list,
+    priority,
+    resource_list,
+    slot_range,
+    task_range,
+    variable_list,
+    verify_mode,
+    yes_no,
+)
 
-from clients.common.errors import ClientError
-
-RANGE_INFINITY = 9999999
-"""Grid Engine's stand-in for an open upper bound (``-pe mpi 2-``)."""
-
-_YES = frozenset({"y", "yes", "true"})
-_NO = frozenset({"n", "no", "false"})
-
-
-def yes_no(option: str, text: str) -> bool:
-    """``y``/``yes`` or ``n``/``no``, as ``-j``, ``-r``, ``-b``, ``-R``, ``-now`` take."""
-    low = text.lower()
-    if low in _YES:
-        return True
-    if low in _NO:
-        return False
-    raise ClientError(f'invalid option argument "{option} {text}"')
-
-
-def name_list(text: str) -> list[str]:
-    """A comma separated list; empty items are dropped."""
-    return [item for item in text.split(",") if item]
-
-
-def priority(text: str) -> int:
-    """``-p``: an integer from -1023 to 1024."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 2000
-    if not -1023 <= value <= 1024:
-        raise ClientError("ERROR! invalid priority, must be an integer from -1023 to 1024")
-    return value
-
-
-def resource_list(text: str) -> dict[str, str]:
-    """``-l a=1,b=2``: names to values as typed."""
-    found: dict[str, str] = {}
-    for item in text.split(","):
-        name, sep, value = item.partition("=")
-        if not name.strip():
-            raise ClientError(f'ERROR! Wrong resource list format "{text}" specified to -l option')
-        if not sep or not value:
-            raise ClientError(f'denied: missing value for request "{name}"')
-        found[name.strip()] = value.strip()
-    return found
-
-
-def variable_list(text: str, env: dict[str, str]) -> dict[str, str]:
-    """``-v A=1,B``: a name without a value takes it from the caller's environment."""
-    found: dict[str, str] = {}
-    for item in text.split(","):
-        name, sep, value = item.partition("=")
-        if not name:
-            raise ClientError(
-                f'ERROR! Wrong variable list format -v "{text}" or environment variable not set'
-            )
-        if not sep:
-            if name not in env:
-                raise ClientError(
-                    f'ERROR! Wrong variable list format -v "{text}" or environment variable not set'
-                )
-            value = env[name]
-        found[name] = value
-    return found
-
-
-def context_list(option: str, text: str, *, names_only: bool = False) -> dict[str, str]:
-    """``-ac``/``-sc`` ``a=1,b`` (``b`` gets an empty value); ``-dc`` takes names only."""
-    found: dict[str, str] = {}
-    for item in text.split(","):
-        name, sep, value = item.partition("=")
-        if not name or (names_only and sep):
-            raise ClientError(f'ERROR! Wrong context list format {option} "{text}"')
-        found[name] = value
-    return found
-
-
-def mail_options(text: str) -> str:
-    """``-m``: letters from ``beas`` or just ``n``."""
-    letters = text.replace(",", "")
-    bad = any(ch not in "beasn" for ch in letters) or ("n" in letters and letters != "n")
-    if not letters or bad:
-        raise ClientError(f'ERROR! Wrong mail options list format "{text}" specified to -m option')
-    return "".join(dict.fromkeys(letters))
-
-
-def job_name(text: str) -> str:
-    """``-N``: not empty and without ``/``."""
-    if not text:
-        raise ClientError("ERROR! empty string argument to -N option invalid")
-    if "/" in text:
-        raise ClientError("ERROR! argument to -N option must not contain / ")
-    return text
-
-
-_NUMBER = re.compile(r"\d+")
-
-
-def _number(text: str) -> int:
-    if not _NUMBER.fullmatch(text):
-        raise ClientError(
-            "Numerical value invalid!\n"
-            f'The initial portion of string "{text}" contains no decimal number'
-        )
-    return int(text)
-
-
-def task_range(text: str) -> tuple[int, int, int]:
-    """``-t n[-m[:s]]`` -> (first, last, step), all at least 1 and first <= last."""
-    span, _, step_text = text.partition(":")
-    first_text, dash, last_text = span.partition("-")
-    first = _number(first_text)
-    last = _number(last_text) if dash else first
-    step = _number(step_text) if step_text else 1
-    if first < 1 or last < first or step < 1:
-        raise ClientError("ERROR! -t option must have a list of task id ranges")
-    return first, last, step
-
-
-def slot_range(text: str) -> tuple[int, int]:
-    """``-pe name n[-[m]]``: ``4``, ``2-8``, ``2-`` (open) or ``-8`` (from 1)."""
-    first_text, dash, last_text = text.partition("-")
-    try:
-        first = int(first_text) if first_text else 1
-        last = int(last_text) if last_text else (RANGE_INFINITY if dash else first)
-    except ValueError:
-        raise ClientError("ERROR! -pe option must have range as 2nd argument") from None
-    if first < 0 or last < first or (not first_text and not last_text):
-        raise ClientError("ERROR! -pe option must have range as 2nd argument")
-    return first, last
-
-
-def ar_id(text: str) -> int:
-    """``-ar``: a positive advance reservation id."""
-    if not _NUMBER.fullmatch(text) or int(text) == 0:
-        raise ClientError(f'ERROR! invalid option argument "{text}"')
-    return int(text)
+__all__ = [
+    "RANGE_INFINITY",
+    "VERIFY_MODES",
+    "ar_id",
+    "context_list",
+    "job_name",
+    "mail_options",
+    "name_list",
+    "priority",
+    "resource_list",
+    "slot_range",
+    "task_range",
+    "variable_list",
+    "verify_mode",
+    "yes_no",
+]

@@ -21,6 +21,7 @@ from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
 from qmaster.core.jobs import Job, TaskRange
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
+from qmaster.core.specs import checked_spec, full_resource_names
 from qmaster.core.verification import wait_for_verification
 from qmaster.core.view import assemble, job_request
 from qmaster.gdi.answers import ok, warning
@@ -129,7 +130,7 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
     """Store a new job, or answer a verification."""
     args = req.args
     assert isinstance(args, SubmitArgs)
-    spec = _normalise(args.job)
+    spec = full_resource_names(checked_spec(_normalise(args.job), now), core.config.complexes)
     check_name(str(spec["N"]))
     array = task_range(spec)
     validate_spec(core, spec)

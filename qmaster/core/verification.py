@@ -12,9 +12,11 @@ the JSV's message.
 from __future__ import annotations
 
 from qmaster.core import lifecycle
+from qmaster.core.errors import InvalidRequest
 from qmaster.core.jobs import Job, VerifyWait
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
+from qmaster.core.specs import checked_spec
 from qmaster.gdi.answers import warning
 from qmaster.gdi.messages import JsvVerdictArgs
 
@@ -37,9 +39,13 @@ def handle_verdict(core: Core, req: Request, now: float, out: Outcome) -> None:
     if job is None or job.verify_wait is None:
         return
     wait = job.verify_wait
+    if args.state == "CORRECT" and args.job is not None:
+        corrected = {**args.job.model_dump(exclude_none=True), "N": job.spec.get("N")}
+        try:
+            job.spec = checked_spec(corrected, now)
+        except InvalidRequest as exc:
+            args = args.model_copy(update={"state": "REJECT", "message": str(exc)})
     if args.state in ("ACCEPT", "CORRECT"):
-        if args.state == "CORRECT" and args.job is not None:
-            job.spec = {**args.job.model_dump(exclude_none=True), "N": job.spec.get("N")}
         job.verify_wait = None
         core.verify_waiting.discard(job.job_id)
         core.spool_job(out, job)

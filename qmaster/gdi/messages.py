@@ -78,6 +78,24 @@ class JobSpec(_Strict):
     jsv: list[str] | None = None
     notify: bool | None = None
     shell: bool | None = None
+    # jsv(1) parameters of the qsub options -ckpt, -c, -dl, -i, -js, -hold_jid_ad,
+    # -ot, -tc and -binding (stored, shown and passed to JSVs)
+    ckpt: Name | None = None
+    c_interval: str | None = None
+    c_occasion: str | None = None
+    dl: str | None = None
+    i: list[str] | None = None
+    js: Annotated[int, Field(ge=0)] | None = None
+    hold_jid_ad: list[str] | None = None
+    ot: int | None = None
+    tc: Annotated[int, Field(ge=0)] | None = None
+    binding_strategy: str | None = None
+    binding_type: str | None = None
+    binding_amount: Annotated[int, Field(ge=0)] | None = None
+    binding_step: Annotated[int, Field(ge=0)] | None = None
+    binding_socket: Annotated[int, Field(ge=0)] | None = None
+    binding_core: Annotated[int, Field(ge=0)] | None = None
+    binding_exp_n: Annotated[int, Field(ge=0)] | None = None
 
 
 class JobChanges(JobSpec):

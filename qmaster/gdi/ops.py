@@ -40,6 +40,10 @@ noted; a key absent means "not given by the submitter")::
     a         str   -a date_time (CCYYMMDDhhmm.SS)
     ar        int   -ar advance reservation id
     jsv       list[str] -jsv scripts (client side only)
+    ckpt str, c_interval str, c_occasion str, dl str (CCYYMMDDhhmm.SS), i list[str],
+    js int, hold_jid_ad list[str], ot int, tc int, binding_strategy str,
+    binding_type str, binding_amount/step/socket/core/exp_n int
+              (jsv(1) names of -ckpt, -c, -dl, -i, -js, -hold_jid_ad, -ot, -tc, -binding)
 
 Operations and their ``args`` -> ``data``:
 

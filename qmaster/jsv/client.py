@@ -60,6 +60,7 @@ class ClientJsvOutcome:
     message: str = ""
     messages: list[str] = field(default_factory=list)
     state: ResultState | None = None
+    invalid: bool = False
 
 
 def jsv_timeout(environ: Mapping[str, str] | None = None) -> float:
@@ -94,6 +95,7 @@ def run_client_jsvs(
         outcome.state = verdict.state
         if not verdict.accepted:
             outcome.accepted, outcome.message = False, verdict.message
+            outcome.invalid = verdict.invalid
             return outcome
         # as in Grid Engine, the message of an ACCEPT or CORRECT is not shown
         outcome.spec = verdict.spec

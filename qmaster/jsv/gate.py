@@ -6,7 +6,7 @@
   message, REJECT_WAIT refuses it too unless ``jsv_reject_wait_retries`` lets
   it wait for verification (beyond Grid Engine).
 - ``alter``: with a server JSV configured, qalter may change only the
-  parameters in ``jsv_allowed_mod`` (``w`` and ``t`` always pass), and, beyond
+  parameters in ``jsv_allowed_mod`` (see :data:`SWITCH_OF`), and, beyond
   Grid Engine, the altered job is verified again, so a change cannot slip
   past the policy.
 """
@@ -24,9 +24,26 @@ from qmaster.gdi.messages import JobSpec
 from qmaster.jsv.pool import JsvPool
 from qmaster.jsv.protocol import JsvContext, ResultState, Verdict
 
-ALWAYS_ALLOWED = frozenset({"w", "t_min", "t_max", "t_step"})
-# JobSpec keys that one qalter switch sets together
-_SWITCH_OF = {"pe_min": "pe_name", "pe_max": "pe_name", "t_max": "t_min", "t_step": "t_min"}
+# The jsv_allowed_mod name of each JobSpec key a qalter may change, as Grid Engine
+# maps job attributes to switch names (sge_jsv_script.c): -wd and -cwd are "cwd",
+# -V and -v are "v", a slot range is "pe_min", a task range "t". Keys without a
+# name here (job arguments, -b, -shell, -now, -tc, -binding, -ot) are not limited,
+# as in Grid Engine. "w" is always allowed, and "t" whenever "h" is.
+SWITCH_OF = {
+    **{key: key for key in ("a", "ac", "ar", "A", "c_interval", "c_occasion", "ckpt", "cwd")},
+    **{key: key for key in ("dl", "e", "hold_jid", "hold_jid_ad", "h", "i", "j", "js")},
+    **{key: key for key in ("l_hard", "l_soft", "m", "masterq", "notify", "M", "N", "o")},
+    **{key: key for key in ("P", "p", "pe_name", "q_hard", "q_soft", "R", "r", "S", "v")},
+    "wd": "cwd",
+    "V": "v",
+    "pe_min": "pe_min",
+    "pe_max": "pe_min",
+    "w": "w",
+    "t_min": "t",
+    "t_max": "t",
+    "t_step": "t",
+    "CMDNAME": "CMDNAME",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +53,19 @@ class GateResult:
     job: JobSpec | None = None
     error: str | None = None
     wait: str | None = None
+    verify: str = "n"
+
+
+def with_verify(spec: dict[str, Any], verify: str) -> dict[str, Any]:
+    """The job as a JSV sees it: the ``-w`` mode is parameter ``w``, sent when not ``n``."""
+    return {**spec, "w": verify} if verify != "n" else dict(spec)
+
+
+def verify_of(verdict: Verdict, verify: str) -> str:
+    """The ``-w`` mode after a verdict: a corrected job may carry a new one."""
+    if verdict.state is not ResultState.CORRECT:
+        return verify
+    return str(verdict.spec.get("w", "n"))
 
 
 def job_of(verdict: Verdict) -> JobSpec:
@@ -60,7 +90,8 @@ def disallowed_changes(changes: dict[str, Any], conf: GlobalConf) -> str | None:
     allowed = {a for a in conf.jsv_allowed_mod if a.lower() != "none"}
     if not allowed:
         return "No job modification allowed due to jsv_allowed_mod configuration"
-    bad = sorted({_SWITCH_OF.get(k, k) for k in changes} - allowed - ALWAYS_ALLOWED)
+    allowed |= {"w", "t"} if "h" in allowed else {"w"}
+    bad = sorted({SWITCH_OF[k] for k in changes if k in SWITCH_OF} - allowed)
     if bad:
         return "rejected due to jsv_allowed_mod configuration which does not allow: " + ",".join(
             bad
@@ -100,18 +131,26 @@ class JsvGate:
         ctx = JsvContext(who.user, who.group, client="qmaster", context="master", job_id=job_id)
         return await self.pool.verify(job, ctx, job.get("v"))
 
-    async def submission(self, who: Identity, job: JobSpec, job_id: int | None) -> GateResult:
+    async def submission(
+        self, who: Identity, job: JobSpec, job_id: int | None, verify: str = "n"
+    ) -> GateResult:
         """Verify a submission; see the module docstring."""
-        verdict = await self.verify(who, job.model_dump(exclude_none=True), job_id)
+        spec = with_verify(job.model_dump(exclude_none=True), verify)
+        verdict = await self.verify(who, spec, job_id)
         if verdict.accepted:
-            return self._corrected(verdict, job)
+            return self._corrected(verdict, job, verify_of(verdict, verify))
         assert self.conf is not None
         if verdict.state is ResultState.REJECT_WAIT and self.conf.jsv_reject_wait_retries > 0:
-            return GateResult(job=job, wait=refused_text(verdict))
+            return GateResult(job=job, wait=refused_text(verdict), verify=verify)
         return GateResult(error=refused_text(verdict))
 
     async def alteration(
-        self, who: Identity, current: dict[str, Any], changes: dict[str, Any], job_id: int
+        self,
+        who: Identity,
+        current: dict[str, Any],
+        changes: dict[str, Any],
+        job_id: int,
+        verify: str = "n",
     ) -> GateResult:
         """Check a qalter against ``jsv_allowed_mod``, then verify the altered job."""
         assert self.conf is not None
@@ -119,17 +158,17 @@ class JsvGate:
         if refused:
             return GateResult(error=refused)
         merged = {**current, **changes}
-        verdict = await self.verify(who, merged, job_id)
+        verdict = await self.verify(who, with_verify(merged, verify), job_id)
         if not verdict.accepted:
             return GateResult(error=refused_text(verdict))
-        return self._corrected(verdict, JobSpec.model_validate(merged))
+        return self._corrected(verdict, JobSpec.model_validate(merged), verify_of(verdict, verify))
 
     @staticmethod
-    def _corrected(verdict: Verdict, original: JobSpec) -> GateResult:
+    def _corrected(verdict: Verdict, original: JobSpec, verify: str) -> GateResult:
         if verdict.state is not ResultState.CORRECT:
-            return GateResult(job=original)
+            return GateResult(job=original, verify=verify)
         try:
-            return GateResult(job=job_of(verdict))
+            return GateResult(job=job_of(verdict), verify=verify)
         except ValidationError as exc:
             err = exc.errors()[0]
             where = ".".join(str(p) for p in err["loc"])

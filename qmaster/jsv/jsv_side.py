@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from qmaster.jsv.errors import JsvProtocolError
+from qmaster.jsv.params import escape_env, unescape_env
 from qmaster.jsv.protocol import LOG_LEVELS, NEED_DATA, LineBuffer, ResultState, _NeedData
 
 
@@ -38,7 +39,7 @@ class Param:
 
 @dataclass(frozen=True, slots=True)
 class Env:
-    """ENV ADD name value: one variable of the job environment."""
+    """ENV ADD name value: one variable of the job environment (escapes undone)."""
 
     action: str
     name: str
@@ -110,7 +111,7 @@ class ScriptConnection:
         if command == "ENV":
             action, _, tail = rest.partition(" ")
             name, _, value = tail.partition(" ")
-            return Env(action, name, value)
+            return Env(action, name, unescape_env(value))
         return Start() if command == "START" else Begin()
 
     def _move(self, command: str) -> None:
@@ -138,7 +139,7 @@ class ScriptConnection:
         """Add (ADD), change (MOD) or delete (DEL) a job environment variable."""
         if action not in ("ADD", "MOD", "DEL"):
             raise ValueError(f"bad ENV modifier {action!r}")
-        return _line("ENV", action, name, value)
+        return _line("ENV", action, name, escape_env(value))
 
     @staticmethod
     def log(level: str, message: str) -> bytes:

@@ -9,13 +9,16 @@ keys                          Python value            protocol text
 ============================  ======================  =====================
 b j now notify R r shell      ``bool``                ``y`` / ``n``
 h                             ``bool``                ``u`` / ``n``
-p pe_min pe_max t_* ar js tc  ``int``                 decimal
+p pe_min pe_max t_* ar js     ``int``                 decimal
+tc ot binding_<number>
 l_hard l_soft ac              ``dict[str, str]``      ``a=1,b=5`` (``b`` if "")
 q_hard q_soft masterq M       ``list[str]``           ``a,b``
-hold_jid o e S i
+hold_jid hold_jid_ad o e S i
 CMDARGS                       ``list[str]``           ``CMDARGS n`` + ``CMDARG<i>``
 anything else                 ``str``                 as is
 ============================  ======================  =====================
+
+``w`` (the ``-w`` mode) is sent when it is not ``n`` and a JSV may change it.
 
 ``v`` (the job environment) travels as ``ENV`` lines, and ``script``, ``jsv``
 and ``V`` never reach a JSV. An empty value sent back by a JSV deletes the
@@ -28,12 +31,18 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
+from qmaster.gdi.specvalues import PARSERS, parse_param
 from qmaster.jsv.errors import JsvProtocolError, JsvValueError
 
 YES_NO: Final = frozenset({"b", "j", "now", "notify", "R", "r", "shell"})
-INTS: Final = frozenset({"p", "pe_min", "pe_max", "t_min", "t_max", "t_step", "ar", "js", "tc"})
+INTS: Final = frozenset(
+    {"p", "pe_min", "pe_max", "t_min", "t_max", "t_step", "ar", "js", "tc", "ot"}
+    | {f"binding_{k}" for k in ("amount", "step", "socket", "core", "exp_n")}
+)
 DICTS: Final = frozenset({"l_hard", "l_soft", "ac"})
-LISTS: Final = frozenset({"q_hard", "q_soft", "masterq", "M", "hold_jid", "o", "e", "S", "i"})
+LISTS: Final = frozenset(
+    {"q_hard", "q_soft", "masterq", "M", "hold_jid", "hold_jid_ad", "o", "e", "S", "i"}
+)
 NOT_SENT: Final = frozenset({"v", "V", "script", "jsv", "CMDNAME", "CMDARGS"})
 
 #: Pseudo parameters a JSV may read but never change.
@@ -66,7 +75,13 @@ def encode_value(name: str, value: Any) -> str:
 
 
 def decode_value(name: str, text: str) -> Any:
-    """The Python value of one parameter from its protocol text (not empty)."""
+    """The Python value of one parameter from its protocol text (not empty).
+
+    A parameter of a qsub option is checked by that option's parser, so a bad
+    value is refused (ValueRefused) with the text qsub gives for it.
+    """
+    if name in PARSERS:
+        return parse_param(name, text)
     if name in YES_NO:
         return _yes_no(name, text)
     if name == "h":
@@ -171,3 +186,29 @@ def check_read_only(name: str, text: str, sent: Mapping[str, str]) -> None:
     """Refuse a change to a pseudo parameter; echoing its value back is allowed."""
     if name in READ_ONLY and sent.get(name) != text:
         raise JsvProtocolError(f'JSV tries to modify read-only parameter "{name}"')
+
+
+# Grid Engine escapes these control characters in the ENV values it sends a JSV
+# (sge_jsv_script.c); a backslash itself is sent as it is.
+_ENV_ESCAPES: Final = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\a": "\\a", "\b": "\\b", "\v": "\\v"}
+_ENV_UNESCAPES: Final = {text[1]: char for char, text in _ENV_ESCAPES.items()}
+
+
+def escape_env(value: str) -> str:
+    """An environment value as it travels in an ``ENV`` line (new lines, tabs... escaped)."""
+    return "".join(_ENV_ESCAPES.get(c, c) for c in value)
+
+
+def unescape_env(text: str) -> str:
+    """The environment value an ``ENV`` line carries: the escapes of :func:`escape_env` undone."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == "\\" and i + 1 < len(text) and text[i + 1] in _ENV_UNESCAPES:
+            out.append(_ENV_UNESCAPES[text[i + 1]])
+            i += 2
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)

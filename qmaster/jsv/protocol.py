@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from qmaster.gdi.values import ValueRefused
 from qmaster.jsv.errors import (
     MSG_REJECTED,
     MSG_TMPREJECT,
@@ -38,7 +39,13 @@ from qmaster.jsv.errors import (
     JsvValueError,
     msg_unknown_command,
 )
-from qmaster.jsv.params import apply_params, check_read_only, encode_value, spec_params
+from qmaster.jsv.params import (
+    apply_params,
+    check_read_only,
+    escape_env,
+    spec_params,
+    unescape_env,
+)
 
 VERSION: Final = "1.0"
 LOG_LEVELS: Final = frozenset({"INFO", "WARNING", "ERROR"})
@@ -88,7 +95,8 @@ class Verdict:
     ``spec`` is the job as it stands afterwards (corrected only on CORRECT),
     ``env`` its environment, ``message`` the text for the submitter, ``logs``
     the JSV's LOG lines, and ``restart`` why the JSV must be restarted (None
-    when it behaved).
+    when it behaved). ``invalid`` is set when the JSV set a value its qsub
+    option refuses: ``message`` is then the text qsub gives for that value.
     """
 
     state: ResultState
@@ -97,6 +105,7 @@ class Verdict:
     message: str = ""
     logs: tuple[LogLine, ...] = ()
     restart: str | None = None
+    invalid: bool = False
 
     @property
     def accepted(self) -> bool:
@@ -351,7 +360,11 @@ class SubmitterConnection:
 
 
 def _env_line(name: str, value: str) -> str:
-    text = encode_value(name, value)
+    if "\n" in name or "\r" in name:
+        raise JsvValueError(
+            f'name of environment variable "{name!r}" contains a new line character'
+        )
+    text = escape_env(str(value))
     return f"ENV ADD {name} {text}" if text else f"ENV ADD {name}"
 
 
@@ -367,6 +380,8 @@ def _verdict(job: _Job, state: ResultState, message: str) -> Verdict:
         spec = apply_params(job.spec, job.changes)
     except JsvValueError as exc:
         return Verdict(ResultState.REJECT, job.spec, None, str(exc), logs)
+    except ValueRefused as exc:
+        return Verdict(ResultState.REJECT, job.spec, None, exc.message, logs, invalid=True)
     env = _apply_env(job.env, job.env_ops)
     if env != job.env:
         spec["v"] = env
@@ -379,7 +394,7 @@ def _apply_env(env: Mapping[str, str], ops: list[tuple[str, str, str]]) -> dict[
         if modifier == "DEL":
             out.pop(name, None)
         else:
-            out[name] = value
+            out[name] = unescape_env(value)
     return out
 
 

@@ -8,8 +8,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from clients.submit.grammar import ParseContext, SubmitState, apply_tokens
+from qmaster.gdi.specvalues import check_spec
+from qmaster.gdi.values import ValueRefused
 from qmaster.jsv.errors import JsvProtocolError, JsvValueError
-from qmaster.jsv.params import apply_params, check_read_only, decode_value, spec_params
+from qmaster.jsv.params import (
+    apply_params,
+    check_read_only,
+    decode_value,
+    escape_env,
+    spec_params,
+    unescape_env,
+)
 from qmaster.jsv.url import parse_jsv_url
 
 word = st.text(
@@ -26,7 +36,7 @@ specs = st.fixed_dictionaries(
         "b": st.booleans(),
         "r": st.booleans(),
         "h": st.booleans(),
-        "N": word,
+        "N": word.filter(lambda w: "/" not in w),  # -N refuses a /
         "p": st.integers(-1023, 1024),
         "pe_name": word,
         "pe_min": st.integers(1, 9999999),
@@ -99,11 +109,31 @@ def test_scoped_names_are_aliases() -> None:
     assert (out["l_hard"], out["masterq"]) == ({"h_rt": "60"}, ["io.q"])
 
 
-@pytest.mark.parametrize(("name", "text"), [("p", "high"), ("b", "maybe"), ("h", "s")])
-def test_malformed_values_are_refused_in_ge_words(name: str, text: str) -> None:
-    """A value of the wrong type names the parameter and the value."""
-    with pytest.raises(JsvValueError, match=f'JSV tries to set "{name}" to "{text}"'):
-        decode_value(name, text)
+def test_malformed_hold_value_is_refused_in_ge_words() -> None:
+    """A hold value other than u/n names the parameter and the value."""
+    with pytest.raises(JsvValueError, match='JSV tries to set "h" to "s"'):
+        decode_value("h", "s")
+
+
+@pytest.mark.parametrize(
+    ("name", "argv"),
+    [
+        ("p", ["-p", "high"]),
+        ("b", ["-b", "maybe"]),
+        ("m", ["-m", "xyz"]),
+        ("N", ["-N", "a/b"]),
+        ("l_hard", ["-l", "h_rt"]),
+        ("ar", ["-ar", "0"]),
+        ("a", ["-a", "troete"]),
+    ],
+)
+def test_jsv_values_are_refused_as_qsub_refuses_them(name: str, argv: list[str]) -> None:
+    """A JSV's bad PARAM value gets the very message qsub gives for the typed option."""
+    with pytest.raises(ValueRefused) as typed:
+        apply_tokens(argv, SubmitState(), ParseContext({}, "/", 2026), allow_script=False)
+    with pytest.raises(ValueRefused) as from_jsv:
+        check_spec(apply_params({"CMDNAME": "x"}, {name: argv[1]}), 2026)
+    assert from_jsv.value.message == typed.value.message
 
 
 def test_read_only_parameters_cannot_change() -> None:
@@ -132,3 +162,13 @@ def test_jsv_url_unknown_type() -> None:
     """Only the script type exists."""
     with pytest.raises(Exception, match='type "java" in JSV URL is invalid'):
         parse_jsv_url("java:/a/b")
+
+
+@given(st.text())
+def test_env_escaping_round_trips_without_new_lines(value: str) -> None:
+    """An escaped ENV value holds no line break; unescaping gives back a value without backslashes."""
+    text = escape_env(value)
+    assert "\n" not in text
+    assert "\r" not in text
+    if "\\" not in value:
+        assert unescape_env(text) == value

@@ -1,0 +1,100 @@
+"""One validation path for the values of a job specification, whatever their source.
+
+Standard library only. A value reaches a job from the command line, a ``#$``
+line, a request file, a client JSV, the server JSV or qalter; every one of
+them is checked here with the parser of the qsub option it belongs to
+(:mod:`qmaster.gdi.values`), so it is refused with the same text wherever it
+came from. The grammar parses option text; a JSV's ``PARAM`` text goes
+through :func:`parse_param`; and :func:`check_spec`, which the qmaster runs on
+every submission and alteration (and qsub after its client JSVs), checks the
+typed values of a whole specification by parsing their protocol text again,
+then completes it as a submitted one would be (a PE request without a slot
+range asks for 1 slot).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+from qmaster.gdi import values as V
+
+Parser = Callable[[str, int], Any]
+
+_YES_NO: Final = ("b", "j", "now", "notify", "R", "r", "shell")
+
+
+def _yes_no(key: str) -> Parser:
+    def parse(text: str, _year: int) -> bool:
+        return V.yes_no(f"-{key}", text)
+
+    return parse
+
+
+PARSERS: Final[dict[str, Parser]] = {
+    "N": lambda text, _y: V.job_name(text),
+    "p": lambda text, _y: V.priority(text),
+    "m": lambda text, _y: V.mail_options(text),
+    "ar": lambda text, _y: V.ar_id(text),
+    "w": lambda text, _y: V.verify_mode(text),
+    "l_hard": lambda text, _y: V.resource_list(text),
+    "l_soft": lambda text, _y: V.resource_list(text),
+    "ac": lambda text, _y: V.context_list("-ac", text),
+    "a": lambda text, year: V.parse_date_time(text, year, "-a"),
+    "dl": lambda text, year: V.parse_date_time(text, year, "-dl"),
+    **{key: _yes_no(key) for key in _YES_NO},
+}
+
+#: Parameters whose check needs the current year (read where a clock is).
+NEEDS_YEAR: Final = frozenset({"a", "dl"})
+
+
+def as_text(value: Any) -> str:
+    """The protocol text of a typed value (``y``/``n``, ``a=1,b``, ``a,b``)."""
+    if isinstance(value, bool):
+        return "y" if value else "n"
+    if isinstance(value, Mapping):
+        return ",".join(f"{k}={v}" if v != "" else str(k) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def parse_param(name: str, text: str, year: int | None = None) -> Any:
+    """The value of parameter ``name`` from its text, checked as its qsub option checks it.
+
+    Returns ``text`` unchanged for a parameter without a parser here, and for
+    a date when ``year`` is None (checked later by :func:`check_spec`).
+    Raises :class:`~qmaster.gdi.values.ValueRefused` with Grid Engine's text.
+    """
+    parser = PARSERS.get(name)
+    if parser is None or (year is None and name in NEEDS_YEAR):
+        return text
+    return parser(text, year or 0)
+
+
+def check_spec(spec: Mapping[str, Any], year: int, *, complete: bool = True) -> dict[str, Any]:
+    """A checked (and, unless it is a partial qalter change, completed) copy of ``spec``.
+
+    Raises ValueRefused for a bad value.
+    """
+    out = dict(spec)
+    for name, value in spec.items():
+        if name in PARSERS and value is not None:
+            out[name] = PARSERS[name](as_text(value), year)
+    if complete:
+        _complete_pe(out)
+    return out
+
+
+def _complete_pe(spec: dict[str, Any]) -> None:
+    """A PE request without a slot range asks for 1 slot; a range without a PE means nothing."""
+    if not spec.get("pe_name"):
+        spec.pop("pe_name", None)
+        spec.pop("pe_min", None)
+        spec.pop("pe_max", None)
+        return
+    if spec.get("pe_min") is None:
+        spec["pe_min"] = 1
+    if spec.get("pe_max") is None:
+        spec["pe_max"] = spec["pe_min"]
