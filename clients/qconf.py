@@ -124,9 +124,10 @@ def members(op: str, kind: str, *, named: bool) -> Callable[[Transport, list[str
         targets = [n for n in words[1].split(",") if n] if named else [kind]
         code = EXIT_OK
         for target in targets:
-            reply = transport(op, {"kind": kind, "name": target, "members": users})
-            print_answers(reply.answers)
-            code = max(code, exit_code(reply.answers))
+            for user in users:  # one request per pair, as Grid Engine's qconf sends them
+                reply = transport(op, {"kind": kind, "name": target, "members": [user]})
+                print_answers(reply.answers)
+                code = max(code, exit_code(reply.answers))
         return code
 
     return run

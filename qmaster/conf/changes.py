@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from qmaster.complexes.rules import BUILTIN_TYPES
 from qmaster.complexes.table import ComplexTable
 from qmaster.conf.access import UsersetConf, parse_managers
 from qmaster.conf.cluster import GlobalConf, SchedConf
@@ -35,62 +36,6 @@ STATE_FIELDS = {
     "pe": "pes",
     "userset": "usersets",
 }
-BUILTIN_COMPLEXES = frozenset(
-    [
-        "arch",
-        "calendar",
-        "cpu",
-        "display_win_gui",
-        "h_core",
-        "h_cpu",
-        "h_data",
-        "h_fsize",
-        "h_rss",
-        "h_rt",
-        "h_stack",
-        "h_vmem",
-        "hostname",
-        "load_avg",
-        "load_long",
-        "load_medium",
-        "load_short",
-        "m_core",
-        "m_socket",
-        "m_thread",
-        "m_topology",
-        "m_topology_inuse",
-        "mem_free",
-        "mem_total",
-        "mem_used",
-        "min_cpu_interval",
-        "np_load_avg",
-        "np_load_long",
-        "np_load_medium",
-        "np_load_short",
-        "num_proc",
-        "qname",
-        "rerun",
-        "s_core",
-        "s_cpu",
-        "s_data",
-        "s_fsize",
-        "s_rss",
-        "s_rt",
-        "s_stack",
-        "s_vmem",
-        "seq_no",
-        "slots",
-        "swap_free",
-        "swap_rate",
-        "swap_rsvd",
-        "swap_total",
-        "swap_used",
-        "tmpdir",
-        "virtual_free",
-        "virtual_total",
-        "virtual_used",
-    ]
-)
 
 
 @dataclass
@@ -121,7 +66,7 @@ def _modify_complex(state: ConfState, text: str, source: str, who: str) -> Chang
     change = Change(touched=[("complex", SINGLE_NAMES["complex"])])
     old_names = set(state.complexes.names)
     for name in sorted(old_names - set(new.names)):
-        if name in BUILTIN_COMPLEXES:
+        if name in BUILTIN_TYPES:
             change.answers.append(error(f'The built-in complex "{name}" cannot be deleted'))
         else:
             change.answers.append(ok(f'{who} removed "{name}" from complex entry list'))

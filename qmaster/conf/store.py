@@ -166,7 +166,8 @@ class ClusterConfig:
 
     def _commit(self, change: Change) -> ConfChange:
         if change.failed or change.state is None:
-            return ConfChange(change.answers)
+            # Nothing was applied, so no success line may be printed for any part of it.
+            return ConfChange([a for a in change.answers if a.is_error])
         try:
             check_state(change.state)
         except ConfigError as exc:
