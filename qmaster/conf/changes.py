@@ -109,8 +109,8 @@ def _modify(state: ConfState, args: dict[str, Any], who: str) -> Change:
     source = args.get("source") or "-"
     if kind in ("global", "sched"):
         _require_all(GlobalConf if kind == "global" else SchedConf, text, source)
-    elif kind in OBJECT_KINDS and parse_object(kind, text, source).name in objects_of(state, kind):
-        _require_all(OBJECT_KINDS[kind], text, source)
+    if kind in OBJECT_KINDS:
+        return _modify_object(state, args, source, who)
     if kind == "complex":
         return _modify_complex(state, text, source, who)
     if kind == "manager":
@@ -123,10 +123,23 @@ def _modify(state: ConfState, args: dict[str, Any], who: str) -> Change:
         sched = SchedConf.parse(text, source)
         answer = ok(f'{who} modified "scheduler" in scheduler configuration list')
         return Change([answer], state.evolve(sched_conf=sched), [("sched", "scheduler")])
+    raise ConfigError(source, 0, f'objects of kind "{kind}" cannot be modified')
+
+
+def _modify_object(state: ConfState, args: dict[str, Any], source: str, who: str) -> Change:
+    """-M* replaces an existing object (given whole), -A* adds one that does not exist."""
+    kind, text, add = args["kind"], args["text"], bool(args.get("add"))
     obj = parse_object(kind, text, source)
     exists = obj.name in objects_of(state, kind)
+    what = LIST_NAMES[kind]
+    if exists and add:
+        return Change([error(f'{what} "{obj.name}" already exists', Status.EEXIST)])
+    if not exists and not add:
+        return Change([error(f'denied: {what} "{obj.name}" does not exist', Status.EEXIST)])
+    if exists:
+        _require_all(OBJECT_KINDS[kind], text, source)
     verb = f'modified "{obj.name}" in' if exists else f'added "{obj.name}" to'
-    answer = ok(f"{who} {verb} {LIST_NAMES[kind]} list")
+    answer = ok(f"{who} {verb} {what} list")
     new_state = _with_object(state, kind, obj.name, obj)
     return Change([answer], new_state, [(kind, obj.name)])
 

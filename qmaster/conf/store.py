@@ -26,6 +26,7 @@ from qmaster.conf.loading import (
     read_rows,
     state_rows,
 )
+from qmaster.conf.qshow import show_queues, template_text
 from qmaster.conf.queue import ExecHostConf, HostgroupConf, QueueConf
 from qmaster.conf.state import ConfState, QueueInstanceConf, check_state
 from qmaster.gdi.answers import Answer, Status, error
@@ -134,17 +135,27 @@ class ClusterConfig:
 
     # -- conf_show ---------------------------------------------------------------
 
-    def show(self, kind: str, name: str | None) -> dict[str, Any]:
-        """The ``data`` of ``conf_show``: ``{"text": ...}`` or ``{"names": [...]}``."""
+    def show(self, kind: str, name: str | None, template: bool = False) -> dict[str, Any]:
+        """The ``data`` of ``conf_show``: ``{"text": ...}`` or ``{"names": [...]}``.
+
+        Queue patterns that match nothing are listed under ``"missing"``.
+        """
         if kind == "manager":
             return {"names": list(self._state.managers)}
+        if kind == "global" and name not in (None, "global"):
+            raise ConfNotFound(f"configuration {name} not defined")
         if kind in ("complex", "global", "sched"):
             return {"text": object_text(self._state, kind, "")}
         if kind not in OBJECT_KINDS:
             raise ValueError(f'unknown configuration kind "{kind}"')
+        if kind == "cqueue" and template:
+            return {"text": template_text()}
         objects = objects_of(self._state, kind)
         if name is None:
             return {"names": sorted(objects)}
+        if kind == "cqueue":
+            text, missing = show_queues(self._state, name)
+            return {"text": text, "missing": missing}
         if name not in objects:
             raise ConfNotFound(NOT_FOUND[kind].format(name))
         return {"text": objects[name].render()}

@@ -26,3 +26,38 @@ def test_stock_complex_table_round_trips(served: RunningCell, tmp_path: Path) ->
     assert "added" not in refused.stdout + refused.stderr
     assert 'The built-in complex "arch" cannot be deleted' in refused.stderr
     assert served.run("qconf", "-sc").stdout == STOCK.read_text()
+
+
+def test_show_switches_answer_as_grid_engine(served: RunningCell, tmp_path: Path) -> None:
+    """-sq alone, -sq on an instance, -sconf of a host and -se answer as Grid Engine does."""
+    template = served.run("qconf", "-sq")
+    assert template.returncode == 0
+    assert template.stdout.splitlines()[0].split() == ["qname", "template"]
+    instance = served.run("qconf", "-sq", "all.q@host1")
+    assert instance.returncode == 0, instance.stderr
+    assert instance.stdout.splitlines()[1].split() == ["hostname", "host1"]
+    assert ["slots", "4"] in [ln.split() for ln in instance.stdout.splitlines()]
+    missing = served.run("qconf", "-sq", "all.q@nohost")
+    assert missing.returncode == 1
+    assert missing.stderr == (
+        'No cluster queue or queue instance matches the phrase "all.q@nohost"\n'
+    )
+    local = served.run("qconf", "-sconf", "host1")
+    assert (local.returncode, local.stdout, local.stderr) == (
+        1, "", "configuration host1 not defined\n",
+    )  # fmt: skip
+    host = served.run("qconf", "-se", "host1").stdout.splitlines()
+    assert ["processors", "4"] in [ln.split() for ln in host]
+
+
+def test_add_switches_refuse_existing_objects(served: RunningCell, tmp_path: Path) -> None:
+    """-Aq of an existing queue says it already exists and leaves the queue unchanged."""
+    before = served.run("qconf", "-sq", "all.q").stdout
+    (tmp_path / "q").write_text(before.replace("seq_no                0", "seq_no 9"))
+    added = served.run("qconf", "-Aq", str(tmp_path / "q"))
+    assert (added.returncode, added.stderr) == (1, 'cluster queue "all.q" already exists\n')
+    assert served.run("qconf", "-sq", "all.q").stdout == before
+    (tmp_path / "q").write_text(before.replace("all.q", "new.q", 1))
+    modified = served.run("qconf", "-Mq", str(tmp_path / "q"))
+    assert modified.returncode == 1
+    assert 'denied: cluster queue "new.q" does not exist' in modified.stderr

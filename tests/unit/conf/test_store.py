@@ -96,7 +96,6 @@ def test_show_lists_and_texts(conf: ClusterConfig) -> None:
 @pytest.mark.parametrize(
     ("kind", "message"),
     [
-        ("cqueue", 'No cluster queue or queue instance matches the phrase "nosuch"'),
         ("exechost", "nosuch is not an execution host"),
         ("pe", "nosuch is not a parallel environment"),
         ("userset", 'access list "nosuch" doesn\'t exist'),
