@@ -16,7 +16,13 @@ from qmaster.conf.access import UsersetConf, parse_managers
 from qmaster.conf.cluster import GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError
 from qmaster.conf.flatfile import read_pairs
-from qmaster.conf.loading import OBJECT_KINDS, SINGLE_NAMES, objects_of, parse_object
+from qmaster.conf.loading import (
+    GLOBAL_HOST,
+    OBJECT_KINDS,
+    SINGLE_NAMES,
+    objects_of,
+    parse_object,
+)
 from qmaster.conf.model import ConfObject
 from qmaster.conf.state import ConfState
 from qmaster.gdi.answers import Answer, Status, error, ok
@@ -211,6 +217,8 @@ def _delete_object(state: ConfState, kind: str, name: str, who: str) -> Change:
     what = LIST_NAMES[kind]
     if name not in objects_of(state, kind):
         return Change([error(f'denied: {what} "{name}" does not exist', Status.EEXIST)])
+    if kind == "exechost" and name == GLOBAL_HOST:
+        return Change([error('denied: pseudo host "global" may not be deleted')])
     answer = ok(f'{who} removed "{name}" from {what} list')
     return Change([answer], _with_object(state, kind, name, None), [], [(kind, name)])
 

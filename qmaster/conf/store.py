@@ -18,6 +18,7 @@ from qmaster.conf.changes import Change, plan_change
 from qmaster.conf.cluster import GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError, ConfNotFound
 from qmaster.conf.loading import (
+    GLOBAL_HOST,
     OBJECT_KINDS,
     Row,
     object_text,
@@ -152,7 +153,7 @@ class ClusterConfig:
             return {"text": template_text()}
         objects = objects_of(self._state, kind)
         if name is None:
-            return {"names": sorted(objects)}
+            return {"names": sorted(n for n in objects if n != GLOBAL_HOST)}
         if kind == "cqueue":
             text, missing = show_queues(self._state, name)
             return {"text": text, "missing": missing}

@@ -61,3 +61,17 @@ def test_add_switches_refuse_existing_objects(served: RunningCell, tmp_path: Pat
     modified = served.run("qconf", "-Mq", str(tmp_path / "q"))
     assert modified.returncode == 1
     assert 'denied: cluster queue "new.q" does not exist' in modified.stderr
+
+
+def test_global_host_exists_in_a_fresh_cell(served: RunningCell, tmp_path: Path) -> None:
+    """qconf -se global works in a fresh cell, -sel does not list it, -Me global changes it."""
+    shown = served.run("qconf", "-se", "global")
+    assert shown.returncode == 0, shown.stderr
+    assert "global" not in served.run("qconf", "-sel").stdout.split()
+    (tmp_path / "g").write_text(
+        shown.stdout.replace("complex_values        NONE", "complex_values        h_vmem=64G")
+    )
+    changed = served.run("qconf", "-Me", str(tmp_path / "g"))
+    assert changed.returncode == 0, changed.stderr
+    after = [ln.split() for ln in served.run("qconf", "-se", "global").stdout.splitlines()]
+    assert ["complex_values", "h_vmem=64G"] in after

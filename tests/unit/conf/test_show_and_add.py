@@ -86,5 +86,29 @@ def test_modify_of_a_missing_object_is_refused(conf: ClusterConfig) -> None:
 
 
 def test_exec_host_shows_its_processors(conf: ClusterConfig) -> None:
-    """-se host1 shows processors as the host's num_proc (4), not 0."""
-    assert _lines(conf.show("exechost", "host1")["text"])["processors"] == "4"
+    """-se shows processors as the host's reported num_proc, whatever the file said."""
+    text = conf.show("exechost", "host1")["text"]
+    text = text.replace("num_proc=4", "num_proc=8").replace("processors            4",
+                                                            "processors            0")  # fmt: skip
+    change = conf.apply("conf_modify", {"kind": "exechost", "text": text}, "root", "h", True)
+    assert change.ok, change.answers
+    assert _lines(conf.show("exechost", "host1")["text"])["processors"] == "8"
+
+
+def test_global_host_always_exists(conf: ClusterConfig) -> None:
+    """A fresh cell has the global host: -se global works, -sel omits it, -Me changes it."""
+    assert "global" not in conf.show("exechost", None)["names"]
+    text = conf.show("exechost", "global")["text"]
+    assert text.splitlines()[0].split() == ["hostname", "global"]
+    text = text.replace("complex_values        NONE", "complex_values        h_vmem=100G")
+    change = conf.apply("conf_modify", {"kind": "exechost", "text": text}, "root", "h", True)
+    assert [a.text for a in change.answers] == ['root@h modified "global" in execution host list']
+    assert conf.exechosts["global"].complex_values == {"h_vmem": "100G"}
+    assert ClusterConfig.from_rows(conf.to_rows()).exechosts["global"] == conf.exechosts["global"]
+
+
+def test_global_host_cannot_be_deleted(conf: ClusterConfig) -> None:
+    """-de global is refused with Grid Engine's words."""
+    change = conf.apply("conf_delete", {"kind": "exechost", "name": "global"}, "root", "h", True)
+    assert [a.text for a in change.answers] == ['denied: pseudo host "global" may not be deleted']
+    assert "global" in conf.exechosts
