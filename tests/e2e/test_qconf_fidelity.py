@@ -75,3 +75,16 @@ def test_global_host_exists_in_a_fresh_cell(served: RunningCell, tmp_path: Path)
     assert changed.returncode == 0, changed.stderr
     after = [ln.split() for ln in served.run("qconf", "-se", "global").stdout.splitlines()]
     assert ["complex_values", "h_vmem=64G"] in after
+
+
+def test_queue_may_set_an_equality_attribute_hosts_report(
+    served: RunningCell, tmp_path: Path
+) -> None:
+    """qconf -Mq with complex_values arch=... is accepted, as Grid Engine accepts it."""
+    text = served.run("qconf", "-sq", "all.q").stdout
+    (tmp_path / "q").write_text(
+        text.replace("complex_values        NONE", "complex_values        arch=lx-amd64")
+    )
+    result = served.run("qconf", "-Mq", str(tmp_path / "q"))
+    assert result.returncode == 0, result.stderr
+    assert "arch=lx-amd64" in served.run("qconf", "-sq", "all.q").stdout
