@@ -75,16 +75,23 @@ class Action:
     run: Callable[[Transport, list[str]], int]
 
 
-def show(kind: str, fixed_name: str | None = None) -> Callable[[Transport, list[str]], int]:
-    """A ``-s*`` switch: print the object's text, or the list of names."""
+def show(
+    kind: str, fixed_name: str | None = None, *, template: bool = False
+) -> Callable[[Transport, list[str]], int]:
+    """A ``-s*`` switch: print the object's text, or the list of names.
+
+    With ``template`` and no name the qmaster sends the object's defaults (``-sq``).
+    """
 
     def run(transport: Transport, words: list[str]) -> int:
         name = words[0] if words else fixed_name
-        reply = transport("conf_show", {"kind": kind, "name": name})
-        if not reply.ok:
-            print_answers(reply.answers)
-            return exit_code(reply.answers)
-        return print_shown(kind, reply.data or {})
+        args: dict[str, Any] = {"kind": kind, "name": name}
+        if template and not words:
+            args["template"] = True
+        reply = transport("conf_show", args)
+        code = EXIT_OK if reply.data is None else print_shown(kind, reply.data)
+        print_answers(reply.answers)
+        return max(code, exit_code(reply.answers))
 
     return run
 
@@ -102,14 +109,16 @@ def print_shown(kind: str, data: dict[str, Any]) -> int:
     return EXIT_OK
 
 
-def modify(kind: str) -> Callable[[Transport, list[str]], int]:
-    """A ``-M*`` switch: send the file's text for the qmaster to check and store."""
+def modify(kind: str, *, add: bool = False) -> Callable[[Transport, list[str]], int]:
+    """A ``-M*`` switch (``-A*`` with ``add``): send the file's text for the qmaster to check
+    and store; -M* changes an existing object, -A* adds a new one."""
 
     def run(transport: Transport, words: list[str]) -> int:
         text = read_text(words[0])
         if text is None:
             raise ClientError(f'file "{words[0]}" does not exist')
-        reply = transport("conf_modify", {"kind": kind, "text": text, "source": words[0]})
+        args = {"kind": kind, "text": text, "source": words[0]}
+        reply = transport("conf_modify", {**args, "add": True} if add else args)
         print_answers(reply.answers)
         return exit_code(reply.answers)
 
@@ -124,9 +133,10 @@ def members(op: str, kind: str, *, named: bool) -> Callable[[Transport, list[str
         targets = [n for n in words[1].split(",") if n] if named else [kind]
         code = EXIT_OK
         for target in targets:
-            reply = transport(op, {"kind": kind, "name": target, "members": users})
-            print_answers(reply.answers)
-            code = max(code, exit_code(reply.answers))
+            for user in users:  # one request per pair, as Grid Engine's qconf sends them
+                reply = transport(op, {"kind": kind, "name": target, "members": [user]})
+                print_answers(reply.answers)
+                code = max(code, exit_code(reply.answers))
         return code
 
     return run
@@ -156,7 +166,7 @@ def shutdown(transport: Transport, _words: list[str]) -> int:
 ACTIONS: dict[str, Action] = {
     "-sc": Action(0, show("complex")),
     "-Mc": Action(1, modify("complex")),
-    "-sq": Action(-1, show("cqueue")),
+    "-sq": Action(-1, show("cqueue", template=True)),
     "-Mq": Action(1, modify("cqueue")),
     "-sql": Action(0, show("cqueue")),
     "-se": Action(1, show("exechost")),
@@ -180,11 +190,11 @@ ACTIONS: dict[str, Action] = {
     "-shgrp": Action(1, show("hostgroup")),
     "-shgrpl": Action(0, show("hostgroup")),
     "-Mhgrp": Action(1, modify("hostgroup")),
-    "-Aq": Action(1, modify("cqueue")),
-    "-Ae": Action(1, modify("exechost")),
-    "-Ap": Action(1, modify("pe")),
-    "-Au": Action(1, modify("userset")),
-    "-Ahgrp": Action(1, modify("hostgroup")),
+    "-Aq": Action(1, modify("cqueue", add=True)),
+    "-Ae": Action(1, modify("exechost", add=True)),
+    "-Ap": Action(1, modify("pe", add=True)),
+    "-Au": Action(1, modify("userset", add=True)),
+    "-Ahgrp": Action(1, modify("hostgroup", add=True)),
     "-dq": Action(1, remove("cqueue")),
     "-de": Action(1, remove("exechost")),
     "-dp": Action(1, remove("pe")),

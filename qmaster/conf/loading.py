@@ -18,6 +18,7 @@ from qmaster.conf.queue import ExecHostConf, HostgroupConf, QueueConf
 from qmaster.conf.state import ConfState, check_state
 
 Row = tuple[str, str, str]
+GLOBAL_HOST = "global"
 
 OBJECT_KINDS: dict[str, type[ConfObject]] = {
     "cqueue": QueueConf,
@@ -70,6 +71,9 @@ def build_state(texts: dict[str, list[tuple[str, str]]]) -> ConfState:
         for (path, text), name in zip(texts.get(kind, []), named[kind], strict=True):
             sources[(kind, name)] = path
             raw[(kind, name)] = text
+    if GLOBAL_HOST not in named["exechost"]:  # Grid Engine always has the global host
+        named["exechost"] = {GLOBAL_HOST: ExecHostConf.with_values(hostname=GLOBAL_HOST),
+                             **named["exechost"]}  # fmt: skip
     g_path, g_text = one("global")
     sources[("global", "global")] = g_path
     raw[("global", "global")] = g_text

@@ -29,7 +29,7 @@ _QUEUE_ATTRS = (
     Attr("rerun", "FALSE", f.check_bool),
     Attr("slots", "1", f.check_uint),
     Attr("tmpdir", "/tmp", f.check_any),
-    Attr("shell", "/bin/sh", f.check_any),
+    Attr("shell", "/bin/csh", f.check_any),
     Attr("prolog", "NONE", f.check_any),
     Attr("epilog", "NONE", f.check_any),
     Attr(
@@ -115,6 +115,13 @@ class ExecHostConf(ConfObject):
     def load_values(self) -> dict[str, str]:
         """The simulated host's load report (``arch``, ``num_proc``, ``mem_total``...)."""
         return f.split_pairs(self.attrs["load_values"])
+
+    def render(self) -> str:
+        """As ``qconf -se`` shows it: ``processors`` is what the host reports (its num_proc)."""
+        reported = self.load_values.get("num_proc")
+        if reported is None or self.attrs["processors"] == reported:
+            return super().render()
+        return self.model_copy(update={"attrs": {**self.attrs, "processors": reported}}).render()
 
 
 HOSTGROUP_FORMAT = Format(

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from qmaster.complexes.levels import GLOBAL, HOST, Level, OverrideError, build_level, check_override
 from qmaster.complexes.table import ComplexTable
 from qmaster.complexes.values import ValueParseError
 from qmaster.conf import fields as f
@@ -199,36 +198,6 @@ class _Checker:
             self.names("pe", p, "xuser_lists", s.usersets, "userset")
         self.names("global", s.global_conf, "user_lists", s.usersets, "userset")
         self.names("global", s.global_conf, "xuser_lists", s.usersets, "userset")
-        self.overrides()
-
-    def overrides(self) -> None:
-        """Lower levels may override only as complex(5)'s hierarchy allows."""
-        s, table = self.state, self.state.complexes
-        glob = s.exechosts.get("global")
-        upper = None
-        if glob is not None:
-            upper = build_level(GLOBAL, "global", table, loads=glob.load_values,
-                                complex_values=glob.complex_values)  # fmt: skip
-        hosts: dict[str, Level] = {}
-        try:
-            for name, h in s.exechosts.items():
-                if name == "global":
-                    continue
-                if upper is not None:
-                    check_override(table, upper, h.complex_values, f'host "{name}"')
-                hosts[name] = build_level(HOST, name, table, loads=h.load_values,
-                                          fixed={"hostname": name},
-                                          complex_values=h.complex_values)  # fmt: skip
-        except OverrideError as exc:
-            self.fail("exechost", s.exechosts[name], "complex_values", str(exc))
-        for qi in s.queue_instances:
-            for level in (upper, hosts.get(qi.host)):
-                if level is None:
-                    continue
-                try:
-                    check_override(table, level, qi.complex_values, f'queue "{qi.name}"')
-                except OverrideError as exc:
-                    self.fail("cqueue", s.cqueues[qi.cqueue], "complex_values", str(exc))
 
 
 def check_state(state: ConfState, texts: dict[tuple[str, str], str] | None = None) -> None:

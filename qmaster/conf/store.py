@@ -18,6 +18,7 @@ from qmaster.conf.changes import Change, plan_change
 from qmaster.conf.cluster import GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError, ConfNotFound
 from qmaster.conf.loading import (
+    GLOBAL_HOST,
     OBJECT_KINDS,
     Row,
     object_text,
@@ -26,6 +27,7 @@ from qmaster.conf.loading import (
     read_rows,
     state_rows,
 )
+from qmaster.conf.qshow import show_queues, template_text
 from qmaster.conf.queue import ExecHostConf, HostgroupConf, QueueConf
 from qmaster.conf.state import ConfState, QueueInstanceConf, check_state
 from qmaster.gdi.answers import Answer, Status, error
@@ -134,17 +136,27 @@ class ClusterConfig:
 
     # -- conf_show ---------------------------------------------------------------
 
-    def show(self, kind: str, name: str | None) -> dict[str, Any]:
-        """The ``data`` of ``conf_show``: ``{"text": ...}`` or ``{"names": [...]}``."""
+    def show(self, kind: str, name: str | None, template: bool = False) -> dict[str, Any]:
+        """The ``data`` of ``conf_show``: ``{"text": ...}`` or ``{"names": [...]}``.
+
+        Queue patterns that match nothing are listed under ``"missing"``.
+        """
         if kind == "manager":
             return {"names": list(self._state.managers)}
+        if kind == "global" and name not in (None, "global"):
+            raise ConfNotFound(f"configuration {name} not defined")
         if kind in ("complex", "global", "sched"):
             return {"text": object_text(self._state, kind, "")}
         if kind not in OBJECT_KINDS:
             raise ValueError(f'unknown configuration kind "{kind}"')
+        if kind == "cqueue" and template:
+            return {"text": template_text()}
         objects = objects_of(self._state, kind)
         if name is None:
-            return {"names": sorted(objects)}
+            return {"names": sorted(n for n in objects if n != GLOBAL_HOST)}
+        if kind == "cqueue":
+            text, missing = show_queues(self._state, name)
+            return {"text": text, "missing": missing}
         if name not in objects:
             raise ConfNotFound(NOT_FOUND[kind].format(name))
         return {"text": objects[name].render()}
@@ -166,7 +178,8 @@ class ClusterConfig:
 
     def _commit(self, change: Change) -> ConfChange:
         if change.failed or change.state is None:
-            return ConfChange(change.answers)
+            # Nothing was applied, so no success line may be printed for any part of it.
+            return ConfChange([a for a in change.answers if a.is_error])
         try:
             check_state(change.state)
         except ConfigError as exc:

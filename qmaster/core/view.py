@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from qmaster.complexes.booking import Bookings, Debit
-from qmaster.complexes.levels import GLOBAL, HOST, QUEUE, Level, build_level
+from qmaster.complexes.levels import GLOBAL, HOST, QUEUE, Level, build_level, shadow_equalities
 from qmaster.complexes.table import ComplexTable
 from qmaster.complexes.values import parse_time
 from qmaster.conf import fields as f
@@ -194,17 +194,31 @@ def _advance(core: Core, now: float) -> tuple[list[Booked], frozenset[str]]:
     return spans, frozenset(queues)
 
 
+def _shadow(
+    table: ComplexTable, glob: Level, hosts: dict[str, HostState], queues: list[QueueState]
+) -> None:
+    """``==``/``!=`` values set on a lower level give way to the upper level's (complex(5))."""
+    for host in hosts.values():
+        shadow_equalities(table, host.level, glob)
+    for q in queues:
+        host_state = hosts.get(q.host)
+        above = (glob,) if host_state is None else (glob, host_state.level)
+        shadow_equalities(table, q.queue_level, *above)
+
+
 def assemble(core: Core, jobs: list[JobRequest], now: float, *, empty: bool = False) -> View:
     """A view of the cell for ``jobs``; ``empty`` ignores every booking (``qsub -w v``)."""
     booked = Bookings() if empty else core.booked
     global_level, hosts = _hosts(core, booked)
+    queues = queue_states(core, empty=empty)
+    _shadow(core.config.complexes, global_level, hosts, queues)
     advance, ar_queues = _advance(core, now)
     advance = [] if empty else advance
     conf = core.config
     sched = conf.sched_conf
     return View(
         jobs=jobs,
-        queues=queue_states(core, empty=empty),
+        queues=queues,
         usersets=usersets(core),
         config=conf,
         complexes=conf.complexes,

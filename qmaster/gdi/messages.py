@@ -138,12 +138,14 @@ class AlterArgs(_Strict):
 class ConfShowArgs(_Strict):
     kind: ConfKind
     name: str | None = None
+    template: bool = False
 
 
 class ConfModifyArgs(_Strict):
     kind: ConfKind
     text: str
     source: str = ""
+    add: bool = False
 
 
 class ConfMembersArgs(_Strict):
