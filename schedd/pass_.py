@@ -18,7 +18,7 @@ from qmaster.complexes.levels import Level
 from schedd.categories import Category, CategoryCache
 from schedd.matching import BIG, apply, debits, may_access, queue_matches, room, room_reason
 from schedd.pe import Assignment, allocate
-from schedd.reasons import Reason
+from schedd.reasons import Reason, ReasonList
 from schedd.requests import Req, duration
 from schedd.reservation import Planner
 from schedd.view import JobRequest, Order, Plan, QueueState, Reservation, View
@@ -62,6 +62,13 @@ class _Pass:
             reasons.add_all(full)
             if not reasons:
                 reasons.add(Reason("no_queue", "job", ""))
+
+    def failed(self, job: JobRequest, exc: Exception) -> None:
+        """Keep a job whose matching raised pending, with the fault as its reason."""
+        self.plan.failed[job.job_id] = f"{type(exc).__name__}: {exc}"
+        self.plan.reasons[job.job_id] = ReasonList(
+            [Reason("failed", "job", str(job.job_id), offered=str(exc))]
+        )
 
     # -- one job ----------------------------------------------------------------
 
@@ -281,7 +288,10 @@ def schedule(view: View, now: float, *, cache: bool = True) -> Plan:
     """
     run = _Pass(view, now, cache)
     for job in sorted(view.jobs, key=_sort_key):
-        run.job(job)
+        try:
+            run.job(job)
+        except Exception as exc:  # one job's fault must not stop the pass
+            run.failed(job, exc)
     run.finish()
     run.plan.stats = {
         "category_hits": run.cats.hits,

@@ -130,6 +130,10 @@ def _ar(r: Reason) -> str:
     return f"advance reservation {r.target}: {r.offered}"
 
 
+def _failed(r: Reason) -> str:
+    return f"job could not be matched: {r.offered}"
+
+
 def _no_queue(r: Reason) -> str:
     return "no queue instance available"
 
@@ -153,6 +157,7 @@ _RENDER = {
     "no_queue": _no_queue,
     "ar_no_h_rt": _ar_no_h_rt,
     "ar": _ar,
+    "failed": _failed,
 }
 
 

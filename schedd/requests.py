@@ -12,6 +12,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from qmaster.complexes.pattern import ExpressionError, check_expression
 from qmaster.complexes.table import ComplexEntry, ComplexTable
 from qmaster.complexes.types import Consumable, Relop, ValueType
 from qmaster.complexes.values import ValueParseError, parse_value
@@ -58,6 +59,8 @@ class Compiled:
 
 def _req(entry: ComplexEntry, text: str, *, default: bool = False) -> Req:
     value = parse_value(entry.type, text)
+    if isinstance(value, str):
+        check_expression(value)
     return Req(entry.name, text, entry.type, entry.relop, entry.consumable, value, default)
 
 
@@ -74,7 +77,7 @@ def _resolve(
             continue
         try:
             reqs.append(_req(entry, str(text)))
-        except ValueParseError:
+        except (ValueParseError, ExpressionError):
             bad.append((entry.name, str(text)))
     return reqs, unknown, bad
 

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from qmaster.complexes.pattern import ExpressionError
 from qmaster.complexes.types import Requestable
 from qmaster.complexes.values import ValueParseError
 from qmaster.core import reports
@@ -113,8 +114,8 @@ def check_requests(core: Core, spec: dict[str, Any]) -> None:
             if entry.requestable is Requestable.NO:
                 raise InvalidRequest(f'denied: "{entry.name}" configured as non requestable')
             try:
-                entry.parse(str(spec[key][name]))
-            except ValueParseError as exc:
+                entry.parse_request(str(spec[key][name]))
+            except (ValueParseError, ExpressionError) as exc:
                 raise InvalidRequest(str(exc)) from exc
 
 
