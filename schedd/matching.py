@@ -72,6 +72,8 @@ def static_level(c: Compiled, level: Level) -> Reason | None:
         if v is not None and not satisfies(r.vtype, r.relop, r.value, v):
             return _offers(r, level, v, level.sources.get(r.name, "f"))
     for r in c.consumables:
+        if c.parallel and r.per_job:
+            continue  # the master queue's business (see master_reason)
         cap = level.capacity.get(r.name)
         load = level.load_cap.get(r.name)
         bound = cap if load is None else (load if cap is None else min(cap, load))
@@ -86,8 +88,24 @@ def static_level(c: Compiled, level: Level) -> Reason | None:
 def unknown_resource(c: Compiled, levels: tuple[Level, Level, Level]) -> Reason | None:
     """A hard request no level defines (defaults excepted)."""
     for r in c.fixed + c.consumables:
+        if c.parallel and r.per_job:
+            continue  # the master queue's business (see master_reason)
         if not r.default and not any(lv.defines(r.name) for lv in levels):
             return Reason("unknown_resource", QUEUE, levels[2].name, r.name, r.text)
+    return None
+
+
+def master_reason(c: Compiled, levels: tuple[Level, Level, Level]) -> Reason | None:
+    """Why a parallel job's ``JOB`` consumables rule out a queue instance as its master."""
+    for r in c.consumables:
+        if not r.per_job or r.default:
+            continue
+        if not any(lv.defines(r.name) for lv in levels):
+            return Reason("unknown_resource", QUEUE, levels[2].name, r.name, r.text)
+        for level in levels:
+            cap = level.capacity.get(r.name)
+            if cap is not None and r.amount > cap + _EPS:
+                return _full_or_offers(r, level, cap)
     return None
 
 

@@ -55,6 +55,8 @@ class Compiled:
     bad: tuple[tuple[str, str], ...] = ()
     counted: tuple[tuple[str, float, bool, Req], ...] = ()
     """The consumables as ``(name, amount, per_job, request)``, for the hot loop."""
+    parallel: bool = False
+    """A parallel job: its ``JOB`` consumables concern the master queue only."""
 
 
 def _req(entry: ComplexEntry, text: str, *, default: bool = False) -> Req:
@@ -103,7 +105,7 @@ def _is_consumable_request(req: Req) -> bool:
 
 
 def compile_requests(
-    table: ComplexTable, hard: Mapping[str, str], soft: Mapping[str, str]
+    table: ComplexTable, hard: Mapping[str, str], soft: Mapping[str, str], *, parallel: bool = False
 ) -> Compiled:
     """Resolve a job's ``-l`` requests (hard and soft) against the table."""
     hard_reqs, unknown, bad = _resolve(table, hard)
@@ -119,6 +121,7 @@ def compile_requests(
         unknown=tuple(unknown),
         bad=tuple(bad),
         counted=tuple((r.name, r.amount, r.per_job, r) for r in consumables),
+        parallel=parallel,
     )
 
 
