@@ -212,7 +212,7 @@ class _Pass:
         if not may_access(job, pe.user_lists, pe.xuser_lists, self.view.usersets):
             cat.note(Reason("pe_access", "pe", pe_name))
             return None
-        free = pe.slots - pe.used
+        free = self._pe_free(pe_name, window, timed)
         if free < job.pe_min:
             cat.note(Reason("pe_slots", "pe", pe_name, "slots", str(job.pe_min), str(free)))
             return None
@@ -233,6 +233,15 @@ class _Pass:
             total = sum(min(n, host_room.get(q.host, 0)) for q, n in offers)
             cat.note(Reason("pe_slots", "pe", pe_name, "slots", str(job.pe_min), str(total)))
         return got
+
+    def _pe_free(self, pe_name: str, window: tuple[float, float], timed: bool) -> int:
+        """A PE's slots free now, or over ``window`` where reservations hold some of them."""
+        pe = self.view.pes[pe_name]
+        key = ("pe", pe_name, "slots")
+        planner = self.planner
+        if planner is not None and (timed or key in planner.reserved):
+            return pe.slots - round(planner.peak(key, *window))
+        return pe.slots - pe.used
 
     def _masters(
         self,
@@ -299,6 +308,8 @@ class _Pass:
             if placed is None:
                 continue
             booked = debits(cat.compiled, self.view, placed[0])
+            if placed[1] is not None:
+                booked += (("pe", placed[1], "slots", float(sum(n for _, n in placed[0]))),)
             self.planner.add(booked, window[0], window[1], reserve=True)
             slots = tuple((q.name, n) for q, n in placed[0])
             self.plan.reservations.append(Reservation(job.job_id, task_id, *window, slots))
