@@ -196,7 +196,9 @@ def evaluate(
     view: View, queues: Sequence[QueueState], groups: Groups, job: JobRequest, key: Hashable
 ) -> Category:
     """Build a category: resolve the requests, find every queue that can never run it."""
-    compiled = compile_requests(view.complexes, job.hard_resources, job.soft_resources)
+    compiled = compile_requests(
+        view.complexes, job.hard_resources, job.soft_resources, parallel=bool(job.pe_name)
+    )
     cat = Category(key, compiled, _job_pes(view, job))
     if _job_level(view, job, cat):
         cat.exhausted = True

@@ -16,9 +16,18 @@ from collections.abc import Sequence
 
 from qmaster.complexes.levels import Level
 from schedd.categories import Category, CategoryCache
-from schedd.matching import BIG, apply, debits, may_access, queue_matches, room, room_reason
-from schedd.pe import Assignment, allocate
-from schedd.reasons import Reason
+from schedd.matching import (
+    BIG,
+    apply,
+    debits,
+    master_reason,
+    may_access,
+    queue_matches,
+    room,
+    room_reason,
+)
+from schedd.pe import Assignment, allocate, master_first
+from schedd.reasons import Reason, ReasonList
 from schedd.requests import Req, duration
 from schedd.reservation import Planner
 from schedd.view import JobRequest, Order, Plan, QueueState, Reservation, View
@@ -62,6 +71,13 @@ class _Pass:
             reasons.add_all(full)
             if not reasons:
                 reasons.add(Reason("no_queue", "job", ""))
+
+    def failed(self, job: JobRequest, exc: Exception) -> None:
+        """Keep a job whose matching raised pending, with the fault as its reason."""
+        self.plan.failed[job.job_id] = f"{type(exc).__name__}: {exc}"
+        self.plan.reasons[job.job_id] = ReasonList(
+            [Reason("failed", "job", str(job.job_id), offered=str(exc))]
+        )
 
     # -- one job ----------------------------------------------------------------
 
@@ -196,42 +212,68 @@ class _Pass:
         if not may_access(job, pe.user_lists, pe.xuser_lists, self.view.usersets):
             cat.note(Reason("pe_access", "pe", pe_name))
             return None
-        free = pe.slots - pe.used
+        free = self._pe_free(pe_name, window, timed)
         if free < job.pe_min:
             cat.note(Reason("pe_slots", "pe", pe_name, "slots", str(job.pe_min), str(free)))
             return None
         offers, host_room = self._offers(cat, pe_name, window, timed)
-        got = allocate(pe.allocation_rule, job.pe_min, job.pe_max, offers, host_room, min(g, free))
-        got = self._with_master(job, cat, got, window, timed) if got else None
+        limit = min(g, free)
+        got = allocate(pe.allocation_rule, job.pe_min, job.pe_max, offers, host_room, limit)
+        if got is not None and not self._good_master(job, cat, got[0][0], window, timed):
+            got = None
+            for master in self._masters(job, cat, offers, window, timed):
+                tried = allocate(
+                    pe.allocation_rule, job.pe_min, job.pe_max, master_first(offers, master),
+                    host_room, limit,
+                )  # fmt: skip
+                if tried is not None and tried[0][0] is master:
+                    got = tried
+                    break
         if got is None:
             total = sum(min(n, host_room.get(q.host, 0)) for q, n in offers)
             cat.note(Reason("pe_slots", "pe", pe_name, "slots", str(job.pe_min), str(total)))
         return got
 
-    def _with_master(
+    def _pe_free(self, pe_name: str, window: tuple[float, float], timed: bool) -> int:
+        """A PE's slots free now, or over ``window`` where reservations hold some of them."""
+        pe = self.view.pes[pe_name]
+        key = ("pe", pe_name, "slots")
+        planner = self.planner
+        if planner is not None and (timed or key in planner.reserved):
+            return pe.slots - round(planner.peak(key, *window))
+        return pe.slots - pe.used
+
+    def _masters(
         self,
         job: JobRequest,
         cat: Category,
-        got: Assignment,
+        offers: list[tuple[QueueState, int]],
         window: tuple[float, float],
         timed: bool,
-    ) -> Assignment | None:
-        if job.master_queues:
-            index = next(
-                (
-                    i
-                    for i, (q, _) in enumerate(got)
-                    if any(queue_matches(p, q) for p in job.master_queues)
-                ),
-                None,
-            )
-            if index is None:
-                cat.note(Reason("masterq", "queue", got[0][0].name))
-                return None
-            got = [got[index], *got[:index], *got[index + 1 :]]
-        if not self._fits(cat, got[0][0], window, timed, master=True):
-            return None
-        return got
+    ) -> list[QueueState]:
+        """The offered queue instances that may hold the master task, in preference order."""
+        return [q for q, _ in offers if self._good_master(job, cat, q, window, timed)]
+
+    def _good_master(
+        self,
+        job: JobRequest,
+        cat: Category,
+        q: QueueState,
+        window: tuple[float, float],
+        timed: bool,
+    ) -> bool:
+        """In the master queue list (``-masterq``), and with the job's ``JOB`` consumables."""
+        if job.master_queues and not any(queue_matches(p, q) for p in job.master_queues):
+            if not timed:
+                cat.note(Reason("masterq", "queue", q.name))
+            return False
+        levels = (self.view.global_level, self.view.host(q.host).level, q.queue_level)
+        reason = master_reason(cat.compiled, levels)
+        if reason is not None:
+            if not timed:
+                cat.note(reason)
+            return False
+        return bool(self._fits(cat, q, window, timed, master=True))
 
     # -- booking and reservation ------------------------------------------------------
 
@@ -266,6 +308,8 @@ class _Pass:
             if placed is None:
                 continue
             booked = debits(cat.compiled, self.view, placed[0])
+            if placed[1] is not None:
+                booked += (("pe", placed[1], "slots", float(sum(n for _, n in placed[0]))),)
             self.planner.add(booked, window[0], window[1], reserve=True)
             slots = tuple((q.name, n) for q, n in placed[0])
             self.plan.reservations.append(Reservation(job.job_id, task_id, *window, slots))
@@ -281,7 +325,10 @@ def schedule(view: View, now: float, *, cache: bool = True) -> Plan:
     """
     run = _Pass(view, now, cache)
     for job in sorted(view.jobs, key=_sort_key):
-        run.job(job)
+        try:
+            run.job(job)
+        except Exception as exc:  # one job's fault must not stop the pass
+            run.failed(job, exc)
     run.finish()
     run.plan.stats = {
         "category_hits": run.cats.hits,

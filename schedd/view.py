@@ -190,3 +190,5 @@ class Plan:
     reasons: dict[int, ReasonList] = field(default_factory=dict)
     reservations: list[Reservation] = field(default_factory=list)
     stats: dict[str, int] = field(default_factory=dict)
+    failed: dict[int, str] = field(default_factory=dict)
+    """Jobs whose matching raised (kept pending, the pass went on), with the fault."""

@@ -13,7 +13,7 @@ from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
 from qmaster.core.specs import checked_spec, full_resource_names
 from qmaster.core.states import TaskState
-from qmaster.core.submit import check_name, task_range, validate_spec, verify_reasons
+from qmaster.core.submit import check_name, task_range, validate_spec, verification
 from qmaster.gdi.answers import Status, error, ok
 from qmaster.gdi.messages import AlterArgs, DeleteArgs
 
@@ -236,10 +236,7 @@ def _verify_alter(
             out.answers.append(_alter_denied(who, job).to_answer())
             continue
         trial = Job(job.job_id, job.owner, job.submit_time, {**job.spec, **changes}, job.array)
-        pending, reasons = verify_reasons(core, trial, mode, now)
-        out.answers.extend(ok(r.text) for r in reasons if pending)
-        text = "no suitable queues" if pending else "found suitable queue(s)"
-        out.answers.append(ok(f"verification: {text}"))
+        out.answers.extend(verification(core, trial, mode, now))
 
 
 def _alter_denied(who: Identity, job: Job) -> PermissionDenied:

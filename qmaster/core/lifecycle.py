@@ -87,6 +87,8 @@ def run_pass(core: Core, now: float, out: Outcome) -> None:
     if view.jobs:
         plan = schedule(view, now)
         core.reasons = plan.reasons
+        for job_id, fault in plan.failed.items():
+            out.log("scheduler_job_failed", job_id=job_id, error=fault)
         for order in plan.orders:
             dispatch(core, order, now, out)
         if plan.orders:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from qmaster.complexes.pattern import ExpressionError
 from qmaster.complexes.types import Requestable
 from qmaster.complexes.values import ValueParseError
 from qmaster.core import reports
@@ -24,7 +25,7 @@ from qmaster.core.outcome import Outcome
 from qmaster.core.specs import checked_spec, full_resource_names
 from qmaster.core.verification import wait_for_verification
 from qmaster.core.view import assemble, job_request
-from qmaster.gdi.answers import ok, warning
+from qmaster.gdi.answers import Answer, error, ok, warning
 from qmaster.gdi.messages import JobSpec, SubmitArgs
 from schedd import Reason, schedule
 
@@ -95,6 +96,17 @@ def verify(core: Core, job: Job, mode: str, now: float) -> bool:
     return not verify_reasons(core, job, mode, now)[0]
 
 
+def verification(core: Core, job: Job, mode: str, now: float) -> list[Answer]:
+    """``-w v|p`` (qsub and qalter): why no queue fits, per level, then the verdict.
+
+    No suitable queue is an error answer, so the command exits 1.
+    """
+    pending, reasons = verify_reasons(core, job, mode, now)
+    if not pending:
+        return [ok("verification: found suitable queue(s)")]
+    return [*(ok(r.text) for r in reasons), error("verification: no suitable queues")]
+
+
 def verify_reasons(core: Core, job: Job, mode: str, now: float) -> tuple[bool, Sequence[Reason]]:
     """``(pending, reasons)`` of one pass over this job alone, with the same matching."""
     first = next(iter(job.all_task_ids()))
@@ -114,8 +126,8 @@ def check_requests(core: Core, spec: dict[str, Any]) -> None:
             if entry.requestable is Requestable.NO:
                 raise InvalidRequest(f'denied: "{entry.name}" configured as non requestable')
             try:
-                entry.parse(str(spec[key][name]))
-            except ValueParseError as exc:
+                entry.parse_request(str(spec[key][name]))
+            except (ValueParseError, ExpressionError) as exc:
                 raise InvalidRequest(str(exc)) from exc
 
 
@@ -138,11 +150,7 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
     job = Job(0, req.identity, now, spec, array=array, user_hold=bool(spec.get("h")))
     n_tasks = (array.last - array.first) // array.step + 1 if array else 1
     if args.verify in ("v", "p"):
-        found = verify(core, job, args.verify, now)
-        text = (
-            "verification: found suitable queue(s)" if found else "verification: no suitable queues"
-        )
-        out.answers.append(ok(text))
+        out.answers.extend(verification(core, job, args.verify, now))
         return
     check_limits(core, req.identity.user, n_tasks)
     if args.verify in ("e", "w") and not verify(core, job, "v", now):
