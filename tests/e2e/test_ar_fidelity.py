@@ -64,3 +64,21 @@ def test_two_field_duration_is_refused_as_grid_engine_does(shared_served: Runnin
     made = shared_served.run("qrsub", "-d", "1:0")
     assert made.returncode == 1
     assert 'ERROR! Wrong time format "1:0" specified to -d option' in made.stdout + made.stderr
+
+
+def test_stored_form_is_grid_engines(shared_served: RunningCell) -> None:
+    """qrstat -ar shows hostname=, mail abe, acl/xacl split; without -u no acl_list line."""
+    me = shared_served.run("id", "-un").stdout.strip()
+    made = shared_served.run(
+        "qrsub", "-d", "1:0:0", "-l", "h=host1", "-m", "bea", "-u", f"{me},!nobody"
+    )
+    assert made.returncode == 0, made.stdout + made.stderr
+    first = int(made.stdout.split()[3])
+    shown = _detail(shared_served, first)
+    assert shown["resource_list"] == "hostname=host1"
+    assert shown["mail_options"] == "abe"
+    assert (shown["acl_list"], shown["xacl_list"]) == (me, "nobody")
+    plain = shared_served.run("qrsub", "-d", "1:0:0")
+    second = int(plain.stdout.split()[3])
+    assert "acl_list" not in _detail(shared_served, second)
+    assert shared_served.run("qrdel", str(first), str(second)).returncode == 0
