@@ -33,23 +33,27 @@ if TYPE_CHECKING:
     from qmaster.core.machine import Core
 
 
+END_OF_TIME = float(2**32 - 1)
+"""The latest end an AR can have: Grid Engine keeps times as 32-bit unsigned seconds."""
+
+
 def window(spec: dict[str, Any], now: float) -> tuple[float, float]:
-    """Start and end from two or three of ``a``, ``e``, ``d``, checked as Grid Engine does."""
+    """Start and end from ``a``, ``e``, ``d``, derived and checked as Grid Engine does.
+
+    Without ``-a`` the start is ``e - d`` when both are given, else now (``-d``
+    or ``-e`` alone); ``-a`` needs ``-e`` or ``-d``; all three must agree.
+    """
     a, e, d = spec.get("a"), spec.get("e"), spec.get("d")
-    if a is None and e is None and d is not None:
-        a = now
     if e is None and d is None:
         raise InvalidRequest(
             'missing value for "end time or duration" in advance reservation request'
         )
     if a is None:
-        assert e is not None
-        assert d is not None
-        a = e - d
+        # -e with -d: the start is end minus duration; -d or -e alone: it is now
+        a = e - d if e is not None and d is not None else now
     if e is None:
-        assert d is not None
-        e = a + d
-    if d is not None and abs((e - a) - d) > 0.5:
+        e = min(a + (d or 0.0), END_OF_TIME)  # saturates as Grid Engine's 32-bit times do
+    elif d is not None and abs((e - a) - d) > 0.5:
         raise InvalidRequest(
             "difference between end and start time does not correspond to duration"
         )

@@ -37,8 +37,13 @@ if TYPE_CHECKING:
 
 
 def has_access(core: Core, ar: AdvanceReservation, who: Identity) -> bool:
-    """The user is in the AR's ``-u`` list (by name, ``@group`` or ``@userset``)."""
-    for entry in ar.acl:
+    """The user is in the AR's ``-u`` list and not excluded by a ``!`` entry of it."""
+    return _listed(core, ar.acl, who) and not _listed(core, ar.xacl, who)
+
+
+def _listed(core: Core, names: list[str], who: Identity) -> bool:
+    """The user is among ``names`` (by name, ``@group`` or ``@userset``)."""
+    for entry in names:
         if entry in (who.user, f"@{who.group}"):
             return True
         if entry.startswith("@") and core.config.user_in_lists(who.user, who.group, [entry[1:]]):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import fnmatch
 from typing import Any
 
-from qmaster.core import arlife
+from qmaster.core import arlife, arspec
 from qmaster.core.argrant import grant, local_time, window
 from qmaster.core.ars import AdvanceReservation
 from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject, PermissionDenied
@@ -54,7 +54,8 @@ def handle_ar_submit(core: Core, req: Request, now: float, out: Outcome) -> None
         )
     span = window(spec, now)
     _validate(core, spec)
-    acl = [str(u) for u in spec.get("u") or [who.user]]
+    arspec.normalise(spec, core.config.complexes)
+    acl = arspec.acl_list(spec) or [who.user]
     if args.verify == "e":
         check_limit(core)
     placed, earliest = grant(core, who, spec, acl, span, now)

@@ -25,6 +25,7 @@ from enum import Enum
 from typing import Any
 
 from qmaster.complexes.booking import Debit
+from qmaster.core.arspec import acl_list, xacl_list
 from qmaster.core.errors import IllegalTransition
 from qmaster.core.jobs import Identity
 
@@ -98,7 +99,12 @@ class AdvanceReservation:
     @property
     def acl(self) -> list[str]:
         """Who may use it (``-u``); by default only its owner."""
-        return [str(u) for u in self.spec.get("u") or [self.owner.user]]
+        return acl_list(self.spec) or [self.owner.user]
+
+    @property
+    def xacl(self) -> list[str]:
+        """Who may not use it (``-u '!name'``)."""
+        return xacl_list(self.spec)
 
     @property
     def slots(self) -> int:
@@ -174,8 +180,8 @@ class AdvanceReservation:
             "ckpt": spec.get("ckpt"),
             "mail_options": spec.get("m"),
             "mail_list": list(spec.get("M") or []),
-            "acl_list": self.acl,
-            "xacl_list": [],
+            "acl_list": acl_list(spec),
+            "xacl_list": self.xacl,
             "error_handling": self.hard_errors,
             "messages": list(self.messages),
         }

@@ -1,0 +1,84 @@
+"""qrsub/qrstat/qrdel as Grid Engine users see them: windows, TIME values, stored names."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from qmaster.testing import RunningCell
+
+pytestmark = pytest.mark.timeout(90)
+
+
+def _date_time(epoch: float) -> str:
+    """``CCYYMMDDhhmm.SS`` in local time, as qrsub's -a and -e read it."""
+    return time.strftime("%Y%m%d%H%M.%S", time.localtime(epoch))
+
+
+def _detail(cell: RunningCell, ar_id: int) -> dict[str, str]:
+    """qrstat -ar's ``name value`` lines as a dict."""
+    shown = cell.run("qrstat", "-ar", str(ar_id))
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    lines = [line.split(None, 1) for line in shown.stdout.splitlines() if " " in line]
+    return {words[0]: words[1].strip() if len(words) > 1 else "" for words in lines}
+
+
+def test_end_time_alone_starts_now(shared_served: RunningCell) -> None:
+    """qrsub -e alone is granted from now until the end time (no internal error)."""
+    end = time.time() + 7200
+    made = shared_served.run("qrsub", "-e", _date_time(end))
+    assert made.returncode == 0, made.stdout + made.stderr
+    ar_id = int(made.stdout.split()[3])
+    shown = _detail(shared_served, ar_id)
+    assert shown["end_time"] == time.strftime("%m/%d/%Y %H:%M:%S", time.localtime(int(end)))
+    assert shown["state"] == "r"
+    assert shared_served.run("qrdel", str(ar_id)).returncode == 0
+
+
+def test_end_and_duration_give_the_start(shared_served: RunningCell) -> None:
+    """qrsub -e with -d starts the reservation duration before the end."""
+    end = int(time.time()) + 7200
+    made = shared_served.run("qrsub", "-e", _date_time(end), "-d", "1:0:0")
+    assert made.returncode == 0, made.stdout + made.stderr
+    ar_id = int(made.stdout.split()[3])
+    shown = _detail(shared_served, ar_id)
+    assert shown["start_time"] == time.strftime("%m/%d/%Y %H:%M:%S", time.localtime(end - 3600))
+    assert shown["state"] == "w"
+    assert shared_served.run("qrdel", str(ar_id)).returncode == 0
+
+
+@pytest.mark.parametrize(("text", "shown"), [("1::1", "01:00:01"), ("90", "00:01:30"),
+                                             ("0x3c", "00:01:00"), ("2k", "00:33:20")])  # fmt: skip
+def test_duration_reads_every_time_form(shared_served: RunningCell, text: str, shown: str) -> None:
+    """-d takes h:m:s with empty fields, seconds, hex and multipliers, as Grid Engine does."""
+    made = shared_served.run("qrsub", "-d", text)
+    assert made.returncode == 0, made.stdout + made.stderr
+    ar_id = int(made.stdout.split()[3])
+    assert _detail(shared_served, ar_id)["duration"] == shown
+    assert shared_served.run("qrdel", str(ar_id)).returncode == 0
+
+
+def test_two_field_duration_is_refused_as_grid_engine_does(shared_served: RunningCell) -> None:
+    """-d 1:0 is not h:m:s: Grid Engine's number parser refuses it, and so does qrsub."""
+    made = shared_served.run("qrsub", "-d", "1:0")
+    assert made.returncode == 1
+    assert 'ERROR! Wrong time format "1:0" specified to -d option' in made.stdout + made.stderr
+
+
+def test_stored_form_is_grid_engines(shared_served: RunningCell) -> None:
+    """qrstat -ar shows hostname=, mail abe, acl/xacl split; without -u no acl_list line."""
+    me = shared_served.run("id", "-un").stdout.strip()
+    made = shared_served.run(
+        "qrsub", "-d", "1:0:0", "-l", "h=host1", "-m", "bea", "-u", f"{me},!nobody"
+    )
+    assert made.returncode == 0, made.stdout + made.stderr
+    first = int(made.stdout.split()[3])
+    shown = _detail(shared_served, first)
+    assert shown["resource_list"] == "hostname=host1"
+    assert shown["mail_options"] == "abe"
+    assert (shown["acl_list"], shown["xacl_list"]) == (me, "nobody")
+    plain = shared_served.run("qrsub", "-d", "1:0:0")
+    second = int(plain.stdout.split()[3])
+    assert "acl_list" not in _detail(shared_served, second)
+    assert shared_served.run("qrdel", str(first), str(second)).returncode == 0
