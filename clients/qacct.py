@@ -68,7 +68,7 @@ class Run:
         scan = Scan(opts, matcher, self._show, self._invalid, select)
         with open(path, "rb", buffering=1 << 20) as stream:
             scan.feed(stream)
-        return scan
+        return scan.finish()
 
     def finish(self, scan: Scan) -> int:
         """Grid Engine's end: not-found errors, the ``-t`` complaint or the table."""
