@@ -67,6 +67,16 @@ def test_qacct_reports_ended_jobs_of_a_live_cell(served: RunningCell, tmp_path: 
     assert queues.stdout.splitlines()[0].startswith("HOST")
     assert all(row.split()[1] == "all.q" for row in queues.stdout.splitlines()[2:])
 
+    host = field(out, "hostname")
+    by_host = served.run("qacct", "-h", host).stdout.splitlines()[2].split()[1:]
+    by_request = served.run("qacct", "-l", f"hostname={host},mem_total=1G")
+    assert by_request.returncode == 0, by_request.stderr
+    assert by_request.stdout.splitlines()[3].split() == by_host
+    none = served.run("qacct", "-l", "arch=no-such-arch")
+    assert (none.returncode, len(none.stdout.splitlines())) == (0, 3)
+    unknown = served.run("qacct", "-l", "nosuch=1")
+    assert (unknown.returncode, unknown.stderr) == (1, 'error: unknown resource "nosuch"\n')
+
     copy = tmp_path / "accounting.copy"
     shutil.copy(served.cell.common / "accounting", copy)
     assert served.run("qacct", "-f", str(copy)).stdout == summary.stdout
@@ -92,3 +102,22 @@ def test_qacct_errors_and_exit_codes(served: RunningCell, tmp_path: Path) -> Non
     nogroup = served.run("qacct", "-q", "all.q@@nosuchgroup")
     assert nogroup.returncode == 1
     assert nogroup.stderr == "No queues remaining after -q queue selection\n"
+
+
+def test_requests_ignore_records_of_queues_that_are_gone(
+    served: RunningCell, tmp_path: Path
+) -> None:
+    """-l on a file from elsewhere: records of queue instances the cell lacks are counted as ignored."""
+    from qmaster.events.records import Acct
+
+    here = Acct(0, "all.q", "host1", "g", "u", "a", 1, "sge", 0, 100, 101, 111, 0, 0, 10)
+    gone = Acct(0, "gone.q", "host1", "g", "u", "b", 2, "sge", 0, 100, 101, 131, 0, 0, 30)
+    path = tmp_path / "accounting"
+    path.write_text(f"{here.accounting_line()}\n{gone.accounting_line()}\n")
+    result = served.run("qacct", "-f", str(path), "-l", "arch=lx-amd64")
+    assert result.returncode == 0
+    assert result.stderr == (
+        "warning: 1 jobs ignored for accounting. Jobs master queue no longer exists.\n"
+    )
+    assert result.stdout.splitlines()[0] == ""
+    assert result.stdout.splitlines()[4].split()[0] == "10"
