@@ -67,10 +67,14 @@ class Matcher:
             qi = f[r.QNAME] + b"@" + f[r.HOSTNAME]
             if not any(fnmatchcase(qi, p) for p in self.queues):
                 return SKIP
-        if n < 3 or (self.group is not None and n > 2 and f[r.GROUP] != self.group):
-            return INVALID if n < 3 else SKIP
-        if n < 4 or (self.owner is not None and f[r.OWNER] != self.owner):
-            return INVALID if n < 4 else SKIP
+        if n < 3:
+            return INVALID
+        if self.group is not None and f[r.GROUP] != self.group:
+            return SKIP
+        if n < 4:
+            return INVALID
+        if self.owner is not None and f[r.OWNER] != self.owner:
+            return SKIP
         if n < 6:
             return INVALID
         if self.by_job and not self._is_job(f):
