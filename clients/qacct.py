@@ -60,7 +60,8 @@ class Run:
 
     def scan(self, path: str) -> Scan:
         """Stream the accounting file through the filters."""
-        from clients.acct.cellinfo import queue_patterns, resource_selector
+        from clients.acct.cellinfo import queue_patterns
+        from clients.acct.resources import resource_selector
 
         opts = self.opts
         matcher = Matcher(opts, queue_patterns(opts.queue_refs))
@@ -68,7 +69,7 @@ class Run:
         scan = Scan(opts, matcher, self._show, self._invalid, select)
         with open(path, "rb", buffering=1 << 20) as stream:
             scan.feed(stream)
-        return scan
+        return scan.finish()
 
     def finish(self, scan: Scan) -> int:
         """Grid Engine's end: not-found errors, the ``-t`` complaint or the table."""
@@ -111,6 +112,9 @@ def run(argv: Sequence[str], out: Write, err: Write) -> int:
     job = Run(opts, out, err)
     try:
         scan = job.scan(path)
+    except Usage:
+        err(texts.usage_text())
+        return EXIT_ERROR
     except ClientError as exc:
         err(exc.message.rstrip("\n") + "\n")
         return exc.exit_code

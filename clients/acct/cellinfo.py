@@ -9,8 +9,6 @@ groups included); when no queue instance is left, qacct says so and ends.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from clients.acct import texts
 from clients.common.errors import ClientError
 
@@ -67,11 +65,3 @@ def queue_patterns(refs: list[str]) -> list[str] | None:
     if not patterns:
         raise ClientError(texts.NO_QUEUES)
     return patterns
-
-
-def resource_selector(complexes: str) -> Callable[[list[bytes]], bool | None]:
-    """``-l``: not available in minige's qacct yet; refused rather than ignored."""
-    raise ClientError(
-        f'error: qacct -l "{complexes}": selecting jobs by complex attributes is not '
-        "supported by minige"
-    )

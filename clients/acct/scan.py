@@ -12,14 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from fnmatch import fnmatchcase
-from typing import BinaryIO
 
 from clients.acct import record as r
+from clients.acct.groups import Grouper, GroupKey, Totals
 from clients.acct.options import Options
 
 SKIP, KEEP, INVALID = 0, 1, -1
-Totals = list[float]
-GroupKey = tuple[object, ...]
 
 
 def _enc(text: str | None) -> bytes | None:
@@ -69,10 +67,14 @@ class Matcher:
             qi = f[r.QNAME] + b"@" + f[r.HOSTNAME]
             if not any(fnmatchcase(qi, p) for p in self.queues):
                 return SKIP
-        if n < 3 or (self.group is not None and n > 2 and f[r.GROUP] != self.group):
-            return INVALID if n < 3 else SKIP
-        if n < 4 or (self.owner is not None and f[r.OWNER] != self.owner):
-            return INVALID if n < 4 else SKIP
+        if n < 3:
+            return INVALID
+        if self.group is not None and f[r.GROUP] != self.group:
+            return SKIP
+        if n < 4:
+            return INVALID
+        if self.owner is not None and f[r.OWNER] != self.owner:
+            return SKIP
         if n < 6:
             return INVALID
         if self.by_job and not self._is_job(f):
@@ -127,30 +129,6 @@ class Matcher:
         return verdict
 
 
-def group_key(f: list[bytes], flags: set[str]) -> GroupKey:
-    """The row a record adds to in the grouped table (``None`` for columns not grouped)."""
-    n = len(f)
-
-    def text(i: int, wanted: str, default: bytes = b"") -> bytes | None:
-        return (f[i] if n > i else default) if wanted in flags else None
-
-    def number(i: int, wanted: str) -> int:
-        return (r.atol(f[i]) if n > i else 0) if wanted in flags else 0
-
-    host = f[r.HOSTNAME].lower() if "host" in flags else None
-    return (
-        host,
-        text(r.QNAME, "queue"),
-        text(r.GROUP, "group"),
-        text(r.OWNER, "owner"),
-        text(r.PROJECT, "project"),
-        text(r.DEPARTMENT, "department"),
-        text(r.GRANTED_PE, "granted_pe", b"none"),
-        number(r.SLOTS, "slots"),
-        number(r.ARID, "ar"),
-    )
-
-
 class Scan:
     """The result of reading an accounting file: totals, groups and whether a job matched."""
 
@@ -168,8 +146,10 @@ class Scan:
         self.on_invalid = on_invalid
         self.select = select
         self.totals: Totals = [0.0] * 7
-        self.groups: dict[GroupKey, Totals] = {}
-        self.hosts: dict[bytes, bytes] = {}
+        self.grouper = Grouper(opts.flags) if opts.grouped else None
+        self.check = matcher.check if matcher.active else None
+        self._rows: dict[GroupKey, Totals] | None = None
+        self.show_jobs = opts.show_jobs
         self.found = False
         self.ignored = 0
         self.records = 0
@@ -230,10 +210,10 @@ class Scan:
             self.totals[i] += value
 
     def _record(self, f: list[bytes]) -> None:
-        verdict = self.matcher.check(f)
+        verdict = self.check(f) if self.check is not None else KEEP
         if verdict == SKIP:
             return
-        if verdict == INVALID:
+        if verdict == INVALID or len(f) < r.REQUIRED:
             self.on_invalid(self.records)
             return
         self.found = True
@@ -244,29 +224,39 @@ class Scan:
                 return
             if not chosen:
                 return
-        if self.opts.show_jobs:
+        if self.show_jobs:
             self.on_job(f)
         self._add(f)
 
     def _add(self, f: list[bytes]) -> None:
-        usage = r.usage_of(f)
+        try:
+            usage: tuple[float, ...] = (
+                int(f[r.WALLCLOCK]), float(f[r.UTIME]), float(f[r.STIME]), float(f[r.CPU]),
+                float(f[r.MEM]), float(f[r.IO]), float(f[r.IOW]),
+            )  # fmt: skip
+        except (ValueError, IndexError):
+            usage = r.usage_of(f)
+        if self.grouper is not None:
+            self.grouper.add(f, usage)
+            return
         totals = self.totals
         for i, value in enumerate(usage):
             totals[i] += value
-        if not self.opts.grouped:
-            return
-        key = group_key(f, self.opts.flags)
-        row = self.groups.get(key)
-        if row is None:
-            self.groups[key] = list(usage)
-            if key[0] is not None:
-                self.hosts.setdefault(f[r.HOSTNAME].lower(), f[r.HOSTNAME])
-        else:
-            for i, value in enumerate(usage):
-                row[i] += value
 
+    def finish(self) -> Scan:
+        """Totals of a grouped scan are the sums of its rows."""
+        if self.grouper is not None:
+            self.totals = self.grouper.totals()
+        return self
 
-def scan_file(stream: BinaryIO, scan: Scan) -> Scan:
-    """Feed an open accounting file to ``scan``."""
-    scan.feed(stream)
-    return scan
+    @property
+    def groups(self) -> dict[GroupKey, Totals]:
+        """The grouped table's rows, by full key (empty when not grouped)."""
+        if self._rows is None:
+            self._rows = self.grouper.table_rows() if self.grouper is not None else {}
+        return self._rows
+
+    @property
+    def hosts(self) -> dict[bytes, bytes]:
+        """Host names as first seen, by their lower-case form."""
+        return self.grouper.hosts if self.grouper is not None else {}
