@@ -23,9 +23,11 @@ if TYPE_CHECKING:
 
 SIGKILL_EXIT = 137
 SIGUSR1_EXIT = 138
-# accounting(5) "failed" codes Grid Engine reports for these ends
-FAILED_LIMIT = 37  # qmaster enforced h_rt, h_cpu, or h_vmem limit
-FAILED_AFTER_JOB = 100  # assumedly after job (killed by a signal, e.g. qdel)
+# accounting(5) "failed" of a job its execd killed with a signal (h_rt: SIGKILL, s_rt:
+# SIGUSR1, qdel: SIGKILL): the execd's reaper sets SSTATE_FAILURE_AFTER_JOB for any job
+# that died through a signal. (37, SSTATE_QMASTER_ENFORCED_LIMIT, is for limits the
+# qmaster enforces when an execd does not answer; a simulated execd always does.)
+FAILED_AFTER_JOB = 100
 EXIT_STATUS_VAR = "MINIGE_EXIT_STATUS"
 
 
@@ -65,9 +67,9 @@ def end_of_run(core: Core, job: Job, task: Task) -> tuple[float, int, int]:
     s_rt = _limit(job, core, task, "s_rt")
     h_rt = _limit(job, core, task, "h_rt")
     if s_rt is not None and task.start_time + s_rt < end:
-        end, exit_status = task.start_time + s_rt, SIGUSR1_EXIT
+        end, exit_status, failed = task.start_time + s_rt, SIGUSR1_EXIT, FAILED_AFTER_JOB
     if h_rt is not None and task.start_time + h_rt < end:
-        end, exit_status, failed = task.start_time + h_rt, SIGKILL_EXIT, FAILED_LIMIT
+        end, exit_status, failed = task.start_time + h_rt, SIGKILL_EXIT, FAILED_AFTER_JOB
     return end, exit_status, failed
 
 
@@ -221,6 +223,7 @@ def finish(
     accounts a task the execd had not started yet, as Grid Engine's qmaster does).
     """
     was_running = task.start_time is not None if account is None else account
+    pe = granted_pe(core, job, task)
     _release(core, job, task)
     task.move(job.job_id, TaskState.FINISHED, event)
     task.end_time = now
@@ -229,7 +232,8 @@ def finish(
         task.failed = failed
         ar = core.ars.get(int(job.spec.get("ar") or 0))
         ar_time = int(ar.submission_time) if ar else 0
-        out.reports.append(reports.acct(job, task, now, ar_submission_time=ar_time))
+        record = reports.acct(job, task, now, ar_submission_time=ar_time, granted_pe=pe)
+        out.reports.append(record)
     # "dr": the task ran and its acct record (just written) is its end; a SEG reads
     # a deleted job_log as the end only for tasks that never ran
     _report(
@@ -246,6 +250,14 @@ def finish(
         from qmaster.core.arlife import job_left
 
         job_left(core, job, now, out)
+
+
+def granted_pe(core: Core, job: Job, task: Task) -> str:
+    """The parallel environment the task's slots were booked in (``-pe`` may be a pattern)."""
+    for kind, name, _, _ in core.booked.by_task.get((job.job_id, task.task_id), ()):
+        if kind == "pe":
+            return name
+    return str(job.spec.get("pe_name") or reports.NONE)
 
 
 def finish_pending(core: Core, job: Job, task_id: int, now: float, out: Outcome) -> None:

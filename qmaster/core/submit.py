@@ -13,15 +13,13 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from qmaster.complexes.pattern import ExpressionError
-from qmaster.complexes.types import Requestable
-from qmaster.complexes.values import ValueParseError
 from qmaster.core import reports
 from qmaster.core.arjobs import check_job as check_job_ar
 from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
 from qmaster.core.jobs import Job, TaskRange
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
+from qmaster.core.resources import check_account, normalise_spec_requests
 from qmaster.core.specs import checked_spec, full_resource_names
 from qmaster.core.verification import wait_for_verification
 from qmaster.core.view import assemble, job_request
@@ -55,7 +53,7 @@ def task_range(spec: dict[str, Any]) -> TaskRange | None:
 
 
 def validate_spec(core: Core, spec: dict[str, Any]) -> None:
-    """References to configuration objects must exist."""
+    """References to configuration objects must exist; requests are stored normalised."""
     pe = spec.get("pe_name")
     if pe and not any(re.fullmatch(_glob(str(pe)), name) for name in core.config.pes):
         raise NoSuchObject(
@@ -64,7 +62,8 @@ def validate_spec(core: Core, spec: dict[str, Any]) -> None:
     pmin, pmax = spec.get("pe_min"), spec.get("pe_max")
     if pmin is not None and pmax is not None and int(pmax) < int(pmin):
         raise InvalidRequest("ERROR! invalid slot range: the minimum exceeds the maximum")
-    check_requests(core, spec)
+    normalise_spec_requests(core.config.complexes, spec)
+    check_account(spec)
     cqueues = core.config.cqueues
     for pattern in [*(spec.get("q_hard") or []), *(spec.get("masterq") or [])]:
         cq = str(pattern).partition("@")[0] or "*"
@@ -113,22 +112,6 @@ def verify_reasons(core: Core, job: Job, mode: str, now: float) -> tuple[bool, S
     view = assemble(core, [job_request(job, [first])], now, empty=mode != "p")
     plan = schedule(view, now)
     return not plan.orders, plan.reasons.get(job.job_id, [])
-
-
-def check_requests(core: Core, spec: dict[str, Any]) -> None:
-    """Every ``-l`` name must be a requestable complex attribute."""
-    table = core.config.complexes
-    for key in ("l_hard", "l_soft"):
-        for name in spec.get(key) or {}:
-            entry = table.get(str(name))
-            if entry is None:
-                raise InvalidRequest(f'unknown resource "{name}"')
-            if entry.requestable is Requestable.NO:
-                raise InvalidRequest(f'denied: "{entry.name}" configured as non requestable')
-            try:
-                entry.parse_request(str(spec[key][name]))
-            except (ValueParseError, ExpressionError) as exc:
-                raise InvalidRequest(str(exc)) from exc
 
 
 def submitted_text(job: Job) -> str:
