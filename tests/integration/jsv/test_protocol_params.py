@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from qmaster.jsv.client import run_client_jsvs
 from tests.integration.jsv.conftest import write_script
 from tests.integration.jsv.test_daemon_jsv import set_global, texts
 from tests.integration.live import LiveDaemon, job
@@ -155,3 +156,16 @@ def test_env_control_characters_are_escaped_both_ways(live: LiveDaemon, recorder
     stored = detail_of(live, reply.data["job_id"])["v"]
     assert stored["MSG"] == env["MSG"]
     assert stored["FROM_JSV"] == "one\ttwo\nthree"
+
+
+def test_empty_user_in_jsv_url_means_no_user(live: LiveDaemon, tmp_path: Path) -> None:
+    """script:@PATH runs the JSV as the daemon's user, for the server and for qsub -jsv."""
+    rec = Recorder(tmp_path)
+    set_global(live, jsv_url=f"script:@{rec.path}")
+    assert live.call("submit", job("1")).ok
+    assert "PARAM CMDNAME sleep" in rec.seen()
+    outcome = run_client_jsvs(
+        {"b": True}, [f"script:@{rec.path}"], user="u", group="g", cmdname="sleep", cmdargs=[]
+    )
+    assert outcome.accepted, outcome.message
+    assert "PARAM CMDNAME sleep" in rec.seen()

@@ -150,6 +150,7 @@ def test_read_only_parameters_cannot_change() -> None:
         ("script:/a/j", "/a/j", None),
         ("script:sgeadmin@/a/j", "/a/j", "sgeadmin"),
         ("bob@/x", "/x", "bob"),
+        ("script:@/a/j", "/a/j", None),
     ],
 )
 def test_jsv_url_forms(text: str, path: str, user: str | None) -> None:
