@@ -59,3 +59,13 @@ def check_script(path: str) -> float:
     if not os.path.isfile(path) or not os.access(path, os.X_OK):
         raise JsvStartError(f'JSV "{path}" is either not a file or not executeable')
     return st.st_mtime
+
+
+def check_server_url(text: str) -> None:
+    """The configuration check of ``jsv_url``: ValueError with Grid Engine's text if it is bad."""
+    if text.strip() in NO_JSV:
+        return
+    try:
+        parse_jsv_url(text)
+    except JsvUrlError as exc:
+        raise ValueError(str(exc)) from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pwd
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -229,3 +230,24 @@ def test_jsv_as_another_user_starts_on_uvloop(shared_whoami: str) -> None:
     verdict = uvloop.run(verify())
     assert verdict.state is ResultState.CORRECT, verdict.message
     assert verdict.spec["ac"] == {"JSV_USER": "nobody"}
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("java:/opt/jsv", 'type "java" in JSV URL is invalid'),
+        ("script:", 'JSV URL "script:" is invalid'),
+    ],
+)
+def test_invalid_jsv_url_is_refused_and_nothing_stored(
+    live: LiveDaemon, recorder: Recorder, url: str, message: str
+) -> None:
+    """qconf -Mconf with a bad jsv_url is refused in Grid Engine's words; the old JSV stays."""
+    text = live.call("conf_show", {"kind": "global", "name": None}).data["text"]
+    bad = re.sub(r"^jsv_url\s+.*$", f"jsv_url {url}", text, flags=re.M)
+    reply = live.call("conf_modify", {"kind": "global", "text": bad, "source": "test"})
+    assert not reply.ok
+    assert any(message in answer for answer in texts(reply)), texts(reply)
+    assert live.call("conf_show", {"kind": "global", "name": None}).data["text"] == text
+    assert live.call("submit", job("1")).ok
+    assert "PARAM CMDNAME sleep" in recorder.seen()
