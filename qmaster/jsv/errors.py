@@ -24,7 +24,7 @@ def printable(text: str) -> str:
 def msg_unknown_command(command: str, context: str) -> str:
     """The rejection text for a line the JSV should never have sent."""
     command = printable(command)
-    if context == "master":
+    if context == "server":
         return f'master got unknown command from JSV: "{command}"'
     return f'JSV got unknown command "{command}"'
 

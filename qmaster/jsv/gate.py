@@ -126,9 +126,15 @@ class JsvGate:
             await self.pool.close()
 
     async def verify(self, who: Identity, job: dict[str, Any], job_id: int | None) -> Verdict:
-        """One verification by the server JSV (jsv(1): CONTEXT master, CLIENT qmaster)."""
+        """One verification by the server JSV: ``CONTEXT server``, ``CLIENT qmaster``.
+
+        jsv(1) says CONTEXT is ``master`` in the qmaster, but Grid Engine 6.2u5
+        sends ``server`` (sge_jsv_script.c; its jsv_include.sh documents
+        client/server) and scripts test for ``server``. CLIENT is the name of the
+        program that runs the JSV: ``qmaster`` here, ``qsub``/``qalter`` in a client.
+        """
         assert self.pool is not None
-        ctx = JsvContext(who.user, who.group, client="qmaster", context="master", job_id=job_id)
+        ctx = JsvContext(who.user, who.group, client="qmaster", context="server", job_id=job_id)
         return await self.pool.verify(job, ctx, job.get("v"))
 
     async def submission(

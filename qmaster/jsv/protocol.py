@@ -67,7 +67,7 @@ class JsvContext:
     user: str
     group: str
     client: str = "qsub"
-    context: str = "master"
+    context: str = "server"
     job_id: int | None = None
 
 
@@ -292,7 +292,7 @@ class SubmitterConnection:
         command, _, rest = line.partition(" ")
         job = self._job
         if command not in _KNOWN or job is None:
-            context = job.ctx.context if job else "master"
+            context = job.ctx.context if job else "server"
             raise JsvProtocolError(msg_unknown_command(command[:200], context))
         self._count(job, line)
         self._move(command)
@@ -321,7 +321,7 @@ class SubmitterConnection:
         ctx = job.ctx
         pseudo = [("VERSION", VERSION), ("CONTEXT", ctx.context), ("CLIENT", ctx.client)]
         pseudo += [("USER", ctx.user), ("GROUP", ctx.group)]
-        if ctx.context == "master" and ctx.job_id is not None:
+        if ctx.context == "server" and ctx.job_id is not None:
             pseudo.append(("JOB_ID", str(ctx.job_id)))
         job.sent = dict(pseudo)
         return [f"PARAM {k} {v}" for k, v in [*pseudo, *spec_params(job.spec)]]

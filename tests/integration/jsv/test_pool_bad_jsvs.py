@@ -16,7 +16,7 @@ from qmaster.jsv.protocol import JsvContext, Limits, Verdict
 
 from .conftest import group_members
 
-CTX = JsvContext(user="alice", group="staff", client="qsub", context="master", job_id=1)
+CTX = JsvContext(user="alice", group="staff", client="qsub", context="server", job_id=1)
 TIMEOUT = 0.5
 
 

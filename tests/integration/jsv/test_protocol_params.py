@@ -251,3 +251,18 @@ def test_invalid_jsv_url_is_refused_and_nothing_stored(
     assert live.call("conf_show", {"kind": "global", "name": None}).data["text"] == text
     assert live.call("submit", job("1")).ok
     assert "PARAM CMDNAME sleep" in recorder.seen()
+
+
+def test_context_and_client_as_grid_engine_sends_them(live: LiveDaemon, recorder: Recorder) -> None:
+    """The server JSV is told CONTEXT server, CLIENT qmaster; a client JSV CONTEXT client, CLIENT qsub."""
+    assert live.call("submit", job("1")).ok
+    seen = recorder.seen()
+    assert seen[:3] == ["PARAM VERSION 1.0", "PARAM CONTEXT server", "PARAM CLIENT qmaster"]
+    assert any(line.startswith("PARAM JOB_ID ") for line in seen)
+    outcome = run_client_jsvs(
+        {"b": True}, [recorder.path], user="u", group="g", cmdname="sleep", cmdargs=[]
+    )
+    assert outcome.accepted, outcome.message
+    seen = recorder.seen()
+    assert seen[:3] == ["PARAM VERSION 1.0", "PARAM CONTEXT client", "PARAM CLIENT qsub"]
+    assert not any(line.startswith("PARAM JOB_ID ") for line in seen)
