@@ -31,7 +31,7 @@ def msg_unknown_command(command: str, context: str) -> str:
 
 def msg_stderr(line: str) -> str:
     """The rejection text when a server JSV wrote to its stderr."""
-    return f"JSV stderr: {line}"
+    return f"JSV stderr is - {line}"
 
 
 def msg_mtime_changed(path: str) -> str:

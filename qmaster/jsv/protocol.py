@@ -236,6 +236,11 @@ class SubmitterConnection:
         """The protocol state's name (IDLE, WAIT_STARTED, WAIT_RESULT, DONE, BROKEN)."""
         return self._state.value
 
+    @property
+    def spec(self) -> dict[str, Any]:
+        """The job being verified, as it was sent (empty before the first)."""
+        return dict(self._job.spec) if self._job is not None else {}
+
     def start(
         self, spec: Mapping[str, Any], ctx: JsvContext, env: Mapping[str, str] | None = None
     ) -> bytes:
