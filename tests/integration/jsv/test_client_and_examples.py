@@ -157,4 +157,4 @@ def test_client_jsv_dying_after_stderr_shows_the_text(tmp_path: Path) -> None:
     outcome = submit({}, [str(script)])
     assert not outcome.accepted
     assert outcome.message == "JSV stderr is - fatal: policy database unreachable"
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 10  # no timeout (10 s) was waited for
