@@ -15,6 +15,7 @@ from functools import cached_property
 from qmaster.complexes.values import parse_c_integer, parse_time
 from qmaster.conf import fields as f
 from qmaster.conf.model import Attr, ConfObject, Format
+from qmaster.jsv.url import check_server_url
 
 
 def _text(name: str, default: str) -> Attr:
@@ -98,7 +99,7 @@ GLOBAL_FORMAT = Format(
         _uint("auto_user_delete_time", "86400"),
         _bool("delegated_file_staging", "false"),
         _uint("reprioritize", "0"),
-        _text("jsv_url", "none"),
+        Attr("jsv_url", "none", check_server_url),
         _text("jsv_allowed_mod", "ac,h,i,e,o,j,M,N,p,w"),
         _uint("jsv_timeout", "10"),
         _uint("jsv_threshold", "5000"),

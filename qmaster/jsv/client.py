@@ -34,7 +34,6 @@ from qmaster.jsv.protocol import (
     Finished,
     JsvContext,
     Limits,
-    Logged,
     ResultState,
     Started,
     SubmitterConnection,
@@ -152,27 +151,48 @@ def _converse(
     with selectors.DefaultSelector() as sel:
         sel.register(out_fd, selectors.EVENT_READ)
         sel.register(err_fd, selectors.EVENT_READ)
-        while True:
-            event = conn.next_event()
-            if event is NEED_DATA:
-                ready = sel.select(max(0.0, deadline - time.monotonic()))
-                if not ready:
-                    raise TimeoutError
-                for key, _ in ready:
-                    if key.fd == err_fd:
-                        _read_stderr(sel, err_fd, stderr)
-                    else:
-                        conn.receive_data(os.read(out_fd, 65536))
-            elif isinstance(event, Started):
-                _send(proc, event.reply)
-            elif isinstance(event, Finished):
-                _read_stderr(sel, err_fd, stderr)
-                if stderr:  # as in Grid Engine: any stderr output rejects the job
-                    last = stderr.decode("utf-8", "backslashreplace").strip().splitlines()
-                    return Verdict.reject(event.verdict.spec, msg_stderr(last[-1] if last else ""))
-                return event.verdict
-            elif isinstance(event, Logged):
-                continue
+        try:
+            return _exchange(proc, conn, sel, (out_fd, err_fd), stderr, deadline)
+        except JsvClosed:
+            # a JSV that dies says why on stderr: show that rather than "no response"
+            _read_stderr(sel, err_fd, stderr)
+            if stderr:
+                return Verdict.reject(conn.spec, _stderr_text(stderr))
+            raise
+
+
+def _stderr_text(stderr: bytearray) -> str:
+    last = stderr.decode("utf-8", "backslashreplace").strip().splitlines()
+    return msg_stderr(last[-1] if last else "")
+
+
+def _exchange(
+    proc: subprocess.Popen[bytes],
+    conn: SubmitterConnection,
+    sel: selectors.BaseSelector,
+    fds: tuple[int, int],
+    stderr: bytearray,
+    deadline: float,
+) -> Verdict:
+    out_fd, err_fd = fds
+    while True:
+        event = conn.next_event()
+        if event is NEED_DATA:
+            ready = sel.select(max(0.0, deadline - time.monotonic()))
+            if not ready:
+                raise TimeoutError
+            for key, _ in ready:
+                if key.fd == err_fd:
+                    _read_stderr(sel, err_fd, stderr)
+                else:
+                    conn.receive_data(os.read(out_fd, 65536))
+        elif isinstance(event, Started):
+            _send(proc, event.reply)
+        elif isinstance(event, Finished):
+            _read_stderr(sel, err_fd, stderr)
+            if stderr:  # as in Grid Engine: any stderr output rejects the job
+                return Verdict.reject(event.verdict.spec, _stderr_text(stderr))
+            return event.verdict
 
 
 def _read_stderr(sel: selectors.BaseSelector, fd: int, into: bytearray) -> None:

@@ -24,14 +24,14 @@ def printable(text: str) -> str:
 def msg_unknown_command(command: str, context: str) -> str:
     """The rejection text for a line the JSV should never have sent."""
     command = printable(command)
-    if context == "master":
+    if context == "server":
         return f'master got unknown command from JSV: "{command}"'
     return f'JSV got unknown command "{command}"'
 
 
 def msg_stderr(line: str) -> str:
     """The rejection text when a server JSV wrote to its stderr."""
-    return f"JSV stderr: {line}"
+    return f"JSV stderr is - {line}"
 
 
 def msg_mtime_changed(path: str) -> str:

@@ -23,6 +23,7 @@ from qmaster.core.jobs import Identity
 from qmaster.gdi.messages import JobSpec
 from qmaster.jsv.pool import JsvPool
 from qmaster.jsv.protocol import JsvContext, ResultState, Verdict
+from qmaster.jsv.settings import jsv_limits
 
 # The jsv_allowed_mod name of each JobSpec key a qalter may change, as Grid Engine
 # maps job attributes to switch names (sge_jsv_script.c): -wd and -cwd are "cwd",
@@ -115,20 +116,27 @@ class JsvGate:
         """Start the pool, or restart its scripts when the JSV settings changed."""
         self.conf = conf
         url = conf.jsv_url
+        limits = jsv_limits(conf.attrs)
         if self.pool is None:
-            self.pool = JsvPool(url, self.pool_size, conf.jsv_timeout, int(conf.jsv_threshold))
+            self.pool = JsvPool(url, self.pool_size, limits.timeout, limits.threshold_ms)
             await self.pool.start()
         else:
-            await self.pool.reconfigure(url, conf.jsv_timeout, int(conf.jsv_threshold))
+            await self.pool.reconfigure(url, limits.timeout, limits.threshold_ms)
 
     async def close(self) -> None:
         if self.pool is not None:
             await self.pool.close()
 
     async def verify(self, who: Identity, job: dict[str, Any], job_id: int | None) -> Verdict:
-        """One verification by the server JSV (jsv(1): CONTEXT master, CLIENT qmaster)."""
+        """One verification by the server JSV: ``CONTEXT server``, ``CLIENT qmaster``.
+
+        jsv(1) says CONTEXT is ``master`` in the qmaster, but Grid Engine 6.2u5
+        sends ``server`` (sge_jsv_script.c; its jsv_include.sh documents
+        client/server) and scripts test for ``server``. CLIENT is the name of the
+        program that runs the JSV: ``qmaster`` here, ``qsub``/``qalter`` in a client.
+        """
         assert self.pool is not None
-        ctx = JsvContext(who.user, who.group, client="qmaster", context="master", job_id=job_id)
+        ctx = JsvContext(who.user, who.group, client="qmaster", context="server", job_id=job_id)
         return await self.pool.verify(job, ctx, job.get("v"))
 
     async def submission(

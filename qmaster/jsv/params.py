@@ -20,7 +20,8 @@ anything else                 ``str``                 as is
 
 ``w`` (the ``-w`` mode) is sent when it is not ``n`` and a JSV may change it.
 
-``v`` (the job environment) travels as ``ENV`` lines, and ``script``, ``jsv``
+``wd`` (``-wd``) is sent as ``cwd``, the one parameter of -cwd and -wd in
+jsv(1); a JSV's ``cwd`` replaces both. ``v`` (the job environment) travels as ``ENV`` lines, and ``script``, ``jsv``
 and ``V`` never reach a JSV. An empty value sent back by a JSV deletes the
 parameter. Scoped names of newer Grid Engines (``global_l_hard``,
 ``master_q_hard``, ...) are accepted as aliases.
@@ -126,8 +127,12 @@ def spec_params(spec: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     for i, arg in enumerate(args):
         yield f"CMDARG{i}", encode_value(f"CMDARG{i}", arg)
     for name, value in spec.items():
+        if name == "wd" or (name == "cwd" and spec.get("wd")):
+            continue
         if name not in NOT_SENT and name not in READ_ONLY and value is not None:
             yield name, encode_value(name, value)
+    if spec.get("wd"):  # Grid Engine keeps -wd and -cwd in one attribute, sent as cwd
+        yield "cwd", encode_value("cwd", spec["wd"])
 
 
 def apply_params(spec: Mapping[str, Any], changes: Mapping[str, str]) -> dict[str, Any]:
@@ -145,6 +150,8 @@ def apply_params(spec: Mapping[str, Any], changes: Mapping[str, str]) -> dict[st
         elif text == "":
             _delete(out, name)
         else:
+            if name == "cwd":  # the JSV's cwd replaces -wd as well (one attribute)
+                out.pop("wd", None)
             out[name] = decode_value(name, text)
     if args or "CMDARGS" in out or "CMDARGS" in changes:
         out["CMDARGS"] = args
@@ -177,6 +184,8 @@ def _check_cmdname(spec: dict[str, Any], text: str) -> None:
 
 def _delete(spec: dict[str, Any], name: str) -> None:
     spec.pop(name, None)
+    if name == "cwd":
+        spec.pop("wd", None)
     if name == "pe_name":
         spec.pop("pe_min", None)
         spec.pop("pe_max", None)

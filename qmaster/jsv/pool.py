@@ -20,7 +20,7 @@ from typing import Any
 
 import structlog
 
-from qmaster.jsv.errors import msg_setting_changed
+from qmaster.jsv.errors import JsvUrlError, msg_setting_changed
 from qmaster.jsv.protocol import JsvContext, Limits, ResultState, Verdict
 from qmaster.jsv.url import NO_JSV, JsvUrl, parse_jsv_url
 from qmaster.jsv.worker import JsvWorker, WorkerStats
@@ -175,4 +175,8 @@ class JsvPool:
 def _parse(url: str | None) -> JsvUrl | None:
     if url is None or url.strip() in NO_JSV:
         return None
-    return parse_jsv_url(url)
+    try:
+        return parse_jsv_url(url)
+    except JsvUrlError as exc:  # the configuration check refuses it; an old spool may not have
+        structlog.get_logger("qmaster.jsv").error("jsv_url_invalid", url=url, error=str(exc))
+        return None

@@ -39,6 +39,7 @@ from qmaster.jsv.errors import (
     JsvValueError,
     msg_unknown_command,
 )
+from qmaster.jsv.lines import NEED_DATA, Limits, LineBuffer, _NeedData
 from qmaster.jsv.params import (
     apply_params,
     check_read_only,
@@ -67,17 +68,8 @@ class JsvContext:
     user: str
     group: str
     client: str = "qsub"
-    context: str = "master"
+    context: str = "server"
     job_id: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """Caps on what one JSV may send: per line, and per verification."""
-
-    max_line: int = 64 * 1024
-    max_lines: int = 10_000
-    max_bytes: int = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,14 +112,6 @@ class Verdict:
         return cls(ResultState.REJECT, dict(spec), None, message, (), restart)
 
 
-class _NeedData:
-    def __repr__(self) -> str:
-        return "NEED_DATA"
-
-
-NEED_DATA: Final = _NeedData()
-
-
 @dataclass(frozen=True, slots=True)
 class Started:
     """The JSV sent STARTED; write ``reply`` (the job's PARAM/ENV lines and BEGIN)."""
@@ -151,34 +135,6 @@ class Finished:
 
 
 SubmitterEvent = Started | Logged | Finished
-
-
-class LineBuffer:
-    """Splits a byte stream into text lines, refusing lines over ``max_line`` bytes."""
-
-    def __init__(self, max_line: int) -> None:
-        self._buf = bytearray()
-        self._max = max_line
-        self.eof = False
-
-    def feed(self, data: bytes) -> None:
-        """Add bytes; ``b""`` marks the end of the stream."""
-        if not data:
-            self.eof = True
-        self._buf += data
-
-    def next_line(self) -> str | None:
-        """The next whole line without its newline, or None."""
-        end = self._buf.find(b"\n")
-        if end < 0:
-            if len(self._buf) > self._max:
-                raise JsvLimitError(f"JSV sent a line longer than {self._max} bytes")
-            return None
-        if end > self._max:
-            raise JsvLimitError(f"JSV sent a line longer than {self._max} bytes")
-        raw = bytes(self._buf[:end]).rstrip(b"\r")
-        del self._buf[: end + 1]
-        return raw.decode("utf-8", "backslashreplace")
 
 
 class _S(enum.Enum):
@@ -236,6 +192,11 @@ class SubmitterConnection:
         """The protocol state's name (IDLE, WAIT_STARTED, WAIT_RESULT, DONE, BROKEN)."""
         return self._state.value
 
+    @property
+    def spec(self) -> dict[str, Any]:
+        """The job being verified, as it was sent (empty before the first)."""
+        return dict(self._job.spec) if self._job is not None else {}
+
     def start(
         self, spec: Mapping[str, Any], ctx: JsvContext, env: Mapping[str, str] | None = None
     ) -> bytes:
@@ -292,7 +253,7 @@ class SubmitterConnection:
         command, _, rest = line.partition(" ")
         job = self._job
         if command not in _KNOWN or job is None:
-            context = job.ctx.context if job else "master"
+            context = job.ctx.context if job else "server"
             raise JsvProtocolError(msg_unknown_command(command[:200], context))
         self._count(job, line)
         self._move(command)
@@ -321,7 +282,7 @@ class SubmitterConnection:
         ctx = job.ctx
         pseudo = [("VERSION", VERSION), ("CONTEXT", ctx.context), ("CLIENT", ctx.client)]
         pseudo += [("USER", ctx.user), ("GROUP", ctx.group)]
-        if ctx.context == "master" and ctx.job_id is not None:
+        if ctx.context == "server" and ctx.job_id is not None:
             pseudo.append(("JOB_ID", str(ctx.job_id)))
         job.sent = dict(pseudo)
         return [f"PARAM {k} {v}" for k, v in [*pseudo, *spec_params(job.spec)]]
@@ -407,3 +368,23 @@ _HANDLERS: Final[dict[str, Callable[[SubmitterConnection, _Job, str], SubmitterE
     "ERROR": SubmitterConnection._on_error,
     "RESULT": SubmitterConnection._on_result,
 }
+
+
+# the line framing lives in qmaster.jsv.lines; these names stay importable from here
+__all__ = [
+    "LOG_LEVELS",
+    "NEED_DATA",
+    "VERSION",
+    "Finished",
+    "JsvContext",
+    "Limits",
+    "LineBuffer",
+    "LogLine",
+    "Logged",
+    "ResultState",
+    "Started",
+    "SubmitterConnection",
+    "SubmitterEvent",
+    "Verdict",
+    "_NeedData",
+]

@@ -1,7 +1,8 @@
 """``jsv_url`` parsing and the checks made before a JSV script is started.
 
 Standard library only. sge_types(1): ``jsv_url := [type:][user@]path``, where
-the only type is ``script``. A user may be named only for the server JSV.
+the only type is ``script``. A user may be named only for the server JSV;
+an empty one (``script:@/path``) means no user, for client and server JSVs.
 """
 
 from __future__ import annotations
@@ -39,11 +40,9 @@ def parse_jsv_url(text: str, *, client: bool = False) -> JsvUrl:
     user: str | None = None
     head, sep, tail = rest.partition("@")
     if sep and "/" not in head:
-        user, rest = head, tail
-        if client:
+        user, rest = (head or None), tail  # "script:@path": an empty user means none
+        if client and user:
             raise JsvUrlError("specifying user is not allowed in client JSV URLs")
-        if not user:
-            raise JsvUrlError(f'JSV URL "{text}" is invalid')
     if not rest:
         raise JsvUrlError(f'JSV URL "{text}" is invalid')
     return JsvUrl(rest, user, kind)
@@ -60,3 +59,13 @@ def check_script(path: str) -> float:
     if not os.path.isfile(path) or not os.access(path, os.X_OK):
         raise JsvStartError(f'JSV "{path}" is either not a file or not executeable')
     return st.st_mtime
+
+
+def check_server_url(text: str) -> None:
+    """The configuration check of ``jsv_url``: ValueError with Grid Engine's text if it is bad."""
+    if text.strip() in NO_JSV:
+        return
+    try:
+        parse_jsv_url(text)
+    except JsvUrlError as exc:
+        raise ValueError(str(exc)) from None

@@ -50,6 +50,7 @@ from qmaster.jsv.protocol import (
     SubmitterConnection,
     Verdict,
 )
+from qmaster.jsv.runas import as_user_argv
 from qmaster.jsv.url import JsvUrl, check_script
 
 _STDERR_KEEP = 4096
@@ -220,13 +221,12 @@ class JsvWorker:
         read_fd, write_fd = os.pipe()
         try:
             self._proc = await asyncio.create_subprocess_exec(
-                self.url.path,
+                *_command(self.url),
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=write_fd,
                 start_new_session=True,
                 limit=self.limits.max_line,
-                **_as_user(self.url.user),
             )
         except OSError as exc:
             os.close(read_fd)
@@ -305,10 +305,11 @@ def _killpg(pid: int, sig: int) -> None:
         os.killpg(pid, sig)
 
 
-def _as_user(user: str | None) -> dict[str, Any]:
-    """Keyword arguments that make the script run as ``user`` (server JSV URLs)."""
+def _command(url: JsvUrl) -> list[str]:
+    """The script's command line: through :mod:`qmaster.jsv.runas` when it names another user."""
+    user = url.user
     if user is None or user == getpass.getuser():
-        return {}
+        return [url.path]
     try:
         entry = pwd.getpwnam(user)
     except KeyError:
@@ -317,4 +318,4 @@ def _as_user(user: str | None) -> dict[str, Any]:
         raise JsvStartError(
             "process has not the necessary permission to start JSV as different user"
         )
-    return {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": []}
+    return as_user_argv(url.path, entry)

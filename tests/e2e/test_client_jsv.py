@@ -129,3 +129,26 @@ def test_script_sourcing_the_cells_include_runs_unmodified(
         "looked at job.sh",
         'Your job 1 ("job.sh") has been submitted',
     ]
+
+
+SETS_A = r"""#!/bin/sh
+. "{include}"
+jsv_on_start() {{ return; }}
+jsv_on_verify() {{ jsv_set_param a troete; jsv_correct; }}
+jsv_main
+"""
+
+
+def test_client_jsv_bad_value_fails_like_the_typed_option(
+    minige_cell: RunningCell, tmp_path: Path
+) -> None:
+    """A client JSV's PARAM a troete ends qsub exactly as qsub -a troete does: same text, exit."""
+    script = tmp_path / "sets_a.sh"
+    script.write_text(SETS_A.format(include=INCLUDE))
+    script.chmod(0o755)
+    typed = minige_cell.run("qsub", "-a", "troete", "-b", "y", "sleep", "1")
+    via_jsv = minige_cell.run("qsub", "-jsv", str(script), "-b", "y", "sleep", "1")
+    assert typed.returncode == via_jsv.returncode == 1
+    assert via_jsv.stderr == typed.stderr
+    assert 'Wrong date/time format "troete" specified to -a option' in typed.stderr
+    assert minige_cell.run("qstat").stdout == ""

@@ -141,4 +141,20 @@ def test_client_jsv_writing_to_stderr_rejects_the_job(tmp_path: Path) -> None:
     script.chmod(0o755)
     outcome = submit({}, [str(script)])
     assert not outcome.accepted
-    assert outcome.message == "JSV stderr: (standard_in) 1: syntax error"
+    assert outcome.message == "JSV stderr is - (standard_in) 1: syntax error"
+
+
+def test_client_jsv_dying_after_stderr_shows_the_text(tmp_path: Path) -> None:
+    """A client JSV that writes to stderr and dies is reported with its stderr line, not a timeout."""
+    script = tmp_path / "dies.sh"
+    script.write_text(
+        "#!/bin/sh\nread line\necho STARTED\n"
+        'while read line; do [ "$line" = BEGIN ] && break; done\n'
+        'echo "fatal: policy database unreachable" >&2\nexit 3\n'
+    )
+    script.chmod(0o755)
+    started = time.monotonic()
+    outcome = submit({}, [str(script)])
+    assert not outcome.accepted
+    assert outcome.message == "JSV stderr is - fatal: policy database unreachable"
+    assert time.monotonic() - started < 10  # no timeout (10 s) was waited for

@@ -16,7 +16,7 @@ from qmaster.jsv.protocol import JsvContext, Limits, Verdict
 
 from .conftest import group_members
 
-CTX = JsvContext(user="alice", group="staff", client="qsub", context="master", job_id=1)
+CTX = JsvContext(user="alice", group="staff", client="qsub", context="server", job_id=1)
 TIMEOUT = 0.5
 
 
@@ -60,7 +60,7 @@ async def test_good_job_is_corrected_with_the_jsv_pid(pool: JsvPool) -> None:
         ("binary", 'master got unknown command from JSV: "\\xff\\xfe\\x01"'),
         ("flood", "JSV sent more than 1000 lines for one job"),
         ("bigline", "JSV sent a line longer than 65536 bytes"),
-        ("stderr", "JSV stderr: oops from the jsv"),
+        ("stderr", "JSV stderr is - oops from the jsv"),
         ("error", "database is down"),
     ],
 )

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import os
+import pwd
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from qmaster.jsv.client import run_client_jsvs
+from qmaster.jsv.protocol import JsvContext, ResultState, Verdict
+from qmaster.jsv.url import parse_jsv_url
+from qmaster.jsv.worker import JsvWorker
 from tests.integration.jsv.conftest import write_script
 from tests.integration.jsv.test_daemon_jsv import set_global, texts
 from tests.integration.live import LiveDaemon, job
@@ -155,3 +165,104 @@ def test_env_control_characters_are_escaped_both_ways(live: LiveDaemon, recorder
     stored = detail_of(live, reply.data["job_id"])["v"]
     assert stored["MSG"] == env["MSG"]
     assert stored["FROM_JSV"] == "one\ttwo\nthree"
+
+
+def test_empty_user_in_jsv_url_means_no_user(live: LiveDaemon, tmp_path: Path) -> None:
+    """script:@PATH runs the JSV as the daemon's user, for the server and for qsub -jsv."""
+    rec = Recorder(tmp_path)
+    set_global(live, jsv_url=f"script:@{rec.path}")
+    assert live.call("submit", job("1")).ok
+    assert "PARAM CMDNAME sleep" in rec.seen()
+    outcome = run_client_jsvs(
+        {"b": True}, [f"script:@{rec.path}"], user="u", group="g", cmdname="sleep", cmdargs=[]
+    )
+    assert outcome.accepted, outcome.message
+    assert "PARAM CMDNAME sleep" in rec.seen()
+
+
+WHOAMI = r"""#!/bin/sh
+while IFS= read -r line; do
+   case "$line" in
+      START) echo STARTED ;;
+      BEGIN) echo "PARAM ac JSV_USER=`id -un`"; echo "RESULT STATE CORRECT" ;;
+      QUIT) exit 0 ;;
+   esac
+done
+"""
+
+
+@pytest.fixture
+def shared_whoami() -> Iterator[str]:
+    """The WHOAMI JSV in a directory every user may enter (tmp_path is root's alone)."""
+    if os.geteuid() != 0:
+        pytest.skip("starting a JSV as another user needs root")
+    try:
+        pwd.getpwnam("nobody")
+    except KeyError:
+        pytest.skip("no user nobody on this machine")
+    where = Path(tempfile.mkdtemp(prefix="jsv-runas-"))
+    where.chmod(0o755)
+    try:
+        yield write_script(where / "whoami.sh", WHOAMI)
+    finally:
+        shutil.rmtree(where)
+
+
+def test_server_jsv_runs_as_the_user_of_its_url(live: LiveDaemon, shared_whoami: str) -> None:
+    """jsv_url script:nobody@PATH runs the server JSV as nobody."""
+    set_global(live, jsv_url=f"script:nobody@{shared_whoami}")
+    reply = live.call("submit", job("1"))
+    assert reply.ok, reply.answers
+    assert detail_of(live, reply.data["job_id"])["ac"] == {"JSV_USER": "nobody"}
+
+
+def test_jsv_as_another_user_starts_on_uvloop(shared_whoami: str) -> None:
+    """On uvloop (the daemon's loop), a JSV named script:nobody@PATH starts and runs as nobody."""
+    import uvloop
+
+    async def verify() -> Verdict:
+        worker = JsvWorker(parse_jsv_url(f"script:nobody@{shared_whoami}"))
+        try:
+            return await worker.verify({"CMDNAME": "x"}, JsvContext("root", "root", "qmaster"))
+        finally:
+            await worker.close()
+
+    verdict = uvloop.run(verify())
+    assert verdict.state is ResultState.CORRECT, verdict.message
+    assert verdict.spec["ac"] == {"JSV_USER": "nobody"}
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("java:/opt/jsv", 'type "java" in JSV URL is invalid'),
+        ("script:", 'JSV URL "script:" is invalid'),
+    ],
+)
+def test_invalid_jsv_url_is_refused_and_nothing_stored(
+    live: LiveDaemon, recorder: Recorder, url: str, message: str
+) -> None:
+    """qconf -Mconf with a bad jsv_url is refused in Grid Engine's words; the old JSV stays."""
+    text = live.call("conf_show", {"kind": "global", "name": None}).data["text"]
+    bad = re.sub(r"^jsv_url\s+.*$", f"jsv_url {url}", text, flags=re.M)
+    reply = live.call("conf_modify", {"kind": "global", "text": bad, "source": "test"})
+    assert not reply.ok
+    assert any(message in answer for answer in texts(reply)), texts(reply)
+    assert live.call("conf_show", {"kind": "global", "name": None}).data["text"] == text
+    assert live.call("submit", job("1")).ok
+    assert "PARAM CMDNAME sleep" in recorder.seen()
+
+
+def test_context_and_client_as_grid_engine_sends_them(live: LiveDaemon, recorder: Recorder) -> None:
+    """The server JSV is told CONTEXT server, CLIENT qmaster; a client JSV CONTEXT client, CLIENT qsub."""
+    assert live.call("submit", job("1")).ok
+    seen = recorder.seen()
+    assert seen[:3] == ["PARAM VERSION 1.0", "PARAM CONTEXT server", "PARAM CLIENT qmaster"]
+    assert any(line.startswith("PARAM JOB_ID ") for line in seen)
+    outcome = run_client_jsvs(
+        {"b": True}, [recorder.path], user="u", group="g", cmdname="sleep", cmdargs=[]
+    )
+    assert outcome.accepted, outcome.message
+    seen = recorder.seen()
+    assert seen[:3] == ["PARAM VERSION 1.0", "PARAM CONTEXT client", "PARAM CLIENT qsub"]
+    assert not any(line.startswith("PARAM JOB_ID ") for line in seen)

@@ -19,7 +19,7 @@ from qmaster.jsv.protocol import (
     Verdict,
 )
 
-CTX = JsvContext(user="ernst", group="staff", client="qsub", context="master", job_id=7)
+CTX = JsvContext(user="ernst", group="staff", client="qsub", context="server", job_id=7)
 SPEC: dict[str, Any] = {
     "CMDNAME": "/sge_root/examples/jobs/sleeper.sh",
     "CMDARGS": ["12"],
@@ -79,7 +79,7 @@ def test_master_sends_version_first_then_pseudo_params_then_job() -> None:
     assert lines[:7] == [
         "START",
         "PARAM VERSION 1.0",
-        "PARAM CONTEXT master",
+        "PARAM CONTEXT server",
         "PARAM CLIENT qsub",
         "PARAM USER ernst",
         "PARAM GROUP staff",

@@ -150,6 +150,7 @@ def test_read_only_parameters_cannot_change() -> None:
         ("script:/a/j", "/a/j", None),
         ("script:sgeadmin@/a/j", "/a/j", "sgeadmin"),
         ("bob@/x", "/x", "bob"),
+        ("script:@/a/j", "/a/j", None),
     ],
 )
 def test_jsv_url_forms(text: str, path: str, user: str | None) -> None:
@@ -172,3 +173,14 @@ def test_env_escaping_round_trips_without_new_lines(value: str) -> None:
     assert "\r" not in text
     if "\\" not in value:
         assert unescape_env(text) == value
+
+
+def test_wd_is_sent_and_changed_as_cwd() -> None:
+    """-wd reaches a JSV as PARAM cwd (Grid Engine's one attribute), and a JSV's cwd replaces it."""
+    spec = {"CMDNAME": "x", "cwd": "/home/a", "wd": "/scratch"}
+    sent = dict(spec_params(spec))
+    assert sent["cwd"] == "/scratch"
+    assert "wd" not in sent
+    changed = apply_params(spec, {"cwd": "/tmp"})
+    assert (changed["cwd"], "wd" in changed) == ("/tmp", False)
+    assert "wd" not in apply_params(spec, {"cwd": ""})
