@@ -40,7 +40,7 @@ def _tasks(core: Core, job: Job, now: float) -> list[dict[str, Any]]:
     tasks = [
         {
             "task_id": t.task_id if job.array else None,
-            "task_number": t.task_id,
+            "task_number": t.task_id if job.array else 1,
             "state": display_state(t.state, held=False),
             "queue": t.queue,
             "start_time": t.start_time,
@@ -55,7 +55,7 @@ def _tasks(core: Core, job: Job, now: float) -> list[dict[str, Any]]:
         tasks.append(
             {
                 "task_id": format_id_runs(job.pending) if job.array else None,
-                "task_number": job.pending[0],
+                "task_number": job.pending[0] if job.array else 1,
                 "state": pending_state(core, job),
                 "queue": None,
                 "start_time": None,
