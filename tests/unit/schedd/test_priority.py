@@ -24,7 +24,7 @@ def test_posix_priority_is_normalised_over_its_fixed_range() -> None:
 
 def test_resource_urgency_weighs_numbers_by_value_and_slots_strings_once() -> None:
     """rrcontr: slots*1000, a numeric request value*urgency*slots, a string one its urgency."""
-    requests = {"mem": 4.0, "arch": "lx-amd64", "unknown": 5.0}
+    requests: dict[str, float | str] = {"mem": 4.0, "arch": "lx-amd64", "unknown": 5.0}
     assert resource_contribution(2, requests, COMPLEXES.get) == 2000 + 4 * 2 * 2 + 50
 
 
