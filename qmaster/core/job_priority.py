@@ -76,10 +76,35 @@ def _local(text: str) -> float:
     return time.mktime(time.strptime(text, pattern))
 
 
-def priority_input(core: Core, job: Job) -> PriorityInput:
-    """One job's priority inputs."""
+def _rr_cache(core: Core) -> dict[int, tuple[object, float]]:
+    """Resource contributions by job id, kept while the configuration stays the same."""
+    state = core.config.state
+    kept = core.derived.get("rrcontr")
+    if kept is None or kept[0] is not state:
+        kept = (state, {})
+        core.derived["rrcontr"] = kept
+    cache = kept[1]
+    assert isinstance(cache, dict)
+    return cache
+
+
+def resource_urgency(core: Core, job: Job) -> float:
+    """The job's resource contribution, worked out once per spec (and configuration)."""
+    cache = _rr_cache(core)
+    hit = cache.get(job.job_id)
+    if hit is not None and hit[0] is job.spec:
+        return hit[1]
     table = core.config.complexes
     rr = _rrcontr(job.slots, _requests(table, job), _urgency_lookup(table))
+    if len(cache) > 2 * len(core.jobs) + 64:
+        cache.clear()
+    cache[job.job_id] = (job.spec, rr)
+    return rr
+
+
+def priority_input(core: Core, job: Job) -> PriorityInput:
+    """One job's priority inputs."""
+    rr = resource_urgency(core, job)
     return PriorityInput(
         job_id=job.job_id,
         posix=job.priority,
