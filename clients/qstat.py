@@ -31,6 +31,7 @@ from qmaster.state_filter import WRONG_ARGUMENT, parse_state_filter
 
 QSTAT_USAGE = """\
 usage: qstat [options]
+        [-cb]                             show core binding information (with -j)
         [-f]                              full output
         [-help]                           print this help
         [-j [job_identifier_list]]        show scheduler job information
@@ -95,7 +96,7 @@ def show_summary(summary: dict[str, Any], fmt: str) -> str:
     return render_summary(summary)
 
 
-def show_details(data: dict[str, Any], fmt: str) -> tuple[str, int]:
+def show_details(data: dict[str, Any], fmt: str, binding: bool = False) -> tuple[str, int]:
     """Render a ``job_detail`` reply; the exit code is 1 when no job was found."""
     details, missing = data.get("jobs") or [], data.get("missing") or []
     if fmt == "json":
@@ -103,14 +104,15 @@ def show_details(data: dict[str, Any], fmt: str) -> tuple[str, int]:
     if fmt == "xml":
         if not details:
             return render_unknown_xml(missing), EXIT_OK
-        return render_details_xml(details, data.get("global_messages") or []), EXIT_OK
+        return render_details_xml(details, data.get("global_messages") or [], binding), EXIT_OK
     if not details:
         err(not_found(missing).rstrip("\n"))
         return "", EXIT_ERROR
-    return render_details(details), EXIT_OK
+    return render_details(details, binding=binding), EXIT_OK
 
 
 @click.command("qstat", cls=GeCommand, usage_text=QSTAT_USAGE)
+@click.option("-cb", "binding", is_flag=True)
 @click.option("-f", "full", is_flag=True)
 @click.option("-j", "job_ids", multiple=True, is_flag=False, flag_value="")
 @click.option("-u", "users", multiple=True)
@@ -133,7 +135,7 @@ def qstat_command(ctx: click.Context, /, **opts: Any) -> int:
         if "summary" in data:
             text, code = show_summary(data["summary"], fmt), EXIT_OK
         else:
-            text, code = show_details(data, fmt)
+            text, code = show_details(data, fmt, bool(opts["binding"]))
     else:
         args = {"users": _users(opts["users"]), "states": _states(opts["states"]), "full": full}
         reply = transport("job_list", args)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from clients.qstat_render.detail_values import (
+    binding_text,
     checkpoint_attr,
     mail_options,
     pairs,
@@ -183,13 +184,15 @@ def _tail(job: Spec) -> list[str]:
     return lines
 
 
-def _task_lines(detail: Detail) -> list[str]:
+def _task_lines(detail: Detail, binding: bool) -> list[str]:
     tasks = detail.get("tasks") or []
+    running = [t for t in tasks if t.get("usage") is not None]
     lines = [
         f"usage {int(t['task_number']):4d}:                 {usage_text(t['usage'])}\n"
-        for t in tasks
-        if t.get("usage") is not None
+        for t in running
     ]
+    if binding:
+        lines += [f"binding {int(t['task_number']):4d}:               NONE\n" for t in running]
     lines += [
         f"error reason {int(t['task_number']):4d}:          {t['message']}\n"
         for t in tasks
@@ -206,8 +209,9 @@ def _scheduling(detail: Detail) -> list[str]:
     return [first] + [" " * KEY_WIDTH + m + "\n" for m in messages[1:]]
 
 
-def render_detail(detail: Detail) -> str:
-    """One job's block, opening rule included."""
+def render_detail(detail: Detail, *, binding: bool = False) -> str:
+    """One job's block, opening rule included; ``binding`` (``-cb``) adds the binding lines
+    (a simulated host binds no cores, so each running task shows ``NONE``)."""
     job: Spec = detail.get("job") or {}
     parts = [RULE + "\n", *_head(detail), *_fields(job, _BEFORE_NAME)]
     parts += _mail_and_name(detail, job)
@@ -217,14 +221,16 @@ def render_detail(detail: Detail) -> str:
     parts += _restart_to_env(job)
     parts += _dependencies(detail, job)
     parts += _tail(job)
-    parts += _task_lines(detail)
+    if binding:
+        parts.append(line("binding", binding_text(job)))
+    parts += _task_lines(detail, binding)
     parts += _scheduling(detail)
     return "".join(parts)
 
 
-def render_details(details: Sequence[Detail]) -> str:
+def render_details(details: Sequence[Detail], *, binding: bool = False) -> str:
     """Every job's block in order."""
-    return "".join(render_detail(d) for d in details)
+    return "".join(render_detail(d, binding=binding) for d in details)
 
 
 def not_found(missing: Sequence[str]) -> str:

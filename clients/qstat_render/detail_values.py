@@ -90,3 +90,24 @@ def usage_text(usage: Mapping[str, float]) -> str:
         f"vmem={_memory(float(usage.get('vmem', 0)))}, "
         f"maxvmem={_memory(float(usage.get('maxvmem', 0)))}"
     )
+
+
+def binding_text(job: Mapping[str, Any]) -> str:
+    """The job's ``-binding`` request as ``binding_print_to_string`` writes it (``NONE``)."""
+    strategy = str(job.get("binding_strategy") or "no_job_binding")
+    if strategy == "no_job_binding":
+        return "NONE"
+    kind = {"set": "set ", "pe": "pe ", "env": "env "}.get(str(job.get("binding_type") or "set"))
+    n, step = job.get("binding_amount", 0), job.get("binding_step", 0)
+    start = f"{job.get('binding_socket', 0)},{job.get('binding_core', 0)}"
+    text = {
+        "linear_automatic": f"linear:{n}",
+        "linear": f"linear:{n}:{start}",
+        "striding_automatic": f"striding:{n}:{step}",
+        "striding": f"striding:{n}:{step}:{start}",
+        "explicit": ":".join(
+            f"{job.get(f'binding_exp_socket{i}', 0)},{job.get(f'binding_exp_core{i}', 0)}"
+            for i in range(int(job.get("binding_exp_n") or 0))
+        ),
+    }.get(strategy, "")
+    return (kind or "NONE") + text

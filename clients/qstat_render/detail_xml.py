@@ -191,8 +191,21 @@ def _mail(detail: dict[str, Any]) -> Sub:
     return Sub("element", elements)
 
 
-def job_fields(detail: dict[str, Any]) -> Elem:
-    """One job in the field order ``qstat -j`` asks the qmaster for."""
+def _binding(job: dict[str, Any]) -> Sub:
+    fields: Elem = [
+        ("BN_strategy", str(job.get("binding_strategy") or "no_job_binding")),
+        ("BN_parameter_n", int(job.get("binding_amount") or 0)),
+        ("BN_parameter_socket_offset", int(job.get("binding_socket") or 0)),
+        ("BN_parameter_core_offset", int(job.get("binding_core") or 0)),
+        ("BN_parameter_striding_first_core", 0),
+        ("BN_parameter_striding_last_core", 0),
+        ("BN_parameter_striding_step_size", int(job.get("binding_step") or 0)),
+    ]
+    return Sub("binding", [fields])
+
+
+def job_fields(detail: dict[str, Any], binding: bool = False) -> Elem:
+    """One job in the field order ``qstat -j`` asks the qmaster for (``-cb``: with binding)."""
     job: dict[str, Any] = detail.get("job") or {}
     return [
         ("JB_job_number", detail["job_id"]),
@@ -264,6 +277,7 @@ def job_fields(detail: dict[str, Any]) -> Elem:
         ("JB_version", 0),
         ("JB_ja_structure", _structure(job)),
         ("JB_type", _job_type(job)),
+        ("JB_binding", _binding(job) if binding else None),
     ]
 
 
@@ -288,10 +302,12 @@ def _sme(job_messages: Sequence[Elem], global_messages: Sequence[dict[str, Any]]
 
 
 def render_details_xml(
-    details: Sequence[dict[str, Any]], global_messages: Sequence[dict[str, Any]]
+    details: Sequence[dict[str, Any]],
+    global_messages: Sequence[dict[str, Any]],
+    binding: bool = False,
 ) -> str:
-    """``qstat -j <jobs> -xml``."""
-    jobs = Sub("qmaster_response", [job_fields(d) for d in details])
+    """``qstat -j <jobs> -xml`` (``binding``: ``-cb``, with each job's binding)."""
+    jobs = Sub("qmaster_response", [job_fields(d, binding) for d in details])
     by_text: dict[tuple[int, str], list[int]] = {}
     for d in details:
         for m in d.get("messages") or []:

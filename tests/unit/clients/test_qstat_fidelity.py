@@ -205,3 +205,22 @@ def test_full_listing_puts_finished_jobs_under_their_banner() -> None:
     assert text.startswith("\n" + "#" * 76 + "\n --  FINISHED JOBS  -  FINISHED JOBS  -")
     assert "PENDING" not in text
     assert text.endswith("z     01/01/2026 10:00:00     1        \n")
+
+
+def test_cb_adds_the_binding_lines_and_xml(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qstat -cb -j shows the requested binding and each running task's (NONE when simulated)."""
+    detail = full_detail()
+    detail["job"].update(binding_type="set", binding_strategy="linear_automatic", binding_amount=2)
+    qmaster.reply("job_detail", data={"jobs": [detail], "missing": [], "global_messages": []})
+    assert qstat.main(["-cb", "-j", "9"], transport=qmaster) == 0
+    text = capsys.readouterr().out
+    assert "context:                    k=v\nbinding:                    set linear:2\n" in text
+    assert "maxvmem=N/A\nbinding    1:               NONE\nerror reason" in text
+    assert "binding:" not in render_detail(detail)
+    assert qstat.main(["-cb", "-j", "9", "-xml"], transport=qmaster) == 0
+    root = ET.fromstring(capsys.readouterr().out.split("\n", 1)[1])
+    assert root.findtext("djob_info/qmaster_response/JB_binding/binding/BN_strategy") == (
+        "linear_automatic"
+    )
