@@ -38,9 +38,11 @@ def keeps(
         if not pending and RUNNING in bits:
             kept.append(row)
             continue
-        if holds or not pending:
+        wanted = holds if pending else holds & _QUEUE_HOLDS
+        if wanted or not pending:
+            if not wanted:
+                continue
             letters = hold_letters(core, job) if letters is None else letters
-            wanted = holds if pending else holds & _QUEUE_HOLDS
             if not letters & wanted:
                 continue
         kept.append(row)
