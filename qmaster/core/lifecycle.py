@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from qmaster.complexes.values import parse_time
 from qmaster.core import reports
+from qmaster.core.job_filter import remember_finished
 from qmaster.core.jobs import Job, Task
 from qmaster.core.outcome import Outcome
 from qmaster.core.states import TaskState
@@ -272,6 +273,7 @@ def remove_job(core: Core, job: Job, out: Outcome) -> None:
     """Forget a job whose tasks have all finished."""
     del core.jobs[job.job_id]
     core.reasons.pop(job.job_id, None)
+    remember_finished(core, job)
     core.user_jobs[job.owner.user] -= 1
     if core.user_jobs[job.owner.user] <= 0:
         del core.user_jobs[job.owner.user]
