@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,22 @@ def test_queue_may_set_an_equality_attribute_hosts_report(
     result = served.run("qconf", "-Mq", str(tmp_path / "q"))
     assert result.returncode == 0, result.stderr
     assert "arch=lx-amd64" in served.run("qconf", "-sq", "all.q").stdout
+
+
+def _state(cell: RunningCell, job_id: str, timeout: float = 15.0, want: str = "r") -> str:
+    deadline = time.monotonic() + timeout
+    state = ""
+    while time.monotonic() < deadline:
+        rows = [ln.split() for ln in cell.run("qstat", "-u", "*").stdout.splitlines()[2:]]
+        state = next((r[4] for r in rows if r and r[0] == job_id), "")
+        if state == want:
+            break
+        time.sleep(0.2)
+    return state
+
+
+def test_memory_request_runs_on_simulated_hosts(served: RunningCell) -> None:
+    """qsub -l mem_free=1G runs: simulated hosts report execd's standard load values."""
+    job = served.run("qsub", "-terse", "-b", "y", "-l", "mem_free=1G", "sleep", "30")
+    assert job.returncode == 0, job.stderr
+    assert _state(served, job.stdout.strip()) == "r"
