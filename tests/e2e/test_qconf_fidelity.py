@@ -108,3 +108,12 @@ def test_memory_request_runs_on_simulated_hosts(served: RunningCell) -> None:
     job = served.run("qsub", "-terse", "-b", "y", "-l", "mem_free=1G", "sleep", "30")
     assert job.returncode == 0, job.stderr
     assert _state(served, job.stdout.strip()) == "r"
+
+
+def test_jsv_settings_are_qmaster_params(served: RunningCell, tmp_path: Path) -> None:
+    """qconf -sconf shows jsv_timeout in qmaster_params, and -Mconf changes it there."""
+    text = served.run("qconf", "-sconf").stdout
+    assert "jsv_timeout=10,jsv_threshold=5000" in text
+    (tmp_path / "g").write_text(text.replace("jsv_timeout=10", "jsv_timeout=3"))
+    assert served.run("qconf", "-Mconf", str(tmp_path / "g")).returncode == 0
+    assert "jsv_timeout=3,jsv_threshold=5000" in served.run("qconf", "-sconf").stdout

@@ -69,7 +69,7 @@ def test_example_jsv_corrects_and_rejects_submissions(live: LiveDaemon) -> None:
 
 def test_hung_jsv_does_not_block_other_requests(live: LiveDaemon, policy_jsv: Path) -> None:
     """While one submission hangs in the JSV, queries and other submissions are answered."""
-    set_global(live, jsv_url=str(policy_jsv), jsv_timeout="1")
+    set_global(live, jsv_url=str(policy_jsv), qmaster_params="jsv_timeout=1")
     result: list = []
     started = time.monotonic()
     hung = threading.Thread(target=lambda: result.append(live.call("submit", job("1", N="hang"))))
