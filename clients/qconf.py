@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from clients.common.editor import edit_text
 from clients.common.errors import ClientError, invalid_argument, missing_argument
 from clients.common.output import EXIT_ERROR, EXIT_OK, err, exit_code, out, print_answers
 from clients.common.shell import GeCommand, Transport, transport_of
@@ -55,6 +56,17 @@ usage: qconf [options]
                                             add a queue, exec host, PE, userset, host group from file
    [-dq queue] [-de host] [-dp pe] [-dul list] [-dhgrp group]
                                             delete a queue, exec host, PE, userset, host group
+   [-aq [q]] [-ae [host]] [-ap pe] [-ahgrp [group]]  add an object in $EDITOR
+   [-mq q] [-me host] [-mp pe] [-mu list] [-mhgrp group] [-mc] [-mconf [global]] [-msconf]
+                                            modify an object in $EDITOR
+   [-aprj] [-Aprj fname] [-mprj project] [-Mprj fname]
+                                            add/modify a project ($EDITOR or file)
+   [-sprj project] [-sprjl] [-dprj project_list]
+                                            show a project, list projects, delete projects
+   [-ackpt ckpt_name] [-Ackpt fname] [-mckpt ckpt_name] [-Mckpt fname]
+                                            add/modify a ckpt environment ($EDITOR or file)
+   [-sckpt ckpt_name] [-sckptl] [-dckpt ckpt_name]
+                                            show, list, delete ckpt environments
 """
 
 EMPTY_LIST = {
@@ -64,6 +76,8 @@ EMPTY_LIST = {
     "exechost": "no execution host list defined",
     "pe": "no pe list defined",
     "manager": "no manager list defined",
+    "project": "no project list defined",
+    "ckpt": "no ckpt interface definition defined",
 }
 
 
@@ -119,6 +133,26 @@ def modify(kind: str, *, add: bool = False) -> Callable[[Transport, list[str]], 
             raise ClientError(f'file "{words[0]}" does not exist')
         args = {"kind": kind, "text": text, "source": words[0]}
         reply = transport("conf_modify", {**args, "add": True} if add else args)
+        print_answers(reply.answers)
+        return exit_code(reply.answers)
+
+    return run
+
+
+def edit(kind: str, *, add: bool = False) -> Callable[[Transport, list[str]], int]:
+    """``-a*``/``-m*``: open the object (for -a*, the defaults) in ``$EDITOR``, then send it."""
+
+    def run(transport: Transport, words: list[str]) -> int:
+        args: dict[str, Any] = {"kind": kind, "name": words[0] if words else None}
+        if add:
+            args["template"] = True
+        reply = transport("conf_show", args)
+        data = reply.data or {}
+        if not reply.ok or "text" not in data or not data["text"]:
+            print_answers(reply.answers)
+            return max(EXIT_ERROR, exit_code(reply.answers))
+        payload = {"kind": kind, "text": edit_text(str(data["text"])), "source": "-"}
+        reply = transport("conf_modify", {**payload, "add": True} if add else payload)
         print_answers(reply.answers)
         return exit_code(reply.answers)
 
@@ -201,6 +235,32 @@ ACTIONS: dict[str, Action] = {
     "-dul": Action(1, remove("userset")),
     "-dhgrp": Action(1, remove("hostgroup")),
     "-km": Action(0, shutdown),
+    "-aprj": Action(0, edit("project", add=True)),
+    "-Aprj": Action(1, modify("project", add=True)),
+    "-mprj": Action(1, edit("project")),
+    "-Mprj": Action(1, modify("project")),
+    "-sprj": Action(1, show("project")),
+    "-sprjl": Action(0, show("project")),
+    "-dprj": Action(1, remove("project")),
+    "-ackpt": Action(1, edit("ckpt", add=True)),
+    "-Ackpt": Action(1, modify("ckpt", add=True)),
+    "-mckpt": Action(1, edit("ckpt")),
+    "-Mckpt": Action(1, modify("ckpt")),
+    "-sckpt": Action(1, show("ckpt")),
+    "-sckptl": Action(0, show("ckpt")),
+    "-dckpt": Action(1, remove("ckpt")),
+    "-aq": Action(-1, edit("cqueue", add=True)),
+    "-mq": Action(1, edit("cqueue")),
+    "-ae": Action(-1, edit("exechost", add=True)),
+    "-me": Action(1, edit("exechost")),
+    "-ap": Action(1, edit("pe", add=True)),
+    "-mp": Action(1, edit("pe")),
+    "-mu": Action(1, edit("userset")),
+    "-ahgrp": Action(-1, edit("hostgroup", add=True)),
+    "-mhgrp": Action(1, edit("hostgroup")),
+    "-mc": Action(0, edit("complex")),
+    "-mconf": Action(-1, edit("global")),
+    "-msconf": Action(0, edit("sched")),
 }
 
 

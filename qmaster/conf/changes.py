@@ -34,13 +34,18 @@ LIST_NAMES = {
     "pe": "parallel environment",
     "userset": "userset",
     "complex": "complex entry",
+    "project": "project",
+    "ckpt": "checkpoint interface",
 }
+DELETE_NAMES = {**LIST_NAMES, "ckpt": "checkpointing environment"}
 STATE_FIELDS = {
     "cqueue": "cqueues",
     "exechost": "exechosts",
     "hostgroup": "hostgroups",
     "pe": "pes",
     "userset": "usersets",
+    "project": "projects",
+    "ckpt": "ckpts",
 }
 
 
@@ -214,7 +219,7 @@ def _delete_managers(state: ConfState, members: list[str], who: str) -> Change:
 def _delete_object(state: ConfState, kind: str, name: str, who: str) -> Change:
     if kind not in OBJECT_KINDS:
         raise ConfigError("-", 0, f'objects of kind "{kind}" cannot be deleted')
-    what = LIST_NAMES[kind]
+    what = DELETE_NAMES[kind]
     if name not in objects_of(state, kind):
         return Change([error(f'denied: {what} "{name}" does not exist', Status.EEXIST)])
     if kind == "exechost" and name == GLOBAL_HOST:

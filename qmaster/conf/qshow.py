@@ -15,15 +15,10 @@ from fnmatch import fnmatchcase
 
 from qmaster.complexes.pattern import pattern_matches
 from qmaster.conf.flatfile import render_pairs
-from qmaster.conf.queue import QUEUE_FORMAT, QueueConf
+from qmaster.conf.queue import QUEUE_FORMAT
 from qmaster.conf.state import ConfState, QueueInstanceConf
 
 NO_MATCH = 'No cluster queue or queue instance matches the phrase "{}"'
-
-
-def template_text() -> str:
-    """``qconf -sq`` without a name: the default queue configuration, called ``template``."""
-    return QueueConf.with_values(qname="template").render()
 
 
 def instance_text(qi: QueueInstanceConf) -> str:

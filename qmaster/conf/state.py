@@ -17,6 +17,7 @@ from qmaster.conf.access import PeConf, UsersetConf
 from qmaster.conf.cluster import GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError
 from qmaster.conf.model import ConfObject
+from qmaster.conf.projects import CkptConf, ProjectConf
 from qmaster.conf.queue import LIMITS, ExecHostConf, HostgroupConf, QueueConf, limit_value
 
 
@@ -53,6 +54,8 @@ class ConfState:
     global_conf: GlobalConf
     sched_conf: SchedConf
     managers: tuple[str, ...]
+    projects: dict[str, ProjectConf] = field(default_factory=dict)
+    ckpts: dict[str, CkptConf] = field(default_factory=dict)
     sources: dict[tuple[str, str], str] = field(default_factory=dict, compare=False)
 
     def evolve(self, **changes: object) -> ConfState:
@@ -184,6 +187,9 @@ class _Checker:
         for q in s.cqueues.values():
             self.hostlist("cqueue", q)
             self.names("cqueue", q, "pe_list", s.pes, "parallel environment")
+            self.names("cqueue", q, "ckpt_list", s.ckpts, "checkpointing environment")
+            self.names("cqueue", q, "projects", s.projects, "project")
+            self.names("cqueue", q, "xprojects", s.projects, "project")
             self.names("cqueue", q, "user_lists", s.usersets, "userset")
             self.names("cqueue", q, "xuser_lists", s.usersets, "userset")
             self.complex_values("cqueue", q)
@@ -192,12 +198,19 @@ class _Checker:
         for h in s.exechosts.values():
             self.names("exechost", h, "user_lists", s.usersets, "userset")
             self.names("exechost", h, "xuser_lists", s.usersets, "userset")
+            self.names("exechost", h, "projects", s.projects, "project")
+            self.names("exechost", h, "xprojects", s.projects, "project")
             self.complex_values("exechost", h)
         for p in s.pes.values():
             self.names("pe", p, "user_lists", s.usersets, "userset")
             self.names("pe", p, "xuser_lists", s.usersets, "userset")
         self.names("global", s.global_conf, "user_lists", s.usersets, "userset")
         self.names("global", s.global_conf, "xuser_lists", s.usersets, "userset")
+        self.names("global", s.global_conf, "projects", s.projects, "project")
+        self.names("global", s.global_conf, "xprojects", s.projects, "project")
+        for prj in s.projects.values():
+            self.names("project", prj, "acl", s.usersets, "userset")
+            self.names("project", prj, "xacl", s.usersets, "userset")
 
 
 def check_state(state: ConfState, texts: dict[tuple[str, str], str] | None = None) -> None:

@@ -26,8 +26,10 @@ from qmaster.conf.loading import (
     read_dir,
     read_rows,
     state_rows,
+    template_text,
 )
-from qmaster.conf.qshow import show_queues, template_text
+from qmaster.conf.projects import CkptConf, ProjectConf
+from qmaster.conf.qshow import show_queues
 from qmaster.conf.queue import ExecHostConf, HostgroupConf, QueueConf
 from qmaster.conf.state import ConfState, QueueInstanceConf, check_state
 from qmaster.gdi.answers import Answer, Status, error
@@ -38,6 +40,8 @@ NOT_FOUND = {
     "pe": "{} is not a parallel environment",
     "userset": 'access list "{}" doesn\'t exist',
     "hostgroup": 'Host group "{}" does not exist',
+    "project": "{} is not known as project",
+    "ckpt": "{} is not a checkpointing interface definition",
 }
 
 
@@ -107,6 +111,14 @@ class ClusterConfig:
         return self._state.usersets
 
     @property
+    def projects(self) -> dict[str, ProjectConf]:
+        return self._state.projects
+
+    @property
+    def ckpts(self) -> dict[str, CkptConf]:
+        return self._state.ckpts
+
+    @property
     def global_conf(self) -> GlobalConf:
         return self._state.global_conf
 
@@ -149,8 +161,8 @@ class ClusterConfig:
             return {"text": object_text(self._state, kind, "")}
         if kind not in OBJECT_KINDS:
             raise ValueError(f'unknown configuration kind "{kind}"')
-        if kind == "cqueue" and template:
-            return {"text": template_text()}
+        if template:
+            return {"text": template_text(kind, name)}
         objects = objects_of(self._state, kind)
         if name is None:
             return {"names": sorted(n for n in objects if n != GLOBAL_HOST)}

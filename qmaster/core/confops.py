@@ -25,6 +25,8 @@ def handle_show(core: Core, req: Request, now: float, out: Outcome) -> None:
         data = core.config.show(args.kind, args.name, args.template)
     except ConfNotFound as exc:
         raise NoSuchObject(str(exc)) from exc
+    except ConfigError as exc:
+        raise InvalidRequest(exc.reason) from exc
     out.answers.extend(error(text, Status.EEXIST) for text in data.pop("missing", []))
     out.data = data
 

@@ -257,7 +257,7 @@ def _alter(
         raise InvalidRequest("denied: the task range of a submitted job cannot be changed")
     check_name(str(new["N"]))
     task_range(new)
-    validate_spec(core, new)
+    validate_spec(core, new, job.owner if "P" in changes else None)
     if "ar" in changes:
         check_job_ar(core, job.owner, new, now)
     job.spec = new

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from qmaster.complexes.load import running_slots_by_host, simulated_load
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.job_detail import detail, pending_state
 from qmaster.core.job_filter import keeps, wants_zombies, zombie_row
@@ -118,10 +119,11 @@ def reserved_slots(core: Core) -> tuple[dict[str, int], dict[str, int]]:
 def queue_rows(core: Core) -> list[dict[str, Any]]:
     """``qstat -f``'s queue instance lines."""
     resv, held = reserved_slots(core)
+    running = running_slots_by_host(core.booked)
     rows = []
     for qi in core.config.queue_instances():
         host = core.config.exechost(qi.host)
-        load = host.load_values if host else {}
+        load = simulated_load(host.load_values, running.get(qi.host, 0.0)) if host else {}
         rows.append(
             {
                 "name": qi.name,

@@ -15,8 +15,9 @@ from typing import Any
 
 from qmaster.core import reports
 from qmaster.core.arjobs import check_job as check_job_ar
+from qmaster.core.confrefs import check_ckpt, check_project
 from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
-from qmaster.core.jobs import Job, TaskRange
+from qmaster.core.jobs import Identity, Job, TaskRange
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
 from qmaster.core.resources import check_account, normalise_spec_requests
@@ -52,8 +53,12 @@ def task_range(spec: dict[str, Any]) -> TaskRange | None:
     return TaskRange(first, last - (last - first) % step, step)
 
 
-def validate_spec(core: Core, spec: dict[str, Any]) -> None:
-    """References to configuration objects must exist; requests are stored normalised."""
+def validate_spec(core: Core, spec: dict[str, Any], who: Identity | None = None) -> None:
+    """References to configuration objects must exist (``who``: the job's owner); requests
+    are stored normalised."""
+    check_ckpt(core.config, spec)
+    if who is not None:
+        check_project(core.config, spec, who)
     pe = spec.get("pe_name")
     if pe and not any(re.fullmatch(_glob(str(pe)), name) for name in core.config.pes):
         raise NoSuchObject(
@@ -128,7 +133,7 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
     spec = full_resource_names(checked_spec(_normalise(args.job), now), core.config.complexes)
     check_name(str(spec["N"]))
     array = task_range(spec)
-    validate_spec(core, spec)
+    validate_spec(core, spec, req.identity)
     check_job_ar(core, req.identity, spec, now)
     job = Job(0, req.identity, now, spec, array=array, user_hold=bool(spec.get("h")))
     n_tasks = (array.last - array.first) // array.step + 1 if array else 1

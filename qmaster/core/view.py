@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from qmaster.complexes.booking import Bookings, Debit
 from qmaster.complexes.levels import GLOBAL, HOST, QUEUE, Level, build_level, shadow_equalities
+from qmaster.complexes.load import running_slots_by_host, simulated_load
 from qmaster.complexes.table import ComplexTable
 from qmaster.complexes.values import parse_time
 from qmaster.conf import fields as f
@@ -139,6 +140,7 @@ def _hosts(core: Core, booked: Bookings) -> tuple[Level, dict[str, HostState]]:
     )
     global_level.used = booked.at(GLOBAL, GLOBAL)
     hosts: dict[str, HostState] = {}
+    running = running_slots_by_host(booked)
     for name, conf in core.config.exechosts.items():
         if name == GLOBAL_HOST:
             continue
@@ -146,7 +148,7 @@ def _hosts(core: Core, booked: Bookings) -> tuple[Level, dict[str, HostState]]:
             HOST,
             name,
             table,
-            loads=conf.load_values,
+            loads=simulated_load(conf.load_values, running.get(name, 0.0)),
             fixed={"hostname": name},
             complex_values=conf.complex_values,
         )

@@ -16,8 +16,9 @@ from qmaster.gdi.ops import CONF_KINDS
 Name = Annotated[str, StringConstraints(max_length=4096)]
 Verify = Literal["n", "e", "w", "v", "p"]
 ConfKind = Literal[
-    "complex", "cqueue", "exechost", "pe", "userset", "global", "sched", "manager", "hostgroup"
-]
+    "complex", "cqueue", "exechost", "pe", "userset", "global", "sched", "manager", "hostgroup",
+    "project", "ckpt"
+]  # fmt: skip
 assert set(ConfKind.__args__) == set(CONF_KINDS)  # type: ignore[attr-defined]
 
 

@@ -85,7 +85,8 @@ start/end/duration and checks that all three agree)::
     q_hard list[str], pe_name str, pe_min int, pe_max int, masterq list[str],
     ckpt str, now bool, m str, M list[str], he bool (-he yes)
 
-KIND is one of: complex, cqueue, exechost, hostgroup, pe, userset, global, sched, manager.
+KIND is one of: complex, cqueue, exechost, hostgroup, pe, userset, global, sched, manager,
+project, ckpt.
 With conf_show, a null name for cqueue/exechost/pe/userset/manager lists names
 (``-sql``, ``-sel``, ``-spl``, ``-sm``).
 
@@ -138,4 +139,5 @@ OPS: Final = frozenset(
 
 CONF_KINDS: Final = frozenset(
     {"complex", "cqueue", "exechost", "pe", "userset", "global", "sched", "manager", "hostgroup"}
+    | {"project", "ckpt"}
 )

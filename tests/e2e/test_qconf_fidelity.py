@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,65 @@ def test_queue_may_set_an_equality_attribute_hosts_report(
     result = served.run("qconf", "-Mq", str(tmp_path / "q"))
     assert result.returncode == 0, result.stderr
     assert "arch=lx-amd64" in served.run("qconf", "-sq", "all.q").stdout
+
+
+def _state(cell: RunningCell, job_id: str, timeout: float = 15.0, want: str = "r") -> str:
+    deadline = time.monotonic() + timeout
+    state = ""
+    while time.monotonic() < deadline:
+        rows = [ln.split() for ln in cell.run("qstat", "-u", "*").stdout.splitlines()[2:]]
+        state = next((r[4] for r in rows if r and r[0] == job_id), "")
+        if state == want:
+            break
+        time.sleep(0.2)
+    return state
+
+
+def test_memory_request_runs_on_simulated_hosts(served: RunningCell) -> None:
+    """qsub -l mem_free=1G runs: simulated hosts report execd's standard load values."""
+    job = served.run("qsub", "-terse", "-b", "y", "-l", "mem_free=1G", "sleep", "30")
+    assert job.returncode == 0, job.stderr
+    assert _state(served, job.stdout.strip()) == "r"
+
+
+def test_jsv_settings_are_qmaster_params(served: RunningCell, tmp_path: Path) -> None:
+    """qconf -sconf shows jsv_timeout in qmaster_params, and -Mconf changes it there."""
+    text = served.run("qconf", "-sconf").stdout
+    assert "jsv_timeout=10,jsv_threshold=5000" in text
+    (tmp_path / "g").write_text(text.replace("jsv_timeout=10", "jsv_timeout=3"))
+    assert served.run("qconf", "-Mconf", str(tmp_path / "g")).returncode == 0
+    assert "jsv_timeout=3,jsv_threshold=5000" in served.run("qconf", "-sconf").stdout
+
+
+def test_projects_with_qconf_and_qsub(served: RunningCell, tmp_path: Path) -> None:
+    """Projects are added (file or $EDITOR), shown, listed, deleted; qsub -P checks them."""
+    assert served.run("qconf", "-sprjl").stderr == "no project list defined\n"
+    (tmp_path / "p").write_text("name    p1\noticket 0\nfshare  0\nacl     NONE\nxacl    NONE\n")
+    added = served.run("qconf", "-Aprj", str(tmp_path / "p"))
+    assert added.returncode == 0, added.stderr
+    assert served.run("qconf", "-sprj", "p1").stdout == (tmp_path / "p").read_text()
+    editor = tmp_path / "ed.sh"
+    editor.write_text("#!/bin/sh\nsed -i 's/template/p2/' \"$1\"\n")
+    editor.chmod(0o755)
+    edited = served.run("qconf", "-aprj", env={"EDITOR": str(editor)})
+    assert edited.returncode == 0, edited.stderr
+    assert served.run("qconf", "-sprjl").stdout.split() == ["p1", "p2"]
+    refused = served.run("qsub", "-P", "nosuch", "-b", "y", "sleep", "1")
+    assert refused.returncode == 1
+    assert 'job rejected: the requested project "nosuch" does not exist' in refused.stderr
+    assert served.run("qsub", "-P", "p1", "-b", "y", "sleep", "1").returncode == 0
+    assert served.run("qconf", "-dprj", "p2").returncode == 0
+    assert served.run("qconf", "-sprj", "p2").stderr == "p2 is not known as project\n"
+
+
+def test_ckpt_environments_with_qconf_and_qrsub(served: RunningCell, tmp_path: Path) -> None:
+    """Checkpointing environments are added, shown and listed; qrsub -ckpt checks them."""
+    assert served.run("qconf", "-sckptl").stderr == "no ckpt interface definition defined\n"
+    refused = served.run("qrsub", "-d", "1:0:0", "-ckpt", "blcr")
+    assert refused.returncode == 1
+    assert 'the requested checkpointing environment "blcr" does not exist' in refused.stdout
+    (tmp_path / "c").write_text("ckpt_name blcr\ninterface userdefined\n")
+    assert served.run("qconf", "-Ackpt", str(tmp_path / "c")).returncode == 0
+    assert served.run("qconf", "-sckptl").stdout.split() == ["blcr"]
+    assert served.run("qconf", "-sckpt", "blcr").stdout.startswith("ckpt_name          blcr\n")
+    assert served.run("qrsub", "-d", "1:0:0", "-ckpt", "blcr").returncode == 0
