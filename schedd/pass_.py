@@ -201,6 +201,8 @@ class _Pass:
             cat.note(Reason("pe_slots", "pe", pe_name, "slots", str(job.pe_min), str(free)))
             return None
         offers, host_room = self._offers(cat, pe_name, window, timed)
+        if job.master_queues:  # allocate from a master queue's host first
+            offers.sort(key=lambda o: not any(queue_matches(p, o[0]) for p in job.master_queues))
         got = allocate(pe.allocation_rule, job.pe_min, job.pe_max, offers, host_room, min(g, free))
         got = self._with_master(job, cat, got, window, timed) if got else None
         if got is None:

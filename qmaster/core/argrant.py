@@ -19,7 +19,8 @@ import math
 import time
 from typing import TYPE_CHECKING, Any
 
-from qmaster.core.arlife import ACTIVE, duration_offset
+from qmaster.core.arlife import ACTIVE
+from qmaster.core.arlimit import duration_offset
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.jobs import Identity
 from qmaster.core.view import assemble

@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from qmaster.complexes.booking import Debit
-from qmaster.complexes.values import ValueParseError, parse_time
 from qmaster.core import lifecycle
 from qmaster.core.ars import LIVE, AdvanceReservation, ArState
 from qmaster.core.jobs import Job
@@ -29,20 +28,7 @@ from qmaster.events.records import ArAcct, ArAttr, ArLog, NewAr
 if TYPE_CHECKING:
     from qmaster.core.machine import Core, Timer
 
-DEFAULT_DURATION_OFFSET = 60.0
 ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING)
-
-
-def duration_offset(core: Core) -> float:
-    """``DURATION_OFFSET`` of the scheduler's ``params`` (sched_conf(5)), 60 s by default."""
-    for item in core.config.sched_conf.attrs.get("params", "none").replace(",", " ").split():
-        name, _, value = item.partition("=")
-        if name.upper() == "DURATION_OFFSET":
-            try:
-                return parse_time(value)
-            except ValueParseError:
-                break
-    return DEFAULT_DURATION_OFFSET
 
 
 def booking_key(ar: AdvanceReservation) -> tuple[int, int]:

@@ -82,3 +82,17 @@ def test_stored_form_is_grid_engines(shared_served: RunningCell) -> None:
     second = int(plain.stdout.split()[3])
     assert "acl_list" not in _detail(shared_served, second)
     assert shared_served.run("qrdel", str(first), str(second)).returncode == 0
+
+
+def test_job_that_cannot_fit_the_ar_is_refused_at_submission(shared_served: RunningCell) -> None:
+    """qsub -ar implies -w e: a request the AR's queues cannot meet is refused, not left waiting."""
+    made = shared_served.run("qrsub", "-d", "1:0:0", "-l", "h=host1", "-pe", "mpi", "2")
+    assert made.returncode == 0, made.stdout + made.stderr
+    ar_id = made.stdout.split()[3]
+    for extra in (["-l", "h=host3"], ["-pe", "mpi", "2", "-masterq", "all.q@host2"]):
+        sub = shared_served.run("qsub", "-ar", ar_id, *extra, "-b", "y", "sleep", "1")
+        assert sub.returncode == 1, sub.stdout + sub.stderr
+        assert "error: no suitable queues" in sub.stdout + sub.stderr
+    fits = ["-pe", "mpi", "2", "-masterq", "all.q@host1", "-b", "y", "sleep", "1"]
+    assert shared_served.run("qsub", "-ar", ar_id, *fits).returncode == 0
+    assert shared_served.run("qrdel", "-f", ar_id).returncode == 0

@@ -147,12 +147,12 @@ def test_hard_error_blocks_jobs_until_the_queue_returns() -> None:
     core = ar_core()
     qrsub(core, a=T0 + 10, d=HOUR, l_hard={"h": "host2"}, he=True)
     run_until(core, T0 + 10)
+    submit(core, ALICE, T0 + 20, ar=1, l_hard={"h_rt": "60"}, CMDARGS=["30"])
     out = modify_queue(core, T0 + 20, hostlist="host1 host3 host4")
     assert ar_state(core, 1, T0 + 20) == "E"
     assert report_kinds([out]) == ["ar_log:RESOURCES UNSATISFIED"]
     row = request(core, ROOT, "ar_list", T0 + 20).data["ars"][0]
     assert row["messages"] == ["reserved queue all.q@host2 is unknown"]
-    submit(core, ALICE, T0 + 20, ar=1, l_hard={"h_rt": "60"}, CMDARGS=["30"])
     run_until(core, T0 + 40, T0 + 20)
     assert states(core, T0 + 40) == {"1": "qw"}
     out = modify_queue(core, T0 + 40, hostlist="@allhosts")
