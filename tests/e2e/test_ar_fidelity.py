@@ -7,6 +7,7 @@ import time
 import pytest
 
 from qmaster.testing import RunningCell
+from tests.e2e.other_user import nobody_ids, run_as
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -96,3 +97,22 @@ def test_job_that_cannot_fit_the_ar_is_refused_at_submission(shared_served: Runn
     fits = ["-pe", "mpi", "2", "-masterq", "all.q@host1", "-b", "y", "sleep", "1"]
     assert shared_served.run("qsub", "-ar", ar_id, *fits).returncode == 0
     assert shared_served.run("qrdel", "-f", ar_id).returncode == 0
+
+
+def test_qrdel_id_zero_asks_for_a_user_or_ids(shared_served: RunningCell) -> None:
+    """qrdel 0 answers Grid Engine's 'specify a username or ids' line and exits 1."""
+    gone = shared_served.run("qrdel", "0")
+    assert gone.returncode == 1
+    assert gone.stdout.strip() == "You have to specify a username or advance_reservation ids"
+
+
+def test_non_manager_may_not_delete_by_user_pattern(world_readable_cell: RunningCell) -> None:
+    """qrdel -u '*' by an ordinary user is refused as a whole, in Grid Engine's words."""
+    made = world_readable_cell.run("qrsub", "-d", "1:0:0")
+    assert made.returncode == 0, made.stdout + made.stderr
+    uid, gid = nobody_ids()
+    refused = run_as(world_readable_cell, uid, gid, "qrdel", "-u", "*")
+    assert refused.returncode == 1
+    text = 'denied: "nobody" must be manager to modify all advance reservations'
+    assert text in refused.stdout + refused.stderr
+    assert "ar-id" in world_readable_cell.run("qrstat", "-u", "*").stdout
