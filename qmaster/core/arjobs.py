@@ -5,7 +5,7 @@ usable, the user must be in its access list, ``h_rt`` must fit its duration
 and the time it has left, and the job may request only what the AR reserved.
 
 They are scheduled by a pass of their own per AR, only while the AR is ``r``
-(or ``W``: with soft error handling, on what remains), and only into what it
+(or ``E`` with soft error handling, ``-he no``: on what remains), and only into what it
 reserved: the pass sees the AR's queue instances with the AR's amounts as
 their capacity and its running jobs as their bookings. A job is started only
 if its ``h_rt`` plus ``DURATION_OFFSET`` ends before the AR does; at the end
@@ -125,7 +125,7 @@ def run_passes(core: Core, now: float, out: Outcome) -> None:
 
 
 def _blocked(ar: AdvanceReservation, now: float) -> str | None:
-    if ar.state is ArState.ERROR:
+    if ar.state is ArState.ERROR and ar.hard_errors:
         return "is in error state"
     if ar.state not in LIVE:
         return "is no longer available"

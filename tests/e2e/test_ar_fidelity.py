@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -116,3 +118,26 @@ def test_non_manager_may_not_delete_by_user_pattern(world_readable_cell: Running
     text = 'denied: "nobody" must be manager to modify all advance reservations'
     assert text in refused.stdout + refused.stderr
     assert "ar-id" in world_readable_cell.run("qrstat", "-u", "*").stdout
+
+
+def set_queue(
+    cell: RunningCell, tmp_path: Path, key: str, value: str
+) -> subprocess.CompletedProcess[str]:
+    """Change one attribute of all.q with qconf -Mq; the result for the test to judge."""
+    text = cell.run("qconf", "-sq", "all.q", check=True).stdout
+    lines = [f"{key} {value}" if ln.split()[:1] == [key] else ln for ln in text.splitlines()]
+    path = tmp_path / "all.q"
+    path.write_text("\n".join(lines) + "\n")
+    return cell.run("qconf", "-Mq", str(path))
+
+
+def test_running_ar_in_error_shows_e(served: RunningCell, tmp_path: Path) -> None:
+    """qrstat shows E for a running AR whose reserved host left its queue (W is for waiting)."""
+    assert served.run("qrsub", "-d", "1:0:0", "-l", "h=host2").returncode == 0
+    later = _date_time(time.time() + 3600)
+    assert served.run("qrsub", "-a", later, "-d", "1:0:0", "-l", "h=host2").returncode == 0
+    changed = set_queue(served, tmp_path, "hostlist", "host1 host3 host4")
+    assert changed.returncode == 0, changed.stdout + changed.stderr
+    rows = served.run("qrstat").stdout.splitlines()[2:]
+    states = {row[:7].strip(): row[32:37].strip() for row in rows}  # %7u %-10.10s %-12.12s %-5.5s
+    assert states == {"1": "E", "2": "W"}
