@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from qmaster.core.arlife import ACTIVE
@@ -126,14 +127,14 @@ def _unlimited_queues(core: Core) -> set[str]:
     return out
 
 
-def _principals(view: View, acl: list[str]) -> list[tuple[str, str]]:
+def principals(usersets: Mapping[str, frozenset[str]], acl: list[str]) -> list[tuple[str, str]]:
     """``(user, group)`` pairs that must all have access: users, @usersets, @groups."""
     out: list[tuple[str, str]] = []
     for entry in acl:
         if not entry.startswith("@"):
             out.append((entry, ""))
-        elif entry[1:] in view.usersets:
-            for member in view.usersets[entry[1:]]:
+        elif entry[1:] in usersets:
+            for member in usersets[entry[1:]]:
                 out.append(("", member[1:]) if member.startswith("@") else (member, ""))
         else:
             out.append(("", entry[1:]))
@@ -142,7 +143,7 @@ def _principals(view: View, acl: list[str]) -> list[tuple[str, str]]:
 
 def access_filter(view: View, acl: list[str]) -> Keep:
     """Queue instances every user of the AR's access list may use (host and cluster too)."""
-    principals = [JobRequest(0, 0, 0.0, u, g, [0]) for u, g in _principals(view, acl)]
+    people = [JobRequest(0, 0, 0.0, u, g, [0]) for u, g in principals(view.usersets, acl)]
     sets = view.usersets
 
     def keep(q: QueueState) -> bool:
@@ -151,7 +152,7 @@ def access_filter(view: View, acl: list[str]) -> Keep:
             may_access(p, q.user_lists, q.xuser_lists, sets)
             and may_access(p, host.user_lists, host.xuser_lists, sets)
             and may_access(p, view.global_user_lists, view.global_xuser_lists, sets)
-            for p in principals
+            for p in people
         )
 
     return keep

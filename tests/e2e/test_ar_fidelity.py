@@ -141,3 +141,15 @@ def test_running_ar_in_error_shows_e(served: RunningCell, tmp_path: Path) -> Non
     rows = served.run("qrstat").stdout.splitlines()[2:]
     states = {row[:7].strip(): row[32:37].strip() for row in rows}  # %7u %-10.10s %-12.12s %-5.5s
     assert states == {"1": "E", "2": "W"}
+
+
+def test_queue_change_that_breaks_an_ar_is_refused(served: RunningCell, tmp_path: Path) -> None:
+    """qconf -Mq taking the AR's PE out of pe_list is refused; the AR stays as it was."""
+    made = served.run("qrsub", "-d", "1:0:0", "-pe", "mpi", "2")
+    assert made.returncode == 0, made.stdout + made.stderr
+    refused = set_queue(served, tmp_path, "pe_list", "make")
+    assert refused.returncode == 1
+    text = 'denied: removing "mpi" from pe_list would break advance reservation 1'
+    assert text in refused.stdout + refused.stderr
+    assert "mpi" in served.run("qconf", "-sq", "all.q").stdout.split("pe_list", 1)[1].split("\n")[0]
+    assert _detail(served, 1)["state"] == "r"
