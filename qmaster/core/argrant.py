@@ -10,7 +10,8 @@ On top of what a job would need:
 - every user of the AR's ``-u`` list must be allowed on a queue instance
   (and its host, and the cluster) for it to be reserved;
 - a queue instance running a job without ``h_rt`` is never reserved;
-- ``-now y`` reserves only interactive queue instances.
+- ``-now y`` reserves only interactive queue instances;
+- ``-ckpt name`` reserves only queue instances whose ``ckpt_list`` holds it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from qmaster.conf.fields import split_list
 from qmaster.core.arlife import ACTIVE
 from qmaster.core.arlimit import duration_offset
 from qmaster.core.errors import InvalidRequest
@@ -160,19 +162,21 @@ def access_filter(view: View, acl: list[str]) -> Keep:
 
 def state_filter(core: Core, spec: dict[str, Any]) -> Keep | None:
     """What changes with the cell's state: no queue instance running a job without h_rt;
-    only interactive ones with ``-now y``. None when nothing is excluded."""
+    only interactive ones with ``-now y``; only those whose ``ckpt_list`` holds the
+    ``-ckpt`` object. None when nothing is excluded."""
     busy = _unlimited_queues(core)
     interactive = bool(spec.get("now"))
-    if not busy and not interactive:
+    ckpt = spec.get("ckpt")
+    if not busy and not interactive and not ckpt:
         return None
 
     def keep(q: QueueState) -> bool:
         if q.name in busy:
             return False
-        if interactive:
-            qi = core.queue_instance(q.name)
-            return qi is not None and "INTERACTIVE" in qi.qtype
-        return True
+        qi = core.queue_instance(q.name)
+        if interactive and (qi is None or "INTERACTIVE" not in qi.qtype):
+            return False
+        return not ckpt or (qi is not None and ckpt in split_list(qi.attrs.get("ckpt_list", "")))
 
     return keep
 

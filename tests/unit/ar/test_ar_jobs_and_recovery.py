@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from qmaster.core import Core, Outcome, SpoolDelta
-from tests.unit.ar.helpers import HOUR, ar_core, ar_rows, qrsub, report_kinds
+from tests.unit.ar.helpers import HOUR, ar_core, ar_rows, modify_queue, qrsub, report_kinds
 from tests.unit.core.helpers import ALICE, BOB, ROOT, T0, request, run_until, submit, texts
 
 
@@ -86,11 +86,12 @@ def test_an_ar_with_every_option_reads_back_identical() -> None:
     """After a restart qrstat shows exactly what it showed before."""
     core = ar_core()
     request(core, ROOT, "conf_add", kind="userset", name="team", members=["bob"])
+    modify_queue(core, T0, ckpt_list="blcr")
     spec = {
         "a": T0 + HOUR, "e": T0 + 2 * HOUR, "d": HOUR, "N": "night", "A": "proj",
         "l_hard": {"arch": "lx-amd64"}, "u": ["alice", "@team"], "q_hard": ["all.q"],
         "pe_name": "mpi", "pe_min": 2, "pe_max": 4, "masterq": ["all.q@host1"],
-        "ckpt": "none", "now": False, "m": "bea", "M": ["alice@example.org"], "he": True,
+        "ckpt": "blcr", "now": False, "m": "bea", "M": ["alice@example.org"], "he": True,
     }  # fmt: skip
     outs = [qrsub(core, **spec)]
     assert texts(outs[0]) == ["Your advance reservation 1 has been granted"]
