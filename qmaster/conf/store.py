@@ -8,6 +8,7 @@ then swaps it in, so a refused request leaves everything as it was.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -176,9 +177,19 @@ class ClusterConfig:
     # -- conf_modify / conf_add / conf_delete -----------------------------------
 
     def apply(
-        self, op: str, args: dict[str, Any], user: str, host: str, is_manager: bool
+        self,
+        op: str,
+        args: dict[str, Any],
+        user: str,
+        host: str,
+        is_manager: bool,
+        veto: Callable[[ConfState], str | None] | None = None,
     ) -> ConfChange:
-        """Carry out a configuration request completely, or not at all."""
+        """Carry out a configuration request completely, or not at all.
+
+        ``veto`` sees the planned state and may refuse it with a message
+        (advance reservations the change would break).
+        """
         if not is_manager:
             text = f'denied: "{user}" must be manager for this operation'
             return ConfChange([error(text, Status.ENOMGR)])
@@ -186,9 +197,11 @@ class ClusterConfig:
             change = plan_change(self._state, op, args, f"{user}@{host}")
         except ConfigError as exc:
             return ConfChange([error(str(exc), Status.ESYNTAX)])
-        return self._commit(change)
+        return self._commit(change, veto)
 
-    def _commit(self, change: Change) -> ConfChange:
+    def _commit(
+        self, change: Change, veto: Callable[[ConfState], str | None] | None = None
+    ) -> ConfChange:
         if change.failed or change.state is None:
             # Nothing was applied, so no success line may be printed for any part of it.
             return ConfChange([a for a in change.answers if a.is_error])
@@ -196,6 +209,9 @@ class ClusterConfig:
             check_state(change.state)
         except ConfigError as exc:
             return ConfChange([error(exc.reason, Status.ESEMANTIC)])
+        refused = veto(change.state) if veto is not None else None
+        if refused is not None:
+            return ConfChange([error(refused, Status.ESYNTAX)])
         self._state = change.state
         upserts = [(k, n, object_text(change.state, k, n)) for k, n in change.touched]
         return ConfChange(change.answers, upserts, list(change.removed))

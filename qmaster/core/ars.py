@@ -6,9 +6,10 @@ time. Its states are Grid Engine's letters::
 
     w  waiting: granted, the start time not reached
     r  running: inside the window; its jobs may run
-    E  error: a reserved resource is gone and the AR was made with -he yes
-       (hard error handling): its jobs are not scheduled
-    W  warning: the same with -he no: its jobs use what remains
+    W  warning: waiting, and a reserved resource is gone
+    E  error: running, and a reserved resource is gone; with -he yes (hard
+       error handling) its jobs are not scheduled, with -he no they use
+       what remains
     x  exited: the end time was reached; its jobs are deleted, then the AR
     d  deleted: qrdel; goes when its jobs have gone
 
@@ -47,7 +48,7 @@ TRANSITIONS: dict[ArState, frozenset[ArState]] = {
     A.WAITING: frozenset({A.RUNNING, A.ERROR, A.WARNING, A.EXITED, A.DELETED}),
     A.RUNNING: frozenset({A.ERROR, A.WARNING, A.EXITED, A.DELETED}),
     A.ERROR: frozenset({A.WAITING, A.RUNNING, A.EXITED, A.DELETED}),
-    A.WARNING: frozenset({A.WAITING, A.RUNNING, A.EXITED, A.DELETED}),
+    A.WARNING: frozenset({A.WAITING, A.RUNNING, A.ERROR, A.EXITED, A.DELETED}),
     A.EXITED: frozenset(),
     A.DELETED: frozenset({A.EXITED}),
 }
@@ -93,7 +94,7 @@ class AdvanceReservation:
 
     @property
     def hard_errors(self) -> bool:
-        """``-he yes``: while in error, its jobs are not scheduled."""
+        """``-he yes``: while in error (``E``), its jobs are not scheduled."""
         return bool(self.spec.get("he"))
 
     @property

@@ -8,7 +8,7 @@ use at once.
 from __future__ import annotations
 
 from qmaster.conf.errors import ConfigError, ConfNotFound
-from qmaster.core import arlife
+from qmaster.core import arconf, arlife
 from qmaster.core.errors import InvalidRequest, NoSuchObject, NotManager
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
@@ -40,6 +40,7 @@ def _change(core: Core, req: Request, now: float, out: Outcome) -> None:
             user=who.user,
             host=who.host,
             is_manager=core.is_manager(who),
+            veto=lambda new: arconf.conflict(core, new),
         )
     except ConfNotFound as exc:
         raise NoSuchObject(str(exc)) from exc

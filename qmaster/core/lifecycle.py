@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from qmaster.complexes.values import parse_time
 from qmaster.core import reports
+from qmaster.core.arlimit import ar_runtime_limit
 from qmaster.core.job_filter import remember_finished
 from qmaster.core.jobs import Job, Task
 from qmaster.core.outcome import Outcome
@@ -66,7 +67,7 @@ def end_of_run(core: Core, job: Job, task: Task) -> tuple[float, int, int]:
     status = int((job.spec.get("v") or {}).get(EXIT_STATUS_VAR, 0) or 0)
     end, exit_status, failed = task.start_time + runtime, status, 0
     s_rt = _limit(job, core, task, "s_rt")
-    h_rt = _limit(job, core, task, "h_rt")
+    h_rt = ar_runtime_limit(core, job, task.start_time, _limit(job, core, task, "h_rt"))
     if s_rt is not None and task.start_time + s_rt < end:
         end, exit_status, failed = task.start_time + s_rt, SIGUSR1_EXIT, FAILED_AFTER_JOB
     if h_rt is not None and task.start_time + h_rt < end:

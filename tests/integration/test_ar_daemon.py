@@ -52,6 +52,11 @@ def test_granted_ar_reads_back_identical_after_a_restart(tmp_path: Path) -> None
     live = start_daemon(tmp_path / "sge")
     try:
         live.call("conf_modify", {"kind": "ckpt", "text": "ckpt_name blcr\n", "add": True})
+        text = live.call("conf_show", {"kind": "cqueue", "name": "all.q"}).data["text"]
+        text = "\n".join(
+            "ckpt_list blcr" if line.startswith("ckpt_list") else line for line in text.splitlines()
+        )
+        assert live.call("conf_modify", {"kind": "cqueue", "text": text + "\n"}).ok
         reply = live.call("ar_submit", {"ar": {**FULL_SPEC, "a": time.time() + 600}})
         assert [a.text for a in reply.answers] == ["Your advance reservation 1 has been granted"]
         before = live.call("ar_list", {"users": None}).data["ars"]

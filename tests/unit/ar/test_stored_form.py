@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tests.unit.ar.helpers import HOUR, ar_core, ar_rows, qrsub
-from tests.unit.core.helpers import ALICE, BOB, T0, submit
+from tests.unit.ar.helpers import HOUR, ar_core, ar_rows, modify_queue, qrsub
+from tests.unit.core.helpers import ALICE, BOB, ROOT, T0, request, submit, texts
 
 
 def test_resource_shortcuts_are_stored_by_full_name() -> None:
@@ -49,3 +49,18 @@ def test_no_access_list_is_shown_without_u() -> None:
     row = ar_rows(core)[0]
     assert (row["acl_list"], row["xacl_list"]) == ([], [])
     assert submit(core, BOB, T0, ar=1, l_hard={"h_rt": "60"}).answers[0].is_error
+
+
+def test_checkpoint_object_is_carried_and_picks_queues() -> None:
+    """-ckpt is stored and shown, reserves only queues listing it, and guards their ckpt_list."""
+    core = ar_core()
+    request(core, ROOT, "conf_modify", kind="ckpt", text="ckpt_name blcr\n", add=True)
+    assert qrsub(core, d=HOUR, ckpt="blcr").answers[0].is_error  # no queue lists it
+    assert not modify_queue(core, T0, ckpt_list="blcr").answers[0].is_error
+    assert not qrsub(core, d=HOUR, ckpt="blcr").answers[0].is_error
+    assert ar_rows(core)[0]["ckpt"] == "blcr"
+    assert core.ars[1].spec["ckpt"] == "blcr"
+    out = modify_queue(core, T0, ckpt_list="NONE")
+    assert texts(out) == [
+        'denied: removing "blcr" from ckpt_list would break advance reservation 1'
+    ]
