@@ -134,6 +134,11 @@ def _ar(r: Reason) -> str:
     return f"advance reservation {r.target}: {r.offered}"
 
 
+def _exclusive(r: Reason) -> str:
+    head = f"{_request(r)} " if r.requested else ""
+    return f"{head}{_where(r)} because exclusive resource ({r.attribute}) is already in use"
+
+
 def _failed(r: Reason) -> str:
     return f"job could not be matched: {r.offered}"
 
@@ -162,6 +167,7 @@ _RENDER = {
     "ar_no_h_rt": _ar_no_h_rt,
     "ar": _ar,
     "failed": _failed,
+    "exclusive": _exclusive,
 }
 
 
