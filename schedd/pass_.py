@@ -1,6 +1,7 @@
 """The scheduling pass: a pure function of (view, now) that returns a :class:`Plan`.
 
-Jobs go in priority order (``-p``), then by submission time and id. For each
+Jobs go in Grid Engine's priority order (POSIX priority, urgency and tickets,
+normalised and weighted: :mod:`schedd.order`), then by submission time and id. For each
 job the category (see :mod:`schedd.categories`) gives the queue instances
 that are statically possible, in preference order; the pass takes the first
 one with room at every level (global, host, queue) — or, for a parallel job,
@@ -26,15 +27,12 @@ from schedd.matching import (
     room,
     room_reason,
 )
+from schedd.order import dispatch_order
 from schedd.pe import Assignment, allocate, master_first
 from schedd.reasons import Reason, ReasonList
 from schedd.requests import Req, duration
 from schedd.reservation import Planner
 from schedd.view import JobRequest, Order, Plan, QueueState, Reservation, View
-
-
-def _sort_key(job: JobRequest) -> tuple[int, float, int]:
-    return (-job.priority, job.submit_time, job.job_id)
 
 
 def _queue_key(q: QueueState) -> tuple[int, str]:
@@ -324,7 +322,7 @@ def schedule(view: View, now: float, *, cache: bool = True) -> Plan:
     benchmark); the orders are the same.
     """
     run = _Pass(view, now, cache)
-    for job in sorted(view.jobs, key=_sort_key):
+    for job in dispatch_order(view, now):
         try:
             run.job(job)
         except Exception as exc:  # one job's fault must not stop the pass

@@ -21,6 +21,7 @@ from typing import Any
 from qmaster.complexes.booking import Debit
 from qmaster.complexes.levels import GLOBAL, HOST, QUEUE, Level
 from qmaster.complexes.table import ComplexTable, entry_from_fields
+from schedd.priority import Weights
 from schedd.reasons import ReasonList
 
 DEFAULT_TABLE = ComplexTable(
@@ -50,6 +51,7 @@ class JobRequest:
     master_queues: tuple[str, ...] = ()
     reserve: bool = False
     runtime_limit: float | None = None
+    deadline: float | None = None
     # the job's category key, when the caller keeps it from pass to pass (as Grid
     # Engine assigns a job its category at submission); None: worked out per pass
     category: Hashable | None = field(default=None, compare=False)
@@ -111,6 +113,7 @@ class PeState:
     used: int = 0
     user_lists: tuple[str, ...] = ()
     xuser_lists: tuple[str, ...] = ()
+    urgency_slots: str = "min"
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +154,8 @@ class View:
     """Advance reservations not yet over: what each holds over its window."""
     ar_queues: frozenset[str] = frozenset()
     """Queue instances an advance reservation holds: no job without ``h_rt`` goes there."""
+    weights: Weights = field(default_factory=Weights)
+    """The priority and urgency weights of the scheduler configuration."""
 
     def host(self, name: str) -> HostState:
         """The host's state; a host the view does not know offers nothing."""

@@ -24,6 +24,7 @@ from qmaster.core.states import TaskState
 from schedd import Booked, HostState, JobRequest, PeState, QueueState, Running, View
 from schedd.categories import with_category
 from schedd.matching import debits
+from schedd.priority import Weights
 from schedd.requests import compile_requests, duration
 
 if TYPE_CHECKING:
@@ -88,6 +89,31 @@ def _request(job: Job) -> JobRequest:
         master_queues=tuple(spec.get("masterq") or ()),
         reserve=bool(spec.get("R")),
         runtime_limit=parse_time(h_rt) if h_rt is not None else None,
+        deadline=_deadline(spec.get("dl")),
+    )
+
+
+def _deadline(value: object) -> float | None:
+    """The ``-dl`` deadline (spec key ``dl``) as epoch seconds, when set."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return None
+
+
+def weights(core: Core) -> Weights:
+    """The priority and urgency weights of the scheduler configuration."""
+    attrs = core.config.sched_conf.attrs
+    return Weights(
+        priority=float(attrs["weight_priority"]),
+        urgency=float(attrs["weight_urgency"]),
+        ticket=float(attrs["weight_ticket"]),
+        waiting_time=float(attrs["weight_waiting_time"]),
+        deadline=float(attrs["weight_deadline"]),
     )
 
 
@@ -163,7 +189,8 @@ def _pes(core: Core, booked: Bookings) -> dict[str, PeState]:
         used = round(booked.at("pe", name).get("slots", 0.0))
         users = tuple(f.split_list(pe.attrs.get("user_lists", "NONE")))
         xusers = tuple(f.split_list(pe.attrs.get("xuser_lists", "NONE")))
-        out[name] = PeState(name, pe.slots, pe.allocation_rule, used, users, xusers)
+        urgency = pe.attrs.get("urgency_slots", "min")
+        out[name] = PeState(name, pe.slots, pe.allocation_rule, used, users, xusers, urgency)
     return out
 
 
@@ -218,6 +245,7 @@ def assemble(core: Core, jobs: list[JobRequest], now: float, *, empty: bool = Fa
         running=[] if empty else _running(core, now),
         advance=advance,
         ar_queues=ar_queues,
+        weights=weights(core),
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from schedd import schedule
 from tests.unit.schedd.helpers import host, job, placed, queue, table, texts, view
 
-EXCL = "exclusive excl BOOL EXCL YES YES 0 1000"
+EXCL = "exclusive excl BOOL EXCL YES YES 0 0"
 
 
 def _cell(*jobs):  # type: ignore[no-untyped-def]
