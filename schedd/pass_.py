@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from qmaster.complexes.levels import Level
 from schedd.categories import Category, CategoryCache
+from schedd.limits import Limits
 from schedd.matching import (
     BIG,
     apply,
@@ -53,6 +54,7 @@ class _Pass:
         wants = wants or bool(view.advance)
         self.planner = Planner(view, now) if wants else None
         self.reservations_left = view.max_reservation
+        self.limits = Limits(view)
         self.full: dict[str, Reason] = {}
         for q in self.queues:
             self._check_full(q)
@@ -80,6 +82,11 @@ class _Pass:
     # -- one job ----------------------------------------------------------------
 
     def job(self, job: JobRequest) -> None:
+        refused = self.limits.refuse(job)
+        if refused is not None:
+            self.plan.reasons[job.job_id] = ReasonList([refused])
+            return
+        tasks, capped = self.limits.tasks(job)
         cat = self.cats.category(job)
         if cat.exhausted and not job.reserve:
             self.plan.reasons[job.job_id] = cat.reasons
@@ -87,13 +94,16 @@ class _Pass:
         if cat.length < 0:
             cat.length = duration(job.hard_resources, self.view.default_duration)
         window = (self.now, self.now + cat.length)
-        for task_id in job.task_ids:
+        for task_id in tasks:
             placed = self.place(job, cat, window, timed=False)
             if placed is None:
                 self.plan.reasons[job.job_id] = cat.reasons
                 self.reserve(job, cat, task_id, window[1] - window[0])
                 return
             self.book(job, cat, task_id, placed, window)
+            self.limits.started(job)
+        if capped is not None:
+            self.plan.reasons[job.job_id] = ReasonList([capped])
 
     def place(
         self, job: JobRequest, cat: Category, window: tuple[float, float], *, timed: bool

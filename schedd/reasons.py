@@ -139,6 +139,18 @@ def _exclusive(r: Reason) -> str:
     return f"{head}{_where(r)} because exclusive resource ({r.attribute}) is already in use"
 
 
+def _user_limit(r: Reason) -> str:
+    return "job dropped because of user limitations"
+
+
+def _max_aj_instances(r: Reason) -> str:
+    return "not all array task may be started due to 'max_aj_instances'"
+
+
+def _job_dependencies(r: Reason) -> str:
+    return "job dropped because of job dependencies"
+
+
 def _failed(r: Reason) -> str:
     return f"job could not be matched: {r.offered}"
 
@@ -168,6 +180,9 @@ _RENDER = {
     "ar": _ar,
     "failed": _failed,
     "exclusive": _exclusive,
+    "user_limit": _user_limit,
+    "max_aj_instances": _max_aj_instances,
+    "job_dependencies": _job_dependencies,
 }
 
 

@@ -52,6 +52,10 @@ class JobRequest:
     reserve: bool = False
     runtime_limit: float | None = None
     deadline: float | None = None
+    max_tasks: int | None = None
+    """Tasks of this array job that may run at once (``-tc``, ``max_aj_instances``)."""
+    running_tasks: int = 0
+    """Tasks of this job running now (filled where a limit needs it)."""
     # the job's category key, when the caller keeps it from pass to pass (as Grid
     # Engine assigns a job its category at submission); None: worked out per pass
     category: Hashable | None = field(default=None, compare=False)
@@ -154,6 +158,10 @@ class View:
     """Advance reservations not yet over: what each holds over its window."""
     ar_queues: frozenset[str] = frozenset()
     """Queue instances an advance reservation holds: no job without ``h_rt`` goes there."""
+    maxujobs: int = 0
+    """Running jobs allowed per user (0: no limit)."""
+    user_running: Mapping[str, int] = field(default_factory=dict)
+    """Running jobs per user (filled when ``maxujobs`` is set)."""
     weights: Weights = field(default_factory=Weights)
     """The priority and urgency weights of the scheduler configuration."""
 

@@ -57,6 +57,61 @@ def is_held(core: Core, job: Job) -> bool:
     return job.user_hold or _held_by_jid(core, job)
 
 
+def _ad_refs(core: Core, job: Job) -> list[Job]:
+    """The jobs ``-hold_jid_ad`` names (ids, or names of the owner's jobs)."""
+    out: list[Job] = []
+    for ref in job.spec.get("hold_jid_ad") or ():
+        text = str(ref)
+        if text.isdigit():
+            other = core.jobs.get(int(text))
+            out.extend([other] if other is not None and other is not job else [])
+        else:
+            out.extend(
+                j for j in core.jobs.values()
+                if j.name == text and j.owner.user == job.owner.user and j is not job
+            )  # fmt: skip
+    return out
+
+
+def _task_done(job: Job, task_id: int) -> bool:
+    if task_id in job.pending:
+        return False
+    task = job.tasks.get(task_id)
+    return task is None or task.state is TaskState.FINISHED
+
+
+def free_tasks(core: Core, job: Job) -> list[int]:
+    """Pending tasks not held by ``-hold_jid_ad``: task i waits for task i of each named job."""
+    refs = _ad_refs(core, job) if job.spec.get("hold_jid_ad") else []
+    if not refs:
+        return job.pending
+    return [t for t in job.pending if all(_task_done(other, t) for other in refs)]
+
+
+def _active(job: Job) -> int:
+    return sum(1 for t in job.tasks.values() if t.state in ACTIVE)
+
+
+def _limited(core: Core, job: Job, request: JobRequest, maxujobs: int) -> JobRequest:
+    """The request with its running tasks and concurrency cap, where a limit needs them."""
+    cap: int | None = None
+    if job.array:
+        caps = [core.config.global_conf.max_aj_instances, int(job.spec.get("tc") or 0)]
+        cap = min((c for c in caps if c > 0), default=None)
+    if cap is None and not maxujobs:
+        return request
+    return replace(request, max_tasks=cap, running_tasks=_active(job))
+
+
+def running_jobs_per_user(core: Core) -> dict[str, int]:
+    """How many jobs each user has running (a task transferring, running or being deleted)."""
+    out: dict[str, int] = {}
+    for job in core.jobs.values():
+        if any(t.state in ACTIVE for t in job.tasks.values()):
+            out[job.owner.user] = out.get(job.owner.user, 0) + 1
+    return out
+
+
 def job_request(job: Job, task_ids: list[int]) -> JobRequest:
     """The scheduler's picture of one job (built once per spec, then given its tasks)."""
     memo = job.request_memo
@@ -251,12 +306,19 @@ def assemble(core: Core, jobs: list[JobRequest], now: float, *, empty: bool = Fa
 
 def build_view(core: Core, now: float) -> View:
     """The view of one pass: jobs with dispatchable pending tasks, and the cell."""
-    jobs = [
-        job_request(job, job.pending)
-        for job in core.jobs.values()
-        if job.pending and not is_held(core, job) and not job.spec.get("ar")
-    ]
-    return assemble(core, jobs, now)
+    maxujobs = core.config.sched_conf.maxujobs
+    jobs: list[JobRequest] = []
+    for job in core.jobs.values():
+        if not job.pending or is_held(core, job) or job.spec.get("ar"):
+            continue
+        tasks = free_tasks(core, job)
+        if tasks:
+            jobs.append(_limited(core, job, job_request(job, tasks), maxujobs))
+    view = assemble(core, jobs, now)
+    if maxujobs:
+        view.maxujobs = maxujobs
+        view.user_running = running_jobs_per_user(core)
+    return view
 
 
 def task_debits(core: Core, job: Job, task: Task, view: View) -> tuple[Debit, ...]:
