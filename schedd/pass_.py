@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from qmaster.complexes.levels import Level
 from schedd.categories import Category, CategoryCache
 from schedd.limits import Limits
+from schedd.load import LoadModel
 from schedd.matching import (
     BIG,
     apply,
@@ -36,10 +37,6 @@ from schedd.reservation import Planner
 from schedd.view import JobRequest, Order, Plan, QueueState, Reservation, View
 
 
-def _queue_key(q: QueueState) -> tuple[int, str]:
-    return (q.seq_no, q.name)
-
-
 class _Pass:
     """The state of one pass: the view it books into, the cache, the planner."""
 
@@ -47,7 +44,8 @@ class _Pass:
         self.view = view
         self.now = now
         self.plan = Plan()
-        self.queues = sorted(view.queues, key=_queue_key)
+        self.load = LoadModel(view, now)
+        self.queues = sorted(view.queues, key=self.load.key)
         self.by_name = {q.name: q for q in self.queues}
         self.cats = CategoryCache(view, self.queues, enabled=cache)
         wants = view.max_reservation > 0 and any(j.reserve for j in view.jobs)
@@ -57,6 +55,9 @@ class _Pass:
         self.limits = Limits(view)
         self.full: dict[str, Reason] = {}
         for q in self.queues:
+            alarm = self.load.alarm(q) if q.load_thresholds else None
+            if alarm is not None:
+                self.full[q.name] = alarm
             self._check_full(q)
 
     def _check_full(self, q: QueueState) -> None:
@@ -153,6 +154,7 @@ class _Pass:
         if timed:
             q = next((q for q in cat.static if self._fits(cat, q, window, True)), None)
             return [(q, 1)] if q else None
+        self._resort(cat)
         candidates = cat.candidates
         full = self.full
         i = cat.start
@@ -165,6 +167,18 @@ class _Pass:
         cat.start = i
         cat.exhausted = True
         return None
+
+    def _resort(self, cat: Category) -> None:
+        """Put the candidates in load order again after job load adjustments changed it."""
+        if cat.sorted_at == self.load.version:
+            return
+        cat.sorted_at = self.load.version
+        rank = cat.soft_rank
+        if rank:
+            cat.candidates.sort(key=lambda q: (rank.get(q.name, 0), self.load.key(q)))
+        else:
+            cat.candidates.sort(key=self.load.key)
+        cat.start = 0
 
     # -- parallel jobs --------------------------------------------------------------
 
@@ -185,6 +199,8 @@ class _Pass:
         offers: list[tuple[QueueState, int]] = []
         host_room: dict[str, int] = {}
         keep: list[QueueState] = []
+        if not timed:
+            self._resort(cat)
         for q in cat.static if timed else cat.candidates:
             if not timed and q.name in self.full:
                 continue
@@ -304,6 +320,7 @@ class _Pass:
             self.planner.add(booked, window[0], window[1])
         for q, _ in assignment:
             self._check_full(q)
+        self.load.dispatched(assignment)
         slots = tuple((q.name, n) for q, n in assignment)
         self.plan.orders.append(Order(job.job_id, task_id, slots, booked, pe_name))
 

@@ -151,6 +151,10 @@ def _job_dependencies(r: Reason) -> str:
     return "job dropped because of job dependencies"
 
 
+def _overloaded(r: Reason) -> str:
+    return f'queue instance "{r.target}" dropped because it is overloaded: {r.offered}'
+
+
 def _failed(r: Reason) -> str:
     return f"job could not be matched: {r.offered}"
 
@@ -180,6 +184,7 @@ _RENDER = {
     "ar": _ar,
     "failed": _failed,
     "exclusive": _exclusive,
+    "overloaded": _overloaded,
     "user_limit": _user_limit,
     "max_aj_instances": _max_aj_instances,
     "job_dependencies": _job_dependencies,

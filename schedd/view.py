@@ -77,6 +77,7 @@ class QueueState:
     disabled: bool = False
     host_groups: tuple[str, ...] = ()
     level: Level | None = None
+    load_thresholds: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.level is None:
@@ -162,6 +163,15 @@ class View:
     """Running jobs allowed per user (0: no limit)."""
     user_running: Mapping[str, int] = field(default_factory=dict)
     """Running jobs per user (filled when ``maxujobs`` is set)."""
+    queue_sort: str = "load"
+    """``queue_sort_method``: ``load`` or ``seqno``."""
+    load_formula: str = "np_load_avg"
+    load_adjustments: Sequence[tuple[str, float]] = ()
+    """``job_load_adjustments`` as (attribute, amount per slot)."""
+    load_decay: float = 0.0
+    """``load_adjustment_decay_time`` in seconds."""
+    recent: Sequence[tuple[tuple[tuple[str, int], ...], float]] = ()
+    """Jobs dispatched within the decay time: (host, slots) pairs and the dispatch time."""
     weights: Weights = field(default_factory=Weights)
     """The priority and urgency weights of the scheduler configuration."""
 

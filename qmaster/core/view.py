@@ -21,6 +21,7 @@ from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.ars import LIVE
 from qmaster.core.jobs import Job, Task
 from qmaster.core.states import TaskState
+from qmaster.core.viewload import load_settings
 from schedd import Booked, HostState, JobRequest, PeState, QueueState, Running, View
 from schedd.categories import with_category
 from schedd.matching import debits
@@ -199,6 +200,7 @@ def queue_states(core: Core, *, empty: bool = False) -> list[QueueState]:
             pe_list=tuple(qi.pe_list),
             host_groups=tuple(core.config.state.groups_of(qi.host)),
             level=queue_level(qi, table, booked),
+            load_thresholds=tuple(f.split_pairs(qi.attrs.get("load_thresholds", "NONE")).items()),
         )
         for qi in core.config.queue_instances()
     ]
@@ -301,6 +303,7 @@ def assemble(core: Core, jobs: list[JobRequest], now: float, *, empty: bool = Fa
         advance=advance,
         ar_queues=ar_queues,
         weights=weights(core),
+        **load_settings(core, now, empty),
     )
 
 
