@@ -22,7 +22,8 @@ from functools import partial
 from qmaster.complexes.booking import Debit
 from qmaster.complexes.compare import satisfies
 from qmaster.complexes.levels import GLOBAL, HOST, LETTER, QUEUE, Level
-from qmaster.complexes.types import ValueType
+from qmaster.complexes.types import Consumable, Relop, ValueType
+from schedd.exclusive import blocked, debits_at
 from schedd.reasons import Reason
 from schedd.requests import Compiled, Req, Value
 from schedd.reservation import Planner
@@ -123,6 +124,12 @@ def room(
     With a planner, consumables held by a reservation (or all, when ``timed``)
     count what is free during the whole ``window``.
     """
+    if c.excl:
+        name = blocked(c.excl, level, planner, window, timed)
+        if name is not None:
+            wanted = dict(c.excl)[name]
+            return 0, Req(name, "true" if wanted else "", ValueType.BOOL, Relop.EXCL,
+                          Consumable.YES, 1.0)  # fmt: skip
     best, limit = BIG, None
     capacity, used, load_cap = level.capacity, level.used, level.load_cap
     for name, amount, per_job, r in c.counted:
@@ -153,6 +160,8 @@ def room_reason(req: Req, level: Level) -> Callable[[], Reason]:
     When what is free now would do, a reservation holds the rest: Grid Engine
     then adds " due to a reservation".
     """
+    if req.relop is Relop.EXCL:
+        return partial(Reason, "exclusive", level.kind, level.name, req.name, req.text or None)
     free = level.available(req.name)
     reserved = free + _EPS >= req.amount > 0
     return partial(_full_or_offers, req, level, free, reserved)
@@ -226,6 +235,10 @@ def debits(c: Compiled, view: View, assignment: list[tuple[QueueState, int]]) ->
             _debit(out, r, view.host(host).level, n, host == master.host)
         for q, n in assignment:
             _debit(out, r, q.queue_level, n, q is master)
+    if c.excl:
+        levels = [view.global_level, *(view.host(h).level for h in hosts)]
+        for level in [*levels, *(q.queue_level for q, _ in assignment)]:
+            out.extend(debits_at(c.excl, level))
     return tuple(out)
 
 

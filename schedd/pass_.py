@@ -1,6 +1,7 @@
 """The scheduling pass: a pure function of (view, now) that returns a :class:`Plan`.
 
-Jobs go in priority order (``-p``), then by submission time and id. For each
+Jobs go in Grid Engine's priority order (POSIX priority, urgency and tickets,
+normalised and weighted: :mod:`schedd.order`), then by submission time and id. For each
 job the category (see :mod:`schedd.categories`) gives the queue instances
 that are statically possible, in preference order; the pass takes the first
 one with room at every level (global, host, queue) — or, for a parallel job,
@@ -16,6 +17,8 @@ from collections.abc import Sequence
 
 from qmaster.complexes.levels import Level
 from schedd.categories import Category, CategoryCache
+from schedd.limits import Limits
+from schedd.load import LoadModel
 from schedd.matching import (
     BIG,
     apply,
@@ -26,19 +29,12 @@ from schedd.matching import (
     room,
     room_reason,
 )
+from schedd.order import dispatch_order
 from schedd.pe import Assignment, allocate, master_first
 from schedd.reasons import Reason, ReasonList
 from schedd.requests import Req, duration
 from schedd.reservation import Planner
 from schedd.view import JobRequest, Order, Plan, QueueState, Reservation, View
-
-
-def _sort_key(job: JobRequest) -> tuple[int, float, int]:
-    return (-job.priority, job.submit_time, job.job_id)
-
-
-def _queue_key(q: QueueState) -> tuple[int, str]:
-    return (q.seq_no, q.name)
 
 
 class _Pass:
@@ -48,15 +44,20 @@ class _Pass:
         self.view = view
         self.now = now
         self.plan = Plan()
-        self.queues = sorted(view.queues, key=_queue_key)
+        self.load = LoadModel(view, now)
+        self.queues = sorted(view.queues, key=self.load.key)
         self.by_name = {q.name: q for q in self.queues}
         self.cats = CategoryCache(view, self.queues, enabled=cache)
         wants = view.max_reservation > 0 and any(j.reserve for j in view.jobs)
         wants = wants or bool(view.advance)
         self.planner = Planner(view, now) if wants else None
         self.reservations_left = view.max_reservation
+        self.limits = Limits(view)
         self.full: dict[str, Reason] = {}
         for q in self.queues:
+            alarm = self.load.alarm(q) if q.load_thresholds else None
+            if alarm is not None:
+                self.full[q.name] = alarm
             self._check_full(q)
 
     def _check_full(self, q: QueueState) -> None:
@@ -82,6 +83,11 @@ class _Pass:
     # -- one job ----------------------------------------------------------------
 
     def job(self, job: JobRequest) -> None:
+        refused = self.limits.refuse(job)
+        if refused is not None:
+            self.plan.reasons[job.job_id] = ReasonList([refused])
+            return
+        tasks, capped = self.limits.tasks(job)
         cat = self.cats.category(job)
         if cat.exhausted and not job.reserve:
             self.plan.reasons[job.job_id] = cat.reasons
@@ -89,13 +95,16 @@ class _Pass:
         if cat.length < 0:
             cat.length = duration(job.hard_resources, self.view.default_duration)
         window = (self.now, self.now + cat.length)
-        for task_id in job.task_ids:
+        for task_id in tasks:
             placed = self.place(job, cat, window, timed=False)
             if placed is None:
                 self.plan.reasons[job.job_id] = cat.reasons
                 self.reserve(job, cat, task_id, window[1] - window[0])
                 return
             self.book(job, cat, task_id, placed, window)
+            self.limits.started(job)
+        if capped is not None:
+            self.plan.reasons[job.job_id] = ReasonList([capped])
 
     def place(
         self, job: JobRequest, cat: Category, window: tuple[float, float], *, timed: bool
@@ -145,6 +154,7 @@ class _Pass:
         if timed:
             q = next((q for q in cat.static if self._fits(cat, q, window, True)), None)
             return [(q, 1)] if q else None
+        self._resort(cat)
         candidates = cat.candidates
         full = self.full
         i = cat.start
@@ -157,6 +167,18 @@ class _Pass:
         cat.start = i
         cat.exhausted = True
         return None
+
+    def _resort(self, cat: Category) -> None:
+        """Put the candidates in load order again after job load adjustments changed it."""
+        if cat.sorted_at == self.load.version:
+            return
+        cat.sorted_at = self.load.version
+        rank = cat.soft_rank
+        if rank:
+            cat.candidates.sort(key=lambda q: (rank.get(q.name, 0), self.load.key(q)))
+        else:
+            cat.candidates.sort(key=self.load.key)
+        cat.start = 0
 
     # -- parallel jobs --------------------------------------------------------------
 
@@ -177,6 +199,8 @@ class _Pass:
         offers: list[tuple[QueueState, int]] = []
         host_room: dict[str, int] = {}
         keep: list[QueueState] = []
+        if not timed:
+            self._resort(cat)
         for q in cat.static if timed else cat.candidates:
             if not timed and q.name in self.full:
                 continue
@@ -296,6 +320,7 @@ class _Pass:
             self.planner.add(booked, window[0], window[1])
         for q, _ in assignment:
             self._check_full(q)
+        self.load.dispatched(assignment)
         slots = tuple((q.name, n) for q, n in assignment)
         self.plan.orders.append(Order(job.job_id, task_id, slots, booked, pe_name))
 
@@ -324,7 +349,7 @@ def schedule(view: View, now: float, *, cache: bool = True) -> Plan:
     benchmark); the orders are the same.
     """
     run = _Pass(view, now, cache)
-    for job in sorted(view.jobs, key=_sort_key):
+    for job in dispatch_order(view, now):
         try:
             run.job(job)
         except Exception as exc:  # one job's fault must not stop the pass

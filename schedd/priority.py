@@ -173,7 +173,33 @@ def priority_of(job: PriorityInput, limits: Bounds, weights: Weights, now: float
     return Priority(prio, npri, nurg, ntix, urg, job.rrcontr, wtcontr, dlcontr)
 
 
-def priorities(jobs: Sequence[PriorityInput], weights: Weights, now: float) -> dict[int, Priority]:
-    """Every job's priority, normalised over these jobs."""
+def job_priorities(
+    jobs: Sequence[PriorityInput], weights: Weights, now: float
+) -> dict[int, Priority]:
+    """Every job's priority, normalised over these jobs (what ``qstat`` shows)."""
     limits = bounds(jobs, weights, now)
     return {job.job_id: priority_of(job, limits, weights, now) for job in jobs}
+
+
+def normalized(values: Sequence[float]) -> list[float]:
+    """Each value normalised over the range of all of them."""
+    if not values:
+        return []
+    low, high = min(values), max(values)
+    return [normalize(v, low, high) for v in values]
+
+
+def priorities(
+    posix: Sequence[int], urgencies: Sequence[float], tickets: Sequence[float], w: Weights
+) -> list[float]:
+    """The dispatch priorities of a pass's jobs, in their order (as :func:`priority_of`).
+
+    The POSIX priority is normalised over its fixed range, urgency over the jobs
+    given, tickets over 0..the most tickets among them.
+    """
+    nurg = [min(1.0, max(0.0, u)) for u in normalized(urgencies)]
+    most = max(tickets, default=0.0)
+    return [
+        w.priority * npprior(p) + w.urgency * u + w.ticket * normalize(t, 0.0, most)
+        for p, u, t in zip(posix, nurg, tickets, strict=True)
+    ]

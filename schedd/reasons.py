@@ -134,6 +134,27 @@ def _ar(r: Reason) -> str:
     return f"advance reservation {r.target}: {r.offered}"
 
 
+def _exclusive(r: Reason) -> str:
+    head = f"{_request(r)} " if r.requested else ""
+    return f"{head}{_where(r)} because exclusive resource ({r.attribute}) is already in use"
+
+
+def _user_limit(r: Reason) -> str:
+    return "job dropped because of user limitations"
+
+
+def _max_aj_instances(r: Reason) -> str:
+    return "not all array task may be started due to 'max_aj_instances'"
+
+
+def _job_dependencies(r: Reason) -> str:
+    return "job dropped because of job dependencies"
+
+
+def _overloaded(r: Reason) -> str:
+    return f'queue instance "{r.target}" dropped because it is overloaded: {r.offered}'
+
+
 def _failed(r: Reason) -> str:
     return f"job could not be matched: {r.offered}"
 
@@ -162,6 +183,11 @@ _RENDER = {
     "ar_no_h_rt": _ar_no_h_rt,
     "ar": _ar,
     "failed": _failed,
+    "exclusive": _exclusive,
+    "overloaded": _overloaded,
+    "user_limit": _user_limit,
+    "max_aj_instances": _max_aj_instances,
+    "job_dependencies": _job_dependencies,
 }
 
 

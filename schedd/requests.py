@@ -57,6 +57,8 @@ class Compiled:
     """The consumables as ``(name, amount, per_job, request)``, for the hot loop."""
     parallel: bool = False
     """A parallel job: its ``JOB`` consumables concern the master queue only."""
+    excl: tuple[tuple[str, bool], ...] = ()
+    """Every ``EXCL`` attribute of the table, with whether the job asks for it (true)."""
 
 
 def _req(entry: ComplexEntry, text: str, *, default: bool = False) -> Req:
@@ -101,7 +103,16 @@ def _defaults(table: ComplexTable, requested: set[str]) -> list[Req]:
 
 
 def _is_consumable_request(req: Req) -> bool:
-    return req.consumable is not Consumable.NO and isinstance(req.value, float)
+    return (
+        req.consumable is not Consumable.NO
+        and isinstance(req.value, float)
+        and req.relop is not Relop.EXCL
+    )
+
+
+def _exclusive(table: ComplexTable, hard: list[Req]) -> tuple[tuple[str, bool], ...]:
+    wanted = {r.name for r in hard if r.relop is Relop.EXCL and r.value}
+    return tuple((e.name, e.name in wanted) for e in table if e.relop is Relop.EXCL)
 
 
 def compile_requests(
@@ -122,6 +133,7 @@ def compile_requests(
         bad=tuple(bad),
         counted=tuple((r.name, r.amount, r.per_job, r) for r in consumables),
         parallel=parallel,
+        excl=_exclusive(table, hard_reqs),
     )
 
 

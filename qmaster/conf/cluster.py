@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Self
 
+from qmaster.complexes.formula import check_formula
 from qmaster.complexes.values import parse_c_integer, parse_time
 from qmaster.conf import fields as f
 from qmaster.conf.flatfile import read_pairs
@@ -204,6 +205,17 @@ class GlobalConf(ConfObject):
         return f.split_list(self.attrs["administrator_mail"])
 
 
+def _check_adjustments(text: str) -> None:
+    """``NONE`` or ``name=number`` pairs (sched_conf(5) ``job_load_adjustments``)."""
+    for name, value in f.split_pairs(text).items():
+        try:
+            float(value)
+        except ValueError:
+            raise ValueError(
+                f'load adjustments value "{name}={value}" must be of numeric type'
+            ) from None
+
+
 SCHED_FORMAT = Format(
     kind="sched",
     column=34,
@@ -212,9 +224,9 @@ SCHED_FORMAT = Format(
         Attr("schedule_interval", "0:0:15", f.check_time),
         _uint("maxujobs", "0"),
         Attr("queue_sort_method", "load", f.check_words("load", "seqno")),
-        Attr("job_load_adjustments", "np_load_avg=0.50", f.check_pairs),
+        Attr("job_load_adjustments", "np_load_avg=0.50", _check_adjustments),
         _time("load_adjustment_decay_time", "0:7:30"),
-        _text("load_formula", "np_load_avg"),
+        Attr("load_formula", "np_load_avg", check_formula),
         _text("schedd_job_info", "false"),
         _uint("flush_submit_sec", "0"),
         _uint("flush_finish_sec", "0"),

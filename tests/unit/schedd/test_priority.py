@@ -5,9 +5,9 @@ from __future__ import annotations
 from schedd.priority import (
     PriorityInput,
     Weights,
+    job_priorities,
     normalize,
     npprior,
-    priorities,
     resource_contribution,
 )
 
@@ -36,7 +36,7 @@ def test_deadline_and_waiting_time_add_to_urgency() -> None:
         PriorityInput(2, 0, submit_time=0.0, deadline=100.0 + 3600.0),
         PriorityInput(3, 0, submit_time=50.0),
     ]
-    result = priorities(jobs, weights, now=100.0)
+    result = job_priorities(jobs, weights, now=100.0)
     assert result[2].dlcontr == 1.0
     assert result[1].wtcontr == 100.0
     assert [result[j].nurg for j in (3, 1, 2)] == [0.0, 50 / 51, 1.0]
