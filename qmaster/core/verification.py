@@ -16,7 +16,7 @@ from qmaster.core.errors import InvalidRequest
 from qmaster.core.jobs import Job, VerifyWait
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
-from qmaster.core.specs import checked_spec
+from qmaster.core.specs import checked_spec, full_resource_names
 from qmaster.gdi.answers import warning
 from qmaster.gdi.messages import JsvVerdictArgs
 
@@ -42,7 +42,7 @@ def handle_verdict(core: Core, req: Request, now: float, out: Outcome) -> None:
     if args.state == "CORRECT" and args.job is not None:
         corrected = {**args.job.model_dump(exclude_none=True), "N": job.spec.get("N")}
         try:
-            job.spec = checked_spec(corrected, now)
+            job.spec = full_resource_names(checked_spec(corrected, now), core.config.complexes)
         except InvalidRequest as exc:
             args = args.model_copy(update={"state": "REJECT", "message": str(exc)})
     if args.state in ("ACCEPT", "CORRECT"):

@@ -55,8 +55,9 @@ def _held_by_jid(core: Core, job: Job) -> bool:
 
 
 def is_held(core: Core, job: Job) -> bool:
-    """Held by the user (``-h``) or by an unfinished predecessor (``-hold_jid``)."""
-    return job.user_hold or _held_by_jid(core, job)
+    """Held by the user (``-h``), by an unfinished predecessor (``-hold_jid``), or
+    waiting for the server JSV's verification (``vqw``): not to be dispatched."""
+    return job.user_hold or job.verify_wait is not None or _held_by_jid(core, job)
 
 
 def _ad_refs(core: Core, job: Job) -> list[Job]:

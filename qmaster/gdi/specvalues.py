@@ -42,6 +42,11 @@ PARSERS: Final[dict[str, Parser]] = {
     "ac": lambda text, _y: V.context_list("-ac", text),
     "a": lambda text, year: V.parse_date_time(text, year, "-a"),
     "dl": lambda text, year: V.parse_date_time(text, year, "-dl"),
+    "pe_min": lambda text, _y: V.slot_range(text)[0],
+    "pe_max": lambda text, _y: V.slot_range(text)[1],
+    "t_min": lambda text, _y: V.task_range(text)[0],
+    "t_max": lambda text, _y: V.task_range(text)[0],
+    "t_step": lambda text, _y: V.task_range(f"1-1:{text}")[2],
     **{key: _yes_no(key) for key in _YES_NO},
 }
 
@@ -84,7 +89,17 @@ def check_spec(spec: Mapping[str, Any], year: int, *, complete: bool = True) -> 
             out[name] = PARSERS[name](as_text(value), year)
     if complete:
         _complete_pe(out)
+    _check_ranges(out)
     return out
+
+
+def _check_ranges(spec: dict[str, Any]) -> None:
+    """A slot or task range as a whole, checked as ``-pe``/``-t`` check it."""
+    if spec.get("pe_min") is not None and spec.get("pe_max") is not None:
+        V.slot_range(f"{spec['pe_min']}-{spec['pe_max']}")
+    if spec.get("t_min") is not None:
+        last = spec.get("t_max", spec["t_min"])
+        V.task_range(f"{spec['t_min']}-{last}:{spec.get('t_step', 1)}")
 
 
 def _complete_pe(spec: dict[str, Any]) -> None:

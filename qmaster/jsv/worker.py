@@ -119,6 +119,10 @@ class JsvWorker:
                 self._log.warning("jsv_timeout", path=self.url.path, attempt=attempt)
                 await self._restart("timeout")
             except JsvClosed as exc:
+                said = self._stderr_said()
+                if said is not None:  # it died saying why: that is the answer
+                    await self._restart(said)
+                    return Verdict.reject(spec, said, restart=said)
                 await self._restart(str(exc))
                 if attempt == 2:
                     return Verdict.reject(spec, f'JSV "{self.url.path}" exited during verification')
@@ -138,9 +142,8 @@ class JsvWorker:
         async with asyncio.timeout(self.timeout):
             verdict = await self._exchange(spec, ctx, env)
         self.stats.jobs += 1
-        self._drain_stderr()
-        if self._stderr:
-            text = msg_stderr(self._stderr.decode("utf-8", "backslashreplace").splitlines()[0])
+        text = self._stderr_said()
+        if text is not None:
             await self._restart(text)
             return Verdict.reject(spec, text, restart=text)
         if verdict.restart:
@@ -239,6 +242,12 @@ class JsvWorker:
         asyncio.get_running_loop().add_reader(read_fd, self._drain_stderr)
         self._conn = SubmitterConnection(self.limits)
         self._log.info("jsv_started", path=self.url.path, pid=self._proc.pid, worker=self.name)
+
+    def _stderr_said(self) -> str | None:
+        """Grid Engine's rejection text for what the script wrote to stderr, if anything."""
+        self._drain_stderr()
+        lines = self._stderr.decode("utf-8", "backslashreplace").splitlines()
+        return msg_stderr(lines[-1]) if lines else None  # the last line, as Grid Engine
 
     def _drain_stderr(self) -> None:
         fd = self._stderr_fd

@@ -15,7 +15,7 @@ from clients.submit.jsv_run import apply_client_jsvs
 from qmaster.gdi.values import ValueRefused
 from tests.integration.jsv.conftest import write_script
 from tests.integration.jsv.test_daemon_jsv import EXAMPLE, set_global, texts
-from tests.integration.live import LiveDaemon, job
+from tests.integration.live import LiveDaemon, job, wait_for
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -101,3 +101,36 @@ def test_client_jsv_sees_and_sets_w(tmp_path: Path) -> None:
     apply_client_jsvs(request, "qsub", rejected_prefix="Unable to run job: ")
     assert request.verify == "v"
     assert "w" not in request.spec
+
+
+def test_late_correction_with_a_bad_value_deletes_the_waiting_job(
+    live: LiveDaemon, tmp_path: Path
+) -> None:
+    """A job waiting for verification that the JSV later corrects to p 5000 is rejected, not run."""
+    marker = tmp_path / "seen"
+    script = setter(
+        tmp_path,
+        f'if [ ! -f "{marker}" ]; then touch "{marker}"; jsv_reject_wait later; return; fi',
+        "jsv_set_param p 5000",
+    )
+    set_global(live, jsv_url=script, jsv_reject_wait_retries="2", jsv_reject_wait_backoff="1")
+    reply = live.call("submit", job("100"))
+    assert reply.ok, reply.answers
+    job_id = reply.data["job_id"]
+    wait_for(
+        lambda: job_id not in {r["job_id"] for r in live.call("job_list", {}).data["jobs"]},
+        timeout=15,
+        what="the job to be rejected",
+    )
+
+
+def test_job_waiting_for_verification_is_never_dispatched(live: LiveDaemon, tmp_path: Path) -> None:
+    """A vqw job stays pending until the JSV accepts it, however many scheduler passes run."""
+    script = setter(tmp_path, "jsv_reject_wait not yet; return")
+    set_global(live, jsv_url=script, jsv_reject_wait_retries="5", jsv_reject_wait_backoff="1")
+    reply = live.call("submit", job("100"))
+    assert reply.ok, reply.answers
+    for _ in range(6):
+        rows = live.call("job_list", {}).data["jobs"]
+        assert [r["state"] for r in rows] == ["vqw"]
+        time.sleep(0.5)

@@ -14,7 +14,7 @@ from structlog.testing import capture_logs
 from qmaster.jsv.pool import JsvPool
 from qmaster.jsv.protocol import JsvContext, Limits, Verdict
 
-from .conftest import group_members
+from .conftest import group_members, write_script
 
 CTX = JsvContext(user="alice", group="staff", client="qsub", context="server", job_id=1)
 TIMEOUT = 0.5
@@ -184,3 +184,24 @@ async def test_close_stops_a_jsv_that_ignores_quit(quit_ignoring_jsv: str) -> No
     await pool.close()
     assert time.monotonic() - began < 3.0
     assert all(group_members(pid) == [] for pid in pids)
+
+
+DIES_SAYING_WHY = """#!/bin/sh
+read line; echo STARTED
+while read line; do [ "$line" = BEGIN ] && break; done
+echo "warming up" >&2
+echo "fatal: policy database unreachable" >&2
+exit 3
+"""
+
+
+async def test_server_jsv_dying_after_stderr_shows_the_text(tmp_path: Path) -> None:
+    """A server JSV that writes to stderr and dies rejects with its last stderr line, at once."""
+    script = write_script(tmp_path / "dies.sh", DIES_SAYING_WHY)
+    pool = JsvPool(script, size=1, timeout=5.0)
+    await pool.start()
+    try:
+        verdict = await pool.verify(job("x"), CTX)
+    finally:
+        await pool.close()
+    assert verdict.message == "JSV stderr is - fatal: policy database unreachable"

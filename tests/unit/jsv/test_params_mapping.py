@@ -184,3 +184,23 @@ def test_wd_is_sent_and_changed_as_cwd() -> None:
     changed = apply_params(spec, {"cwd": "/tmp"})
     assert (changed["cwd"], "wd" in changed) == ("/tmp", False)
     assert "wd" not in apply_params(spec, {"cwd": ""})
+
+
+@pytest.mark.parametrize(
+    ("changes", "argv"),
+    [
+        ({"pe_name": "mpi", "pe_min": "x"}, ["-pe", "mpi", "x"]),
+        ({"pe_name": "mpi", "pe_min": "4", "pe_max": "2"}, ["-pe", "mpi", "4-2"]),
+        ({"t_min": "1", "t_max": "5", "t_step": "0"}, ["-t", "1-5:0"]),
+        ({"t_min": "5", "t_max": "2"}, ["-t", "5-2"]),
+    ],
+)
+def test_jsv_ranges_are_refused_as_qsub_refuses_them(
+    changes: dict[str, str], argv: list[str]
+) -> None:
+    """A JSV's bad slot or task range gets the message qsub gives for the typed -pe or -t."""
+    with pytest.raises(ValueRefused) as typed:
+        apply_tokens(argv, SubmitState(), ParseContext({}, "/", 2026), allow_script=False)
+    with pytest.raises(ValueRefused) as from_jsv:
+        check_spec(apply_params({"CMDNAME": "x"}, changes), 2026)
+    assert from_jsv.value.message == typed.value.message
