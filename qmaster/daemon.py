@@ -296,6 +296,7 @@ class Daemon:
                     job_ids=[str(job.job_id)],
                     job=JobChanges.model_validate(diff),
                     verify=args.verify,
+                    hold=args.hold,
                 )
                 answers.extend((await self.run_request(Request(who, "alter", one))).answers)
         return Reply(answers)

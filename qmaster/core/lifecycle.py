@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from qmaster.complexes.values import parse_time
 from qmaster.core import reports
+from qmaster.core.holds import start_time
 from qmaster.core.jobs import Job, Task
 from qmaster.core.outcome import Outcome
 from qmaster.core.states import TaskState
@@ -29,6 +30,7 @@ SIGUSR1_EXIT = 138
 # qmaster enforces when an execd does not answer; a simulated execd always does.)
 FAILED_AFTER_JOB = 100
 EXIT_STATUS_VAR = "MINIGE_EXIT_STATUS"
+START_TIME = "start_time"  # the timer of a job's -a start time
 
 
 def simulated_runtime(job: Job, default: float) -> float:
@@ -115,6 +117,9 @@ def dispatch(core: Core, order: Order, now: float, out: Outcome) -> None:
 def fire(core: Core, timer: Timer, now: float, out: Outcome) -> None:
     """A task's timer is due; stale timers (task gone or moved on) are ignored."""
     job = core.jobs.get(timer.job_id)
+    if timer.kind == START_TIME and job is not None:
+        core.request_pass(now)  # its -a start time has come
+        return
     task = job.tasks.get(timer.task_id) if job else None
     if job is None or task is None:
         return
@@ -131,6 +136,13 @@ def fire(core: Core, timer: Timer, now: float, out: Outcome) -> None:
             )
         else:
             core.set_timer(end_at, "end", job.job_id, task.task_id)
+
+
+def watch_start_time(core: Core, job: Job, now: float) -> None:
+    """A job with a ``-a`` start time still to come gets a pass when it comes (and none before)."""
+    at = start_time(job)
+    if at is not None and at > now:
+        core.set_timer(at, START_TIME, job.job_id, 0)
 
 
 def register_deletion(core: Core, job: Job, task: Task, why: str, now: float, out: Outcome) -> None:
@@ -282,6 +294,7 @@ def restore_task_timers(core: Core, job: Job, now: float) -> None:
     """After recovery: rebook consumables and re-arm the timers of active tasks."""
     from qmaster.core.view import recovery_view, task_debits
 
+    watch_start_time(core, job, now)
     for task in job.tasks.values():
         if task.state in (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING):
             view = recovery_view(core, now)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from qmaster.core.holds import QSTAT_HOLDS, ad_held_tasks, has_hold, is_held
 from qmaster.core.jobs import Job, format_id_runs
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
 from qmaster.core.states import ACTIVE, TaskState, display_state
-from qmaster.core.view import is_held
 from qmaster.gdi.messages import JobDetailArgs, JobListArgs
 from qmaster.version import VERSION
 
@@ -71,12 +71,43 @@ def job_rows(core: Core, job: Job, prior: float) -> list[dict[str, Any]]:
         )
     if job.pending:
         state = pending_state(core, job)
-        tasks = format_id_runs(job.pending) if job.array else None
-        rows.append(_row(job, prior, state, tasks=tasks))
+        waiting = ad_held_tasks(core, job) if state == "qw" else set()
+        free = [t for t in job.pending if t not in waiting]
+        for ids, shown in ((free, state), (sorted(waiting), "hqw")):
+            if ids:
+                rows.append(
+                    _row(job, prior, shown, tasks=format_id_runs(ids) if job.array else None)
+                )
     return rows
 
 
-_FILTERS = {"p": ("qw", "hqw", "Eqw", "vqw"), "r": ("r", "t", "dr", "dt"), "h": ("hqw",)}
+_FILTERS = {"p": ("qw", "hqw", "Eqw", "vqw"), "r": ("r", "t", "dr", "dt")}
+_PENDING = ("qw", "hqw", "Eqw", "vqw")
+
+
+def split_states(states: str) -> tuple[set[str], list[str]]:
+    """qstat -s: the row states it selects, and its hold letters (``h``, ``hu``... ``ha``)."""
+    wanted: set[str] = set()
+    holds: list[str] = []
+    i = 0
+    while i < len(states):
+        two = states[i : i + 2]
+        if two in QSTAT_HOLDS:
+            holds.append(two)
+            i += 2
+            continue
+        if states[i] == "h":
+            holds.append("h")
+        wanted.update(_FILTERS.get(states[i], ()))
+        i += 1
+    return wanted, holds
+
+
+def selected(core: Core, job: Job, row: dict[str, Any], wanted: set[str], holds: list[str]) -> bool:
+    """Does qstat -s show this row: its state is wanted, or it is pending with a wanted hold?"""
+    if row["state"] in wanted:
+        return True
+    return bool(holds) and row["state"] in _PENDING and has_hold(core, job, holds)
 
 
 @handler("job_list")
@@ -85,9 +116,7 @@ def handle_job_list(core: Core, req: Request, now: float, out: Outcome) -> None:
     args = req.args
     assert isinstance(args, JobListArgs)
     users = None if args.users is None or "*" in args.users else set(args.users)
-    wanted: set[str] | None = None
-    if args.states:
-        wanted = {s for c in args.states for s in _FILTERS.get(c, ())}
+    wanted, holds = split_states(args.states or "")
     prior = normalised_priorities(core)
     rows: list[dict[str, Any]] = []
     for job in sorted(core.jobs.values(), key=lambda j: j.job_id):
@@ -96,7 +125,7 @@ def handle_job_list(core: Core, req: Request, now: float, out: Outcome) -> None:
         rows.extend(
             r
             for r in job_rows(core, job, prior[job.job_id])
-            if wanted is None or r["state"] in wanted
+            if not args.states or selected(core, job, r, wanted, holds)
         )
     data: dict[str, Any] = {"jobs": rows, "now": now}
     if args.full:

@@ -19,6 +19,7 @@ from qmaster.complexes.values import parse_time
 from qmaster.conf import fields as f
 from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.ars import LIVE
+from qmaster.core.holds import dispatchable_tasks
 from qmaster.core.jobs import Job, Task
 from qmaster.core.states import TaskState
 from schedd import Booked, HostState, JobRequest, PeState, QueueState, Running, View
@@ -32,28 +33,6 @@ if TYPE_CHECKING:
 ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING)
 GLOBAL_HOST = "global"
 _QUEUE_FIXED = ("seq_no", "rerun", "tmpdir", "calendar")
-
-
-def _held_by_jid(core: Core, job: Job) -> bool:
-    refs = job.hold_jids
-    if not refs:
-        return False
-    for ref in refs:
-        if ref.isdigit():
-            other = core.jobs.get(int(ref))
-            if other is not None and other.job_id != job.job_id:
-                return True
-        elif any(
-            j.name == ref and j.owner.user == job.owner.user and j.job_id != job.job_id
-            for j in core.jobs.values()
-        ):
-            return True
-    return False
-
-
-def is_held(core: Core, job: Job) -> bool:
-    """Held by the user (``-h``) or by an unfinished predecessor (``-hold_jid``)."""
-    return job.user_hold or _held_by_jid(core, job)
 
 
 def job_request(job: Job, task_ids: list[int]) -> JobRequest:
@@ -223,11 +202,12 @@ def assemble(core: Core, jobs: list[JobRequest], now: float, *, empty: bool = Fa
 
 def build_view(core: Core, now: float) -> View:
     """The view of one pass: jobs with dispatchable pending tasks, and the cell."""
-    jobs = [
-        job_request(job, job.pending)
-        for job in core.jobs.values()
-        if job.pending and not is_held(core, job) and not job.spec.get("ar")
-    ]
+    jobs = []
+    for job in core.jobs.values():
+        if job.pending and not job.spec.get("ar"):
+            tasks = dispatchable_tasks(core, job, now)
+            if tasks:
+                jobs.append(job_request(job, tasks))
     return assemble(core, jobs, now)
 
 
