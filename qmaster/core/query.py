@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from qmaster.core.holds import QSTAT_HOLDS, ad_held_tasks, has_hold, is_held
-from qmaster.core.jobs import Job, format_id_runs
+from qmaster.core.jobs import Job, Task, format_id_runs
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
 from qmaster.core.states import ACTIVE, TaskState, display_state
@@ -37,6 +37,13 @@ def pending_state(core: Core, job: Job) -> str:
     return display_state(TaskState.PENDING, held=is_held(core, job))
 
 
+def task_state(task: Task) -> str:
+    """A started task's state column; ``dt`` for one deleted before its execd started it."""
+    if task.state is TaskState.DELETING and task.start_time is None:
+        return display_state(TaskState.TRANSFERRING, held=False, deleting=True)
+    return display_state(task.state, held=False)
+
+
 def _row(job: Job, prior: float, state: str, **kw: Any) -> dict[str, Any]:
     return {
         "job_id": job.job_id,
@@ -62,7 +69,7 @@ def job_rows(core: Core, job: Job, prior: float) -> list[dict[str, Any]]:
             _row(
                 job,
                 prior,
-                display_state(task.state, held=False),
+                task_state(task),
                 start_time=task.start_time or task.dispatch_time,
                 queue=task.queue,
                 slots=task.slots or job.slots,
@@ -236,7 +243,7 @@ def detail(core: Core, job: Job) -> dict[str, Any]:
     tasks = [
         {
             "task_id": t.task_id if job.array else None,
-            "state": display_state(t.state, held=False),
+            "state": task_state(t),
             "queue": t.queue,
             "start_time": t.start_time,
             "exit_status": t.exit_status,

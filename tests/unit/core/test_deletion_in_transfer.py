@@ -36,6 +36,7 @@ def test_qdel_of_a_transferring_job_kills_and_accounts_it() -> None:
     _in_transfer(core)
     out = request(core, ALICE, "delete", T0, job_ids=["1"])
     assert texts(out) == ["alice has registered the job 1 for deletion"]
+    assert states(core) == {"1": "dt"}
     outs = run_until(core, T0 + 5)
     assert states(core) == {}
     assert [(a.exit_status, a.failed, a.ru_wallclock) for a in _accts(outs)] == [(137, 100, 0)]

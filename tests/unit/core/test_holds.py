@@ -151,3 +151,33 @@ def test_a_bad_start_time_is_refused() -> None:
     out = submit(core, a="tomorrow")
     assert texts(out) == ['ERROR! Wrong date/time format "tomorrow" specified to -a option']
     assert core.jobs == {}
+
+
+def test_reserve_request_reaches_qstat_j() -> None:
+    """qsub -R y is stored and handed to qstat -j (its reserve: line)."""
+    core = make_core()
+    submit(core, R=True)
+    detail = request(core, ROOT, "job_detail", T0, job_ids=["1"]).data["jobs"][0]
+    assert detail["job"]["R"] is True
+
+
+def test_holds_and_start_times_survive_a_restart() -> None:
+    """Recovered from the spool, a job keeps its hold bits and still wakes at its start time."""
+    core = make_core()
+    core.config.sched_conf.attrs["schedule_interval"] = "0:0:0"
+    submit(core, CMDARGS=["5"], a=_local(T0 + 100))
+    _alter_hold(core, ROOT, "s")
+    row = core.jobs[1].to_row()
+    again = Core.recover(core.config, core.settings, [row], [], {"job": 2}, T0 + 1)
+    assert again.jobs[1].hold == frozenset("s")
+    run_until(again, T0 + 2, start=T0 + 1)
+    assert again.next_deadline() == pytest.approx(T0 + 100)
+
+
+def test_a_spooled_user_hold_from_before_the_hold_bits_is_read() -> None:
+    """A job row spooled with the old user_hold flag comes back user-held."""
+    core = make_core()
+    submit(core, h=True)
+    row = {k: v for k, v in core.jobs[1].to_row().items() if k != "hold"}
+    again = Core.recover(core.config, core.settings, [{**row, "user_hold": True}], [], {}, T0)
+    assert again.jobs[1].hold == frozenset("u")
