@@ -26,9 +26,11 @@ SIGKILL_EXIT = 137
 SIGUSR1_EXIT = 138
 # accounting(5) "failed" of a job its execd killed with a signal (h_rt: SIGKILL, s_rt:
 # SIGUSR1, qdel: SIGKILL): the execd's reaper sets SSTATE_FAILURE_AFTER_JOB for any job
-# that died through a signal. (37, SSTATE_QMASTER_ENFORCED_LIMIT, is for limits the
-# qmaster enforces when an execd does not answer; a simulated execd always does.)
+# that died through a signal.
 FAILED_AFTER_JOB = 100
+# ... and of a job the qmaster ends without its execd's report (qdel -f, the end of its
+# AR): the qmaster makes the report itself, SSTATE_QMASTER_ENFORCED_LIMIT, exit status 0
+FAILED_BY_QMASTER = 37
 EXIT_STATUS_VAR = "MINIGE_EXIT_STATUS"
 START_TIME = "start_time"  # the timer of a job's -a start time
 
@@ -173,7 +175,8 @@ def killed(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
 
 
 def force_deletion(core: Core, job: Job, task: Task, why: str, now: float, out: Outcome) -> None:
-    """qdel -f (or the end of its AR): the task is gone at once, without the execd's word."""
+    """qdel -f (or the end of its AR): the task is gone at once, without the execd's word;
+    the qmaster accounts it itself, as Grid Engine's does (failed 37, exit status 0)."""
     if task.state is TaskState.RUNNING:
         task.move(job.job_id, TaskState.DELETING, why)
     finish(
@@ -182,9 +185,9 @@ def force_deletion(core: Core, job: Job, task: Task, why: str, now: float, out: 
         task,
         now,
         out,
-        exit_status=SIGKILL_EXIT,
+        exit_status=0,
         event="deleted",
-        failed=FAILED_AFTER_JOB,
+        failed=FAILED_BY_QMASTER,
         account=True,
     )
 
