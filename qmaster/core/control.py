@@ -12,6 +12,7 @@ from qmaster.core.holds import check_hold_change, new_hold, set_hold, start_time
 from qmaster.core.jobs import Identity, Job, format_id_runs, parse_task_range
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
+from qmaster.core.resources import check_priority
 from qmaster.core.states import TaskState
 from qmaster.core.submit import check_name, task_range, validate_spec, verify_reasons
 from qmaster.gdi.answers import Status, error, ok
@@ -269,6 +270,8 @@ def _alter(
     task_range(new)
     validate_spec(core, new)
     start_time_of(new)
+    if "p" in changes:
+        check_priority(changes, operator=core.is_manager(who))
     if "ar" in changes:
         check_job_ar(core, job.owner, new, now)
     hold = new_hold(job, changes.get("h"), hold_list)

@@ -20,7 +20,7 @@ from qmaster.core.holds import start_time_of
 from qmaster.core.jobs import Job, TaskRange
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
-from qmaster.core.resources import check_account, normalise_spec_requests
+from qmaster.core.resources import check_account, check_priority, normalise_spec_requests
 from qmaster.core.verification import wait_for_verification
 from qmaster.core.view import assemble, job_request
 from qmaster.gdi.answers import ok, warning
@@ -119,6 +119,7 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
     array = task_range(spec)
     validate_spec(core, spec)
     start_time_of(spec)
+    check_priority(spec, operator=core.is_manager(req.identity))
     check_job_ar(core, req.identity, spec, now)
     job = Job(0, req.identity, now, spec, array=array, hold=frozenset("u" if spec.get("h") else ""))
     n_tasks = (array.last - array.first) // array.step + 1 if array else 1
