@@ -148,10 +148,25 @@ def watch_start_time(core: Core, job: Job, now: float) -> None:
 
 
 def register_deletion(core: Core, job: Job, task: Task, why: str, now: float, out: Outcome) -> None:
-    """qdel of a task in ``t`` or ``r``: the execd is told to kill it (``dt``/``dr`` until then)."""
+    """qdel of a task in ``t`` or ``r``: the execd is told to kill it (``dt``/``dr`` until then).
+
+    A running ``-notify`` job is sent SIGUSR2 first and killed its queue's
+    ``notify`` time later, as Grid Engine's execd does.
+    """
     task.move(job.job_id, TaskState.DELETING, why)
     core.spool_task(out, job, task)
-    core.set_timer(now, "end", job.job_id, task.task_id)
+    core.set_timer(now + notify_delay(core, job, task), "end", job.job_id, task.task_id)
+
+
+def notify_delay(core: Core, job: Job, task: Task) -> float:
+    """Seconds between SIGUSR2 and SIGKILL for a running ``-notify`` job (else 0)."""
+    qi = core.queue_instance(task.queue) if task.queue else None
+    if not job.spec.get("notify") or task.start_time is None or qi is None:
+        return 0.0
+    try:
+        return parse_time(qi.attrs.get("notify", "0"))
+    except ValueError:
+        return 0.0
 
 
 def killed(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:

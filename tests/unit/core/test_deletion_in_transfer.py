@@ -91,3 +91,16 @@ def test_qdel_f_of_a_running_job_is_accounted_by_the_qmaster() -> None:
     out = request(core, ALICE, "delete", T0 + 2, job_ids=["1"], force=True)
     assert states(core, T0 + 2) == {}
     assert [(a.exit_status, a.failed, a.ru_wallclock) for a in _accts([out])] == [(0, 37, 2)]
+
+
+def test_qdel_of_a_notify_job_kills_it_after_the_queue_notify_time() -> None:
+    """-notify: qdel sends SIGUSR2 and kills the job the queue's notify time (60 s) later."""
+    core = make_core()
+    submit(core, CMDARGS=["1000"], notify=True)
+    run_until(core, T0 + 1)
+    request(core, ALICE, "delete", T0 + 2, job_ids=["1"])
+    run_until(core, T0 + 61, start=T0 + 2)
+    assert states(core, T0 + 61) == {"1": "dr"}
+    outs = run_until(core, T0 + 63, start=T0 + 61)
+    (acct,) = _accts(outs)
+    assert (acct.exit_status, acct.failed, acct.end_time) == (137, 100, int(T0 + 62))
