@@ -20,6 +20,7 @@ from qmaster.complexes.values import parse_time
 from qmaster.conf import fields as f
 from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.ars import LIVE
+from qmaster.core.holds import dispatchable_tasks
 from qmaster.core.jobs import Job, Task
 from qmaster.core.states import TaskState
 from qmaster.core.viewload import load_settings
@@ -35,60 +36,6 @@ if TYPE_CHECKING:
 ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING)
 GLOBAL_HOST = "global"
 _QUEUE_FIXED = ("seq_no", "rerun", "tmpdir", "calendar")
-
-
-def _held_by_jid(core: Core, job: Job) -> bool:
-    refs = job.hold_jids
-    if not refs:
-        return False
-    for ref in refs:
-        if ref.isdigit():
-            other = core.jobs.get(int(ref))
-            if other is not None and other.job_id != job.job_id:
-                return True
-        elif any(
-            j.name == ref and j.owner.user == job.owner.user and j.job_id != job.job_id
-            for j in core.jobs.values()
-        ):
-            return True
-    return False
-
-
-def is_held(core: Core, job: Job) -> bool:
-    """Held by the user (``-h``), by an unfinished predecessor (``-hold_jid``), or
-    waiting for the server JSV's verification (``vqw``): not to be dispatched."""
-    return job.user_hold or job.verify_wait is not None or _held_by_jid(core, job)
-
-
-def _ad_refs(core: Core, job: Job) -> list[Job]:
-    """The jobs ``-hold_jid_ad`` names (ids, or names of the owner's jobs)."""
-    out: list[Job] = []
-    for ref in job.spec.get("hold_jid_ad") or ():
-        text = str(ref)
-        if text.isdigit():
-            other = core.jobs.get(int(text))
-            out.extend([other] if other is not None and other is not job else [])
-        else:
-            out.extend(
-                j for j in core.jobs.values()
-                if j.name == text and j.owner.user == job.owner.user and j is not job
-            )  # fmt: skip
-    return out
-
-
-def _task_done(job: Job, task_id: int) -> bool:
-    if task_id in job.pending:
-        return False
-    task = job.tasks.get(task_id)
-    return task is None or task.state is TaskState.FINISHED
-
-
-def free_tasks(core: Core, job: Job) -> list[int]:
-    """Pending tasks not held by ``-hold_jid_ad``: task i waits for task i of each named job."""
-    refs = _ad_refs(core, job) if job.spec.get("hold_jid_ad") else []
-    if not refs:
-        return job.pending
-    return [t for t in job.pending if all(_task_done(other, t) for other in refs)]
 
 
 def _active(job: Job) -> int:
@@ -329,11 +276,10 @@ def build_view(core: Core, now: float) -> View:
     maxujobs = core.config.sched_conf.maxujobs
     jobs: list[JobRequest] = []
     for job in core.jobs.values():
-        if not job.pending or is_held(core, job) or job.spec.get("ar"):
-            continue
-        tasks = free_tasks(core, job)
-        if tasks:
-            jobs.append(_limited(core, job, job_request(job, tasks), maxujobs))
+        if job.pending and not job.spec.get("ar"):
+            tasks = dispatchable_tasks(core, job, now)
+            if tasks:
+                jobs.append(_limited(core, job, job_request(job, tasks), maxujobs))
     view = assemble(core, jobs, now)
     if maxujobs:
         view.maxujobs = maxujobs
