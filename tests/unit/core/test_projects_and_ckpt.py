@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from qmaster.conf.store import ClusterConfig
 from qmaster.core import Core
 from qmaster.core.jobs import Identity
 from tests.unit.core.helpers import ALICE, BOB, ROOT, make_core, request, submit, texts
@@ -107,3 +108,15 @@ def test_bad_ckpt_interface_is_refused() -> None:
     refused = _add(core, "ckpt", "ckpt_name c\ninterface magic\n")
     assert refused
     assert 'no valid checkpoint interface "magic"' in refused[0]
+
+
+def test_projects_and_ckpts_are_spooled() -> None:
+    """Projects and checkpointing environments come back from the spool rows after a restart."""
+    core = make_core()
+    _add(core, "project", "name p1\n")
+    _add(core, "ckpt", "ckpt_name blcr\n")
+    rows = core.config.to_rows()
+    assert ("project", "p1") in {(k, n) for k, n, _ in rows}
+    again = ClusterConfig.from_rows(rows)
+    assert again.projects == core.config.projects
+    assert again.ckpts == core.config.ckpts
