@@ -50,6 +50,7 @@ class JobRequest:
     master_queues: tuple[str, ...] = ()
     reserve: bool = False
     runtime_limit: float | None = None
+    project: str | None = None
     # the job's category key, when the caller keeps it from pass to pass (as Grid
     # Engine assigns a job its category at submission); None: worked out per pass
     category: Hashable | None = field(default=None, compare=False)
@@ -71,6 +72,8 @@ class QueueState:
     disabled: bool = False
     host_groups: tuple[str, ...] = ()
     level: Level | None = None
+    projects: tuple[str, ...] = ()
+    xprojects: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.level is None:
@@ -99,6 +102,8 @@ class HostState:
     level: Level
     user_lists: tuple[str, ...] = ()
     xuser_lists: tuple[str, ...] = ()
+    projects: tuple[str, ...] = ()
+    xprojects: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
