@@ -221,6 +221,22 @@ def may_access(
     return not users or member(users)
 
 
+def project_reason(
+    project: str | None,
+    projects: tuple[str, ...],
+    xprojects: tuple[str, ...],
+    level: str,
+    target: str,
+) -> Reason | None:
+    """queue_conf(5)/host_conf(5) ``projects``/``xprojects``: excluded wins; a non-empty
+    ``projects`` admits only jobs of those projects (none without a project)."""
+    if project is not None and project in xprojects:
+        return Reason("excluded_project", level, target, requested=project)
+    if projects and (project is None or project not in projects):
+        return Reason("no_project", level, target, requested=project)
+    return None
+
+
 def debits(c: Compiled, view: View, assignment: list[tuple[QueueState, int]]) -> tuple[Debit, ...]:
     """What dispatching ``assignment`` books at every level (the first queue is the master)."""
     total = sum(n for _, n in assignment)

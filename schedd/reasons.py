@@ -159,6 +159,22 @@ def _failed(r: Reason) -> str:
     return f"job could not be matched: {r.offered}"
 
 
+def _project_place(r: Reason) -> str:
+    return f'queue "{r.target}"' if r.level == "queue" else f'host "{r.target}"'
+
+
+def _no_project(r: Reason) -> str:
+    who = "(no project)" if r.requested is None else f"(project {r.requested})"
+    return f"{who} does not have the correct project to run in {_project_place(r)}"
+
+
+def _excluded_project(r: Reason) -> str:
+    return (
+        f"(project {r.requested}) is not allowed to run in {_project_place(r)} based on the "
+        "excluded project list"
+    )
+
+
 def _no_queue(r: Reason) -> str:
     return "no queue instance available"
 
@@ -171,6 +187,8 @@ _RENDER = {
     "disabled": _disabled,
     "hard_queue": _hard_queue,
     "no_access": _access,
+    "no_project": _no_project,
+    "excluded_project": _excluded_project,
     "pe_list": _pe_list,
     "pe_slots": _pe_slots,
     "pe_access": _pe_access,

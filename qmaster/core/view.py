@@ -95,6 +95,7 @@ def _request(job: Job) -> JobRequest:
         reserve=bool(spec.get("R")),
         runtime_limit=parse_time(h_rt) if h_rt is not None else None,
         deadline=_deadline(spec.get("dl")),
+        project=str(spec["P"]) if spec.get("P") else None,
     )
 
 
@@ -150,6 +151,8 @@ def queue_states(core: Core, *, empty: bool = False) -> list[QueueState]:
             host_groups=tuple(core.config.state.groups_of(qi.host)),
             level=queue_level(qi, table, booked),
             load_thresholds=tuple(f.split_pairs(qi.attrs.get("load_thresholds", "NONE")).items()),
+            projects=tuple(f.split_list(qi.attrs.get("projects", "NONE"))),
+            xprojects=tuple(f.split_list(qi.attrs.get("xprojects", "NONE"))),
         )
         for qi in core.config.queue_instances()
     ]
@@ -186,7 +189,9 @@ def _hosts(core: Core, booked: Bookings) -> tuple[Level, dict[str, HostState]]:
         level.used = booked.at(HOST, name)
         users = tuple(f.split_list(conf.attrs.get("user_lists", "NONE")))
         xusers = tuple(f.split_list(conf.attrs.get("xuser_lists", "NONE")))
-        hosts[name] = HostState(level, users, xusers)
+        projects = tuple(f.split_list(conf.attrs.get("projects", "NONE")))
+        xprojects = tuple(f.split_list(conf.attrs.get("xprojects", "NONE")))
+        hosts[name] = HostState(level, users, xusers, projects, xprojects)
     return global_level, hosts
 
 
