@@ -13,6 +13,7 @@ earliest start at which it fits, and later jobs only backfill around it.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Sequence
 
 from qmaster.complexes.levels import Level
@@ -169,16 +170,28 @@ class _Pass:
         return None
 
     def _resort(self, cat: Category) -> None:
-        """Put the candidates in load order again after job load adjustments changed it."""
-        if cat.sorted_at == self.load.version:
+        """Put the candidates in load order again after job load adjustments changed it.
+
+        Candidates before ``cat.start`` had no room and never will in this pass, so
+        they go; the queue instances of hosts whose load changed move to their place.
+        """
+        load = self.load
+        if cat.sorted_at == load.version:
             return
-        cat.sorted_at = self.load.version
-        rank = cat.soft_rank
-        if rank:
-            cat.candidates.sort(key=lambda q: (rank.get(q.name, 0), self.load.key(q)))
-        else:
-            cat.candidates.sort(key=self.load.key)
+        del cat.candidates[: cat.start]
         cat.start = 0
+        hosts = load.changed_since(cat.sorted_at)
+        cat.sorted_at = load.version
+        rank = cat.soft_rank
+        key = (lambda q: (rank.get(q.name, 0), load.key(q))) if rank else load.key
+        moved = [q for q in cat.candidates if q.host in hosts]
+        if len(moved) * 8 > len(cat.candidates):
+            cat.candidates.sort(key=key)
+            return
+        kept = [q for q in cat.candidates if q.host not in hosts]
+        for q in moved:
+            insort(kept, q, key=key)
+        cat.candidates = kept
 
     # -- parallel jobs --------------------------------------------------------------
 

@@ -94,3 +94,20 @@ def test_settings_that_cannot_act_are_refused(cls, text: str, reason: str) -> No
     with pytest.raises(ConfigError) as info:
         cls.parse(text, "f")
     assert reason in info.value.reason
+
+
+def test_load_adjusted_order_is_the_same_with_and_without_the_category_cache() -> None:
+    """Moving queue instances after each dispatch gives the orders of a fresh evaluation."""
+
+    def cell():  # type: ignore[no-untyped-def]
+        t = table()
+        qs = [queue(t, cq, f"h{i}", 2, seq_no=s) for i in range(4) for s, cq in enumerate("ab")]
+        jobs = [job(j, hard_queues=("a",) if j % 3 else ()) for j in range(1, 15)]
+        loads = {f"h{i}": f"0.{i}" for i in range(4)}
+        return view(t, qs, jobs, hosts=_hosts(t, **loads), load_adjustments=[("np_load_avg", 0.3)])
+
+    fast, slow = schedule(cell(), 0.0), schedule(cell(), 0.0, cache=False)
+    assert [(o.job_id, o.assignment) for o in fast.orders] == [
+        (o.job_id, o.assignment) for o in slow.orders
+    ]
+    assert len({o.assignment[0][0].split("@")[1] for o in fast.orders[:4]}) >= 2
