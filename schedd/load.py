@@ -14,10 +14,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from qmaster.complexes.compare import satisfies
 from qmaster.complexes.formula import evaluate, parse_formula
+from qmaster.complexes.table import ComplexTable
 from qmaster.complexes.values import ValueParseError
 from schedd.reasons import Reason
 from schedd.view import QueueState, View
@@ -100,17 +101,32 @@ class LoadModel:
 
     def alarm(self, q: QueueState) -> Reason | None:
         """Why the queue instance is in load alarm (a threshold passed), or None."""
-        table = self.view.complexes
-        for name, text in q.load_thresholds:
-            entry = table.get(name)
-            load = self.value(q.host, entry.name) if entry else None
-            if entry is None or load is None:
-                continue
-            try:
-                threshold = entry.parse(text)
-            except ValueParseError:
-                continue
-            if not satisfies(entry.type, entry.relop, threshold, load):
-                detail = f"{entry.name}={load:f} {entry.relop.value} {text}"
-                return Reason("overloaded", "queue", q.name, entry.name, text, detail)
-        return None
+        found = load_alarm(self.view.complexes, q.load_thresholds, lambda n: self.value(q.host, n))
+        if found is None:
+            return None
+        name, text, detail = found
+        return Reason("overloaded", "queue", q.name, name, text, detail)
+
+
+def load_alarm(
+    table: ComplexTable,
+    thresholds: Iterable[tuple[str, str]],
+    value: Callable[[str], float | None],
+) -> tuple[str, str, str] | None:
+    """The first of a queue's ``load_thresholds`` its load passes, as (name, threshold,
+    ``name=value relop threshold``), or None; a value not reported raises no alarm.
+
+    ``qstat`` can show the alarm state ``a`` with the same test.
+    """
+    for name, text in thresholds:
+        entry = table.get(name)
+        load = value(entry.name) if entry else None
+        if entry is None or load is None:
+            continue
+        try:
+            threshold = entry.parse(text)
+        except ValueParseError:
+            continue
+        if not satisfies(entry.type, entry.relop, threshold, load):
+            return entry.name, text, f"{entry.name}={load:f} {entry.relop.value} {text}"
+    return None
