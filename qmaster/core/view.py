@@ -150,14 +150,9 @@ def _request(job: Job) -> JobRequest:
 
 
 def _deadline(value: object) -> float | None:
-    """The ``-dl`` deadline (spec key ``dl``) as epoch seconds, when set."""
+    """The ``-dl`` deadline (spec key ``dl``, epoch seconds), when set."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return None
     return None
 
 
