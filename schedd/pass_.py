@@ -64,7 +64,8 @@ class _Pass:
     def _check_full(self, q: QueueState) -> None:
         """A queue instance without a free slot is dropped for every job of the pass."""
         if q.queue_level.available("slots") < 1 and q.name not in self.full:
-            self.full[q.name] = Reason("full", "queue", q.name, "slots")
+            empty = q.queue_level.capacity.get("slots", 0.0) < 1
+            self.full[q.name] = Reason("no_slots" if empty else "full", "queue", q.name, "slots")
 
     def finish(self) -> None:
         """Add the queue instances found full to every pending job's reasons."""

@@ -76,6 +76,10 @@ def _full(r: Reason) -> str:
     return f'queue instance "{r.target}" dropped because it is full'
 
 
+def _no_slots(r: Reason) -> str:
+    return f'cannot run in queue instance "{r.target}" because it has "0" slots'
+
+
 def _disabled(r: Reason) -> str:
     return f'queue instance "{r.target}" dropped because it is disabled'
 
@@ -160,6 +164,7 @@ _RENDER = {
     "unknown_resource": _unknown,
     "forced": _forced,
     "full": _full,
+    "no_slots": _no_slots,
     "disabled": _disabled,
     "hard_queue": _hard_queue,
     "no_access": _access,
