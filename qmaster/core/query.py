@@ -8,7 +8,7 @@ from qmaster.core.jobs import Job, format_id_runs
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
 from qmaster.core.states import ACTIVE, TaskState, display_state
-from qmaster.core.view import is_held
+from qmaster.core.view import is_held, queue_alarms
 from qmaster.gdi.messages import JobDetailArgs, JobListArgs
 from qmaster.version import VERSION
 
@@ -131,6 +131,7 @@ def reserved_slots(core: Core) -> tuple[dict[str, int], dict[str, int]]:
 def queue_rows(core: Core) -> list[dict[str, Any]]:
     """``qstat -f``'s queue instance lines."""
     resv, held = reserved_slots(core)
+    alarms = queue_alarms(core)
     rows = []
     for qi in core.config.queue_instances():
         host = core.config.exechost(qi.host)
@@ -144,7 +145,7 @@ def queue_rows(core: Core) -> list[dict[str, Any]]:
                 "total": qi.slots,
                 "load_avg": float(load["load_avg"]) if "load_avg" in load else None,
                 "arch": str(load.get("arch", "-")),
-                "states": "",
+                "states": "a" if qi.name in alarms else "",
             }
         )
     return rows + orphaned_rows(core, {str(row["name"]) for row in rows})
