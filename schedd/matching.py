@@ -61,7 +61,8 @@ def _offers(req: Req, level: Level, value: Value, source: str, *, reserved: bool
 
 def _full_or_offers(req: Req, level: Level, value: float, reserved: bool = False) -> Reason:
     if req.name == "slots" and level.kind == QUEUE and not reserved:
-        return Reason("full", QUEUE, level.name, "slots", req.text, format_offer(req.vtype, value))
+        code = "no_slots" if level.capacity.get("slots", 0.0) < 1 else "full"
+        return Reason(code, QUEUE, level.name, "slots", req.text, format_offer(req.vtype, value))
     return _offers(req, level, value, "c", reserved=reserved)
 
 

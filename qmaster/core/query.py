@@ -15,6 +15,7 @@ from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
 from qmaster.core.sched_info import job_info_setting, summary
 from qmaster.core.states import ACTIVE, TaskState
+from qmaster.core.view import queue_alarms
 from qmaster.gdi.messages import JobDetailArgs, JobListArgs
 from qmaster.state_filter import DEFAULT, parse_state_filter
 from qmaster.version import VERSION
@@ -126,6 +127,7 @@ def queue_rows(core: Core) -> list[dict[str, Any]]:
     """``qstat -f``'s queue instance lines."""
     resv, held = reserved_slots(core)
     running = running_slots_by_host(core.booked)
+    alarms = queue_alarms(core)
     rows = []
     for qi in core.config.queue_instances():
         host = core.config.exechost(qi.host)
@@ -139,7 +141,7 @@ def queue_rows(core: Core) -> list[dict[str, Any]]:
                 "total": qi.slots,
                 "load_avg": float(load["load_avg"]) if "load_avg" in load else None,
                 "arch": str(load.get("arch", "-")),
-                "states": "",
+                "states": "a" if qi.name in alarms else "",
             }
         )
     return rows + orphaned_rows(core, {str(row["name"]) for row in rows})

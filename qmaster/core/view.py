@@ -26,6 +26,7 @@ from qmaster.core.states import TaskState
 from qmaster.core.viewload import load_settings
 from schedd import Booked, HostState, JobRequest, PeState, QueueState, Running, View
 from schedd.categories import with_category
+from schedd.load import load_alarm
 from schedd.matching import debits
 from schedd.priority import Weights
 from schedd.requests import compile_requests, duration
@@ -100,14 +101,9 @@ def _request(job: Job) -> JobRequest:
 
 
 def _deadline(value: object) -> float | None:
-    """The ``-dl`` deadline (spec key ``dl``) as epoch seconds, when set."""
+    """The ``-dl`` deadline (spec key ``dl``, epoch seconds), when set."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return None
     return None
 
 
@@ -193,6 +189,27 @@ def _hosts(core: Core, booked: Bookings) -> tuple[Level, dict[str, HostState]]:
         xprojects = tuple(f.split_list(conf.attrs.get("xprojects", "NONE")))
         hosts[name] = HostState(level, users, xusers, projects, xprojects)
     return global_level, hosts
+
+
+def queue_alarms(core: Core) -> set[str]:
+    """Queue instances whose host load passes their ``load_thresholds`` (qstat's state ``a``)."""
+    _, hosts = _hosts(core, core.booked)
+    table = core.config.complexes
+    out: set[str] = set()
+    for qi in core.config.queue_instances():
+        thresholds = f.split_pairs(qi.attrs.get("load_thresholds", "NONE"))
+        state = hosts.get(qi.host)
+        if not thresholds or state is None:
+            continue
+        values = state.level.values
+
+        def value(name: str, values: dict[str, float | str] = values) -> float | None:
+            found = values.get(name)
+            return found if isinstance(found, float) else None
+
+        if load_alarm(table, thresholds.items(), value) is not None:
+            out.add(qi.name)
+    return out
 
 
 def _pes(core: Core, booked: Bookings) -> dict[str, PeState]:
