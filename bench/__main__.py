@@ -1,7 +1,7 @@
 """``python -m bench`` (``make bench``): every benchmark part in turn.
 
 The parts are ``gdi`` (job submission through the qmaster), then ``sched``,
-``jsv`` and ``seg`` when their modules exist. Each part runs guarded, so one that crashes
+``jsv``, ``seg`` and ``qacct`` when their modules exist. Each part runs guarded, so one that crashes
 does not hide the others; the exit status is 1 only if a part crashed. A part
 that cannot be imported is reported as "skipped: not available". Parts can be
 chosen by name: ``python -m bench gdi seg``.
@@ -23,6 +23,7 @@ PARTS: dict[str, str] = {
     "jsv": "bench.jsv_bench",
     "ar": "bench.ar_bench",
     "seg": "bench.seg_bench",
+    "qacct": "bench.qacct_bench",
 }
 
 

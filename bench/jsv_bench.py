@@ -105,7 +105,7 @@ def daemon_rates(seconds: float = 3.0, clients: int = 8) -> dict[str, float]:
                     path = root / "global.conf"
                     path.write_text(conf)
                     set_conf_value(path, "jsv_url", url)
-                    set_conf_value(path, "jsv_threshold", "60000")
+                    set_conf_value(path, "qmaster_params", "jsv_threshold=60000")
                     cell.run("qconf", "-Mconf", str(path), check=True)
                 socket = cell.cell.socket
                 opts: dict[str, Any] = {"reconnect": False, "check": acknowledged, "procs": True}

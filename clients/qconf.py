@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from clients.common.editor import edit_text
 from clients.common.errors import ClientError, invalid_argument, missing_argument
 from clients.common.output import EXIT_ERROR, EXIT_OK, err, exit_code, out, print_answers
 from clients.common.shell import GeCommand, Transport, transport_of
@@ -55,6 +56,17 @@ usage: qconf [options]
                                             add a queue, exec host, PE, userset, host group from file
    [-dq queue] [-de host] [-dp pe] [-dul list] [-dhgrp group]
                                             delete a queue, exec host, PE, userset, host group
+   [-aq [q]] [-ae [host]] [-ap pe] [-ahgrp [group]]  add an object in $EDITOR
+   [-mq q] [-me host] [-mp pe] [-mu list] [-mhgrp group] [-mc] [-mconf [global]] [-msconf]
+                                            modify an object in $EDITOR
+   [-aprj] [-Aprj fname] [-mprj project] [-Mprj fname]
+                                            add/modify a project ($EDITOR or file)
+   [-sprj project] [-sprjl] [-dprj project_list]
+                                            show a project, list projects, delete projects
+   [-ackpt ckpt_name] [-Ackpt fname] [-mckpt ckpt_name] [-Mckpt fname]
+                                            add/modify a ckpt environment ($EDITOR or file)
+   [-sckpt ckpt_name] [-sckptl] [-dckpt ckpt_name]
+                                            show, list, delete ckpt environments
 """
 
 EMPTY_LIST = {
@@ -64,6 +76,8 @@ EMPTY_LIST = {
     "exechost": "no execution host list defined",
     "pe": "no pe list defined",
     "manager": "no manager list defined",
+    "project": "no project list defined",
+    "ckpt": "no ckpt interface definition defined",
 }
 
 
@@ -75,16 +89,23 @@ class Action:
     run: Callable[[Transport, list[str]], int]
 
 
-def show(kind: str, fixed_name: str | None = None) -> Callable[[Transport, list[str]], int]:
-    """A ``-s*`` switch: print the object's text, or the list of names."""
+def show(
+    kind: str, fixed_name: str | None = None, *, template: bool = False
+) -> Callable[[Transport, list[str]], int]:
+    """A ``-s*`` switch: print the object's text, or the list of names.
+
+    With ``template`` and no name the qmaster sends the object's defaults (``-sq``).
+    """
 
     def run(transport: Transport, words: list[str]) -> int:
         name = words[0] if words else fixed_name
-        reply = transport("conf_show", {"kind": kind, "name": name})
-        if not reply.ok:
-            print_answers(reply.answers)
-            return exit_code(reply.answers)
-        return print_shown(kind, reply.data or {})
+        args: dict[str, Any] = {"kind": kind, "name": name}
+        if template and not words:
+            args["template"] = True
+        reply = transport("conf_show", args)
+        code = EXIT_OK if reply.data is None else print_shown(kind, reply.data)
+        print_answers(reply.answers)
+        return max(code, exit_code(reply.answers))
 
     return run
 
@@ -102,14 +123,36 @@ def print_shown(kind: str, data: dict[str, Any]) -> int:
     return EXIT_OK
 
 
-def modify(kind: str) -> Callable[[Transport, list[str]], int]:
-    """A ``-M*`` switch: send the file's text for the qmaster to check and store."""
+def modify(kind: str, *, add: bool = False) -> Callable[[Transport, list[str]], int]:
+    """A ``-M*`` switch (``-A*`` with ``add``): send the file's text for the qmaster to check
+    and store; -M* changes an existing object, -A* adds a new one."""
 
     def run(transport: Transport, words: list[str]) -> int:
         text = read_text(words[0])
         if text is None:
             raise ClientError(f'file "{words[0]}" does not exist')
-        reply = transport("conf_modify", {"kind": kind, "text": text, "source": words[0]})
+        args = {"kind": kind, "text": text, "source": words[0]}
+        reply = transport("conf_modify", {**args, "add": True} if add else args)
+        print_answers(reply.answers)
+        return exit_code(reply.answers)
+
+    return run
+
+
+def edit(kind: str, *, add: bool = False) -> Callable[[Transport, list[str]], int]:
+    """``-a*``/``-m*``: open the object (for -a*, the defaults) in ``$EDITOR``, then send it."""
+
+    def run(transport: Transport, words: list[str]) -> int:
+        args: dict[str, Any] = {"kind": kind, "name": words[0] if words else None}
+        if add:
+            args["template"] = True
+        reply = transport("conf_show", args)
+        data = reply.data or {}
+        if not reply.ok or "text" not in data or not data["text"]:
+            print_answers(reply.answers)
+            return max(EXIT_ERROR, exit_code(reply.answers))
+        payload = {"kind": kind, "text": edit_text(str(data["text"])), "source": "-"}
+        reply = transport("conf_modify", {**payload, "add": True} if add else payload)
         print_answers(reply.answers)
         return exit_code(reply.answers)
 
@@ -124,9 +167,10 @@ def members(op: str, kind: str, *, named: bool) -> Callable[[Transport, list[str
         targets = [n for n in words[1].split(",") if n] if named else [kind]
         code = EXIT_OK
         for target in targets:
-            reply = transport(op, {"kind": kind, "name": target, "members": users})
-            print_answers(reply.answers)
-            code = max(code, exit_code(reply.answers))
+            for user in users:  # one request per pair, as Grid Engine's qconf sends them
+                reply = transport(op, {"kind": kind, "name": target, "members": [user]})
+                print_answers(reply.answers)
+                code = max(code, exit_code(reply.answers))
         return code
 
     return run
@@ -156,7 +200,7 @@ def shutdown(transport: Transport, _words: list[str]) -> int:
 ACTIONS: dict[str, Action] = {
     "-sc": Action(0, show("complex")),
     "-Mc": Action(1, modify("complex")),
-    "-sq": Action(-1, show("cqueue")),
+    "-sq": Action(-1, show("cqueue", template=True)),
     "-Mq": Action(1, modify("cqueue")),
     "-sql": Action(0, show("cqueue")),
     "-se": Action(1, show("exechost")),
@@ -180,17 +224,43 @@ ACTIONS: dict[str, Action] = {
     "-shgrp": Action(1, show("hostgroup")),
     "-shgrpl": Action(0, show("hostgroup")),
     "-Mhgrp": Action(1, modify("hostgroup")),
-    "-Aq": Action(1, modify("cqueue")),
-    "-Ae": Action(1, modify("exechost")),
-    "-Ap": Action(1, modify("pe")),
-    "-Au": Action(1, modify("userset")),
-    "-Ahgrp": Action(1, modify("hostgroup")),
+    "-Aq": Action(1, modify("cqueue", add=True)),
+    "-Ae": Action(1, modify("exechost", add=True)),
+    "-Ap": Action(1, modify("pe", add=True)),
+    "-Au": Action(1, modify("userset", add=True)),
+    "-Ahgrp": Action(1, modify("hostgroup", add=True)),
     "-dq": Action(1, remove("cqueue")),
     "-de": Action(1, remove("exechost")),
     "-dp": Action(1, remove("pe")),
     "-dul": Action(1, remove("userset")),
     "-dhgrp": Action(1, remove("hostgroup")),
     "-km": Action(0, shutdown),
+    "-aprj": Action(0, edit("project", add=True)),
+    "-Aprj": Action(1, modify("project", add=True)),
+    "-mprj": Action(1, edit("project")),
+    "-Mprj": Action(1, modify("project")),
+    "-sprj": Action(1, show("project")),
+    "-sprjl": Action(0, show("project")),
+    "-dprj": Action(1, remove("project")),
+    "-ackpt": Action(1, edit("ckpt", add=True)),
+    "-Ackpt": Action(1, modify("ckpt", add=True)),
+    "-mckpt": Action(1, edit("ckpt")),
+    "-Mckpt": Action(1, modify("ckpt")),
+    "-sckpt": Action(1, show("ckpt")),
+    "-sckptl": Action(0, show("ckpt")),
+    "-dckpt": Action(1, remove("ckpt")),
+    "-aq": Action(-1, edit("cqueue", add=True)),
+    "-mq": Action(1, edit("cqueue")),
+    "-ae": Action(-1, edit("exechost", add=True)),
+    "-me": Action(1, edit("exechost")),
+    "-ap": Action(1, edit("pe", add=True)),
+    "-mp": Action(1, edit("pe")),
+    "-mu": Action(1, edit("userset")),
+    "-ahgrp": Action(-1, edit("hostgroup", add=True)),
+    "-mhgrp": Action(1, edit("hostgroup")),
+    "-mc": Action(0, edit("complex")),
+    "-mconf": Action(-1, edit("global")),
+    "-msconf": Action(0, edit("sched")),
 }
 
 

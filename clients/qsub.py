@@ -63,6 +63,11 @@ def qsub_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     request = build_qsub(argv, real_inputs())
     apply_client_jsvs(request, "qsub", rejected_prefix="Unable to run job: ")
     reply = transport_of(ctx)("submit", {"job": request.spec, "verify": request.verify})
+    if request.verify in ("v", "p") and any(
+        a.text.startswith("verification: ") for a in reply.answers
+    ):
+        print_answers(reply.answers)  # the reasons per level, then the verdict (as qalter)
+        return exit_code(reply.answers)
     return report_submit(reply, request.terse)
 
 

@@ -13,11 +13,27 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import structlog
 from structlog.typing import EventDict, WrappedLogger
+
+# events the daemon logs when it caught an exception nothing expected: each is a bug
+INTERNAL_ERRORS = frozenset(
+    {"core_request_failed", "core_tick_failed", "jsv_reverify_failed", "gdi_connection_failed"}
+)
+
+
+def is_internal_error(event: Mapping[str, Any]) -> bool:
+    """A logged event that means a bug: a named internal error, or any logged traceback."""
+    return (
+        event.get("event") in INTERNAL_ERRORS
+        or "exception" in event
+        or bool(event.get("exc_info"))
+        or event.get("level") == "critical"
+    )
 
 
 class _Sink:

@@ -9,12 +9,16 @@ For tools that want integration tests against a real qmaster::
 
 ``minige_cell`` creates a cell from the project's ``conf/`` (or the folder
 named by ``@pytest.mark.minige_conf(path)``) in a temporary directory, starts
-``qmaster`` as a process on it, and stops it afterwards. Also here: object
-factories for core tests and an in-process daemon helper.
+``qmaster`` as a process on it, and stops it afterwards. A test fails when the
+daemon logged an internal error (a bug in minige) while it ran, unless it is
+marked ``@pytest.mark.expect_internal_errors``. Also here: object factories
+for core tests and an in-process daemon helper.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import shutil
 import subprocess
@@ -26,8 +30,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import structlog
+from structlog.typing import EventDict, WrappedLogger
 
 from qmaster.cell import DEFAULT_CONF_DIR, Cell
+from qmaster.logs import is_internal_error
+
+EXPECT_INTERNAL_ERRORS = "expect_internal_errors"
 
 BIN_DIR = Path(sys.executable).parent
 
@@ -40,6 +49,7 @@ class RunningCell:
     env: dict[str, str]
     process: subprocess.Popen[bytes] | None = None
     log: list[str] = field(default_factory=list)
+    _log_read: int = 0
 
     def run(
         self, *argv: str, input: str | None = None, check: bool = False, **kw: Any
@@ -77,6 +87,49 @@ class RunningCell:
                 return
             time.sleep(0.01)
 
+    def internal_errors(self) -> list[dict[str, Any]]:
+        """Internal errors the daemon logged to ``messages`` since the last call."""
+        try:
+            with self.cell.messages.open("rb") as fh:
+                fh.seek(self._log_read)
+                data = fh.read()
+        except FileNotFoundError:
+            return []
+        complete = data[: data.rfind(b"\n") + 1]
+        self._log_read += len(complete)
+        events = []
+        for line in complete.splitlines():
+            with contextlib.suppress(ValueError):
+                events.append(json.loads(line))
+        return [e for e in events if isinstance(e, dict) and is_internal_error(e)]
+
+
+def fail_on_internal_errors(events: list[dict[str, Any]], node: pytest.Item | None) -> None:
+    """Fail the test when a daemon logged an internal error it was not marked to expect."""
+    if not events or (node is not None and node.get_closest_marker(EXPECT_INTERNAL_ERRORS)):
+        return
+    shown = "\n".join(json.dumps(e, default=str)[:2000] for e in events[:5])
+    pytest.fail(f"the qmaster logged {len(events)} internal error(s):\n{shown}", pytrace=False)
+
+
+@contextlib.contextmanager
+def record_internal_errors() -> Iterator[list[dict[str, Any]]]:
+    """Collect internal errors logged in this process (by an in-process daemon) meanwhile."""
+    seen: list[dict[str, Any]] = []
+
+    def recorder(logger: WrappedLogger, method: str, event: EventDict) -> EventDict:
+        record = {"level": method, **event}
+        if method == "exception" or is_internal_error(record):
+            seen.append(record)
+        return event
+
+    before = structlog.get_config()["processors"]
+    structlog.configure(processors=[recorder, *before])
+    try:
+        yield seen
+    finally:
+        structlog.configure(processors=before)
+
 
 def make_cell_env(root: Path, name: str = "default") -> dict[str, str]:
     """The environment for commands that should use the cell at ``root``."""
@@ -110,6 +163,7 @@ def minige_cell(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Runn
         yield running
     finally:
         running.stop()
+    fail_on_internal_errors(running.internal_errors(), request.node)
 
 
 @pytest.fixture
@@ -123,4 +177,8 @@ def minige_conf_copy(tmp_path: Path) -> Path:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "minige_conf(path): create the minige_cell from this configuration folder"
+    )
+    config.addinivalue_line(
+        "markers",
+        f"{EXPECT_INTERNAL_ERRORS}: the test provokes internal errors in the qmaster on purpose",
     )

@@ -46,6 +46,10 @@ class Category:
     reasons: ReasonList = field(default_factory=ReasonList)
     exhausted: bool = False
     length: float = -1.0
+    sorted_at: int = 0
+    """The pass's load version the candidates were last sorted at."""
+    soft_rank: dict[str, int] | None = None
+    """Soft-request violations per queue instance, when the job has soft requests."""
 
     def note(self, reason: Reason | Callable[[], Reason], targets: Targets = None) -> None:
         """Remember a reason (spelt out per target, when given); duplicates are dropped."""
@@ -196,7 +200,9 @@ def evaluate(
     view: View, queues: Sequence[QueueState], groups: Groups, job: JobRequest, key: Hashable
 ) -> Category:
     """Build a category: resolve the requests, find every queue that can never run it."""
-    compiled = compile_requests(view.complexes, job.hard_resources, job.soft_resources)
+    compiled = compile_requests(
+        view.complexes, job.hard_resources, job.soft_resources, parallel=bool(job.pe_name)
+    )
     cat = Category(key, compiled, _job_pes(view, job))
     if _job_level(view, job, cat):
         cat.exhausted = True
@@ -212,7 +218,9 @@ def evaluate(
             cat.note(reason, _spread(reason, queues, members))
     fitting.sort()
     if compiled.soft or job.soft_queues:
-        fitting.sort(key=lambda i: _soft(view, job, compiled, queues[i]))
+        cat.soft_rank = {queues[i].name: _soft(view, job, compiled, queues[i]) for i in fitting}
+        rank = cat.soft_rank
+        fitting.sort(key=lambda i: rank[queues[i].name])
     cat.static = [queues[i] for i in fitting]
     cat.candidates = list(cat.static)
     cat.exhausted = not cat.candidates

@@ -22,8 +22,8 @@ from functools import partial
 from qmaster.complexes.booking import Debit
 from qmaster.complexes.compare import satisfies
 from qmaster.complexes.levels import GLOBAL, HOST, LETTER, QUEUE, Level
-from qmaster.complexes.types import ValueType
-from qmaster.complexes.values import format_time
+from qmaster.complexes.types import Consumable, Relop, ValueType
+from schedd.exclusive import blocked, debits_at
 from schedd.reasons import Reason
 from schedd.requests import Compiled, Req, Value
 from schedd.reservation import Planner
@@ -34,7 +34,11 @@ _EPS = 1e-9
 
 
 def format_offer(vtype: ValueType, value: Value) -> str:
-    """A value as Grid Engine prints it in scheduling info (``1.000G``, ``0.500000``)."""
+    """A value as Grid Engine prints it in scheduling info.
+
+    Numbers are doubles there: ``%f`` (``1.000000``) unless the type is MEMORY
+    (``1.000G``) or TIME (``01:00:00``).
+    """
     if isinstance(value, str):
         return value
     if math.isinf(value):
@@ -45,23 +49,20 @@ def format_offer(vtype: ValueType, value: Value) -> str:
                 return f"{value / size:.3f}{unit}"
         return f"{value:.0f}"
     if vtype is ValueType.TIME:
-        return format_time(value)
-    if vtype is ValueType.INT:
-        return str(int(value))
-    if vtype is ValueType.BOOL:
-        return "true" if value else "false"
+        whole = int(value)
+        return f"{whole // 3600:02d}:{whole // 60 % 60:02d}:{whole % 60:02d}"
     return f"{value:f}"
 
 
-def _offers(req: Req, level: Level, value: Value, source: str) -> Reason:
+def _offers(req: Req, level: Level, value: Value, source: str, *, reserved: bool = False) -> Reason:
     offered = f"{LETTER[level.kind]}{source}:{req.name}={format_offer(req.vtype, value)}"
-    return Reason("offers_only", level.kind, level.name, req.name, req.text, offered)
+    return Reason("offers_only", level.kind, level.name, req.name, req.text, offered, reserved)
 
 
-def _full_or_offers(req: Req, level: Level, value: float) -> Reason:
-    if req.name == "slots" and level.kind == QUEUE:
+def _full_or_offers(req: Req, level: Level, value: float, reserved: bool = False) -> Reason:
+    if req.name == "slots" and level.kind == QUEUE and not reserved:
         return Reason("full", QUEUE, level.name, "slots", req.text, format_offer(req.vtype, value))
-    return _offers(req, level, value, "c")
+    return _offers(req, level, value, "c", reserved=reserved)
 
 
 def static_level(c: Compiled, level: Level) -> Reason | None:
@@ -72,6 +73,8 @@ def static_level(c: Compiled, level: Level) -> Reason | None:
         if v is not None and not satisfies(r.vtype, r.relop, r.value, v):
             return _offers(r, level, v, level.sources.get(r.name, "f"))
     for r in c.consumables:
+        if c.parallel and r.per_job:
+            continue  # the master queue's business (see master_reason)
         cap = level.capacity.get(r.name)
         load = level.load_cap.get(r.name)
         bound = cap if load is None else (load if cap is None else min(cap, load))
@@ -86,8 +89,24 @@ def static_level(c: Compiled, level: Level) -> Reason | None:
 def unknown_resource(c: Compiled, levels: tuple[Level, Level, Level]) -> Reason | None:
     """A hard request no level defines (defaults excepted)."""
     for r in c.fixed + c.consumables:
+        if c.parallel and r.per_job:
+            continue  # the master queue's business (see master_reason)
         if not r.default and not any(lv.defines(r.name) for lv in levels):
             return Reason("unknown_resource", QUEUE, levels[2].name, r.name, r.text)
+    return None
+
+
+def master_reason(c: Compiled, levels: tuple[Level, Level, Level]) -> Reason | None:
+    """Why a parallel job's ``JOB`` consumables rule out a queue instance as its master."""
+    for r in c.consumables:
+        if not r.per_job or r.default:
+            continue
+        if not any(lv.defines(r.name) for lv in levels):
+            return Reason("unknown_resource", QUEUE, levels[2].name, r.name, r.text)
+        for level in levels:
+            cap = level.capacity.get(r.name)
+            if cap is not None and r.amount > cap + _EPS:
+                return _full_or_offers(r, level, cap)
     return None
 
 
@@ -105,6 +124,12 @@ def room(
     With a planner, consumables held by a reservation (or all, when ``timed``)
     count what is free during the whole ``window``.
     """
+    if c.excl:
+        name = blocked(c.excl, level, planner, window, timed)
+        if name is not None:
+            wanted = dict(c.excl)[name]
+            return 0, Req(name, "true" if wanted else "", ValueType.BOOL, Relop.EXCL,
+                          Consumable.YES, 1.0)  # fmt: skip
     best, limit = BIG, None
     capacity, used, load_cap = level.capacity, level.used, level.load_cap
     for name, amount, per_job, r in c.counted:
@@ -130,8 +155,16 @@ def room(
 
 
 def room_reason(req: Req, level: Level) -> Callable[[], Reason]:
-    """Why a level has no room (what it offers of the limiting consumable), made when read."""
-    return partial(_full_or_offers, req, level, level.available(req.name))
+    """Why a level has no room (what it offers of the limiting consumable), made when read.
+
+    When what is free now would do, a reservation holds the rest: Grid Engine
+    then adds " due to a reservation".
+    """
+    if req.relop is Relop.EXCL:
+        return partial(Reason, "exclusive", level.kind, level.name, req.name, req.text or None)
+    free = level.available(req.name)
+    reserved = free + _EPS >= req.amount > 0
+    return partial(_full_or_offers, req, level, free, reserved)
 
 
 def soft_violations(c: Compiled, levels: tuple[Level, Level, Level], soft_queues: int) -> int:
@@ -202,6 +235,10 @@ def debits(c: Compiled, view: View, assignment: list[tuple[QueueState, int]]) ->
             _debit(out, r, view.host(host).level, n, host == master.host)
         for q, n in assignment:
             _debit(out, r, q.queue_level, n, q is master)
+    if c.excl:
+        levels = [view.global_level, *(view.host(h).level for h in hosts)]
+        for level in [*levels, *(q.queue_level for q, _ in assignment)]:
+            out.extend(debits_at(c.excl, level))
     return tuple(out)
 
 

@@ -1,6 +1,7 @@
 """The scheduling pass: a pure function of (view, now) that returns a :class:`Plan`.
 
-Jobs go in priority order (``-p``), then by submission time and id. For each
+Jobs go in Grid Engine's priority order (POSIX priority, urgency and tickets,
+normalised and weighted: :mod:`schedd.order`), then by submission time and id. For each
 job the category (see :mod:`schedd.categories`) gives the queue instances
 that are statically possible, in preference order; the pass takes the first
 one with room at every level (global, host, queue) — or, for a parallel job,
@@ -16,20 +17,24 @@ from collections.abc import Sequence
 
 from qmaster.complexes.levels import Level
 from schedd.categories import Category, CategoryCache
-from schedd.matching import BIG, apply, debits, may_access, queue_matches, room, room_reason
-from schedd.pe import Assignment, allocate
-from schedd.reasons import Reason
+from schedd.limits import Limits
+from schedd.load import LoadModel
+from schedd.matching import (
+    BIG,
+    apply,
+    debits,
+    master_reason,
+    may_access,
+    queue_matches,
+    room,
+    room_reason,
+)
+from schedd.order import dispatch_order
+from schedd.pe import Assignment, allocate, master_first
+from schedd.reasons import Reason, ReasonList
 from schedd.requests import Req, duration
 from schedd.reservation import Planner
 from schedd.view import JobRequest, Order, Plan, QueueState, Reservation, View
-
-
-def _sort_key(job: JobRequest) -> tuple[int, float, int]:
-    return (-job.priority, job.submit_time, job.job_id)
-
-
-def _queue_key(q: QueueState) -> tuple[int, str]:
-    return (q.seq_no, q.name)
 
 
 class _Pass:
@@ -39,15 +44,20 @@ class _Pass:
         self.view = view
         self.now = now
         self.plan = Plan()
-        self.queues = sorted(view.queues, key=_queue_key)
+        self.load = LoadModel(view, now)
+        self.queues = sorted(view.queues, key=self.load.key)
         self.by_name = {q.name: q for q in self.queues}
         self.cats = CategoryCache(view, self.queues, enabled=cache)
         wants = view.max_reservation > 0 and any(j.reserve for j in view.jobs)
         wants = wants or bool(view.advance)
         self.planner = Planner(view, now) if wants else None
         self.reservations_left = view.max_reservation
+        self.limits = Limits(view)
         self.full: dict[str, Reason] = {}
         for q in self.queues:
+            alarm = self.load.alarm(q) if q.load_thresholds else None
+            if alarm is not None:
+                self.full[q.name] = alarm
             self._check_full(q)
 
     def _check_full(self, q: QueueState) -> None:
@@ -63,9 +73,21 @@ class _Pass:
             if not reasons:
                 reasons.add(Reason("no_queue", "job", ""))
 
+    def failed(self, job: JobRequest, exc: Exception) -> None:
+        """Keep a job whose matching raised pending, with the fault as its reason."""
+        self.plan.failed[job.job_id] = f"{type(exc).__name__}: {exc}"
+        self.plan.reasons[job.job_id] = ReasonList(
+            [Reason("failed", "job", str(job.job_id), offered=str(exc))]
+        )
+
     # -- one job ----------------------------------------------------------------
 
     def job(self, job: JobRequest) -> None:
+        refused = self.limits.refuse(job)
+        if refused is not None:
+            self.plan.reasons[job.job_id] = ReasonList([refused])
+            return
+        tasks, capped = self.limits.tasks(job)
         cat = self.cats.category(job)
         if cat.exhausted and not job.reserve:
             self.plan.reasons[job.job_id] = cat.reasons
@@ -73,13 +95,16 @@ class _Pass:
         if cat.length < 0:
             cat.length = duration(job.hard_resources, self.view.default_duration)
         window = (self.now, self.now + cat.length)
-        for task_id in job.task_ids:
+        for task_id in tasks:
             placed = self.place(job, cat, window, timed=False)
             if placed is None:
                 self.plan.reasons[job.job_id] = cat.reasons
                 self.reserve(job, cat, task_id, window[1] - window[0])
                 return
             self.book(job, cat, task_id, placed, window)
+            self.limits.started(job)
+        if capped is not None:
+            self.plan.reasons[job.job_id] = ReasonList([capped])
 
     def place(
         self, job: JobRequest, cat: Category, window: tuple[float, float], *, timed: bool
@@ -129,6 +154,7 @@ class _Pass:
         if timed:
             q = next((q for q in cat.static if self._fits(cat, q, window, True)), None)
             return [(q, 1)] if q else None
+        self._resort(cat)
         candidates = cat.candidates
         full = self.full
         i = cat.start
@@ -141,6 +167,18 @@ class _Pass:
         cat.start = i
         cat.exhausted = True
         return None
+
+    def _resort(self, cat: Category) -> None:
+        """Put the candidates in load order again after job load adjustments changed it."""
+        if cat.sorted_at == self.load.version:
+            return
+        cat.sorted_at = self.load.version
+        rank = cat.soft_rank
+        if rank:
+            cat.candidates.sort(key=lambda q: (rank.get(q.name, 0), self.load.key(q)))
+        else:
+            cat.candidates.sort(key=self.load.key)
+        cat.start = 0
 
     # -- parallel jobs --------------------------------------------------------------
 
@@ -161,6 +199,8 @@ class _Pass:
         offers: list[tuple[QueueState, int]] = []
         host_room: dict[str, int] = {}
         keep: list[QueueState] = []
+        if not timed:
+            self._resort(cat)
         for q in cat.static if timed else cat.candidates:
             if not timed and q.name in self.full:
                 continue
@@ -196,42 +236,68 @@ class _Pass:
         if not may_access(job, pe.user_lists, pe.xuser_lists, self.view.usersets):
             cat.note(Reason("pe_access", "pe", pe_name))
             return None
-        free = pe.slots - pe.used
+        free = self._pe_free(pe_name, window, timed)
         if free < job.pe_min:
             cat.note(Reason("pe_slots", "pe", pe_name, "slots", str(job.pe_min), str(free)))
             return None
         offers, host_room = self._offers(cat, pe_name, window, timed)
-        got = allocate(pe.allocation_rule, job.pe_min, job.pe_max, offers, host_room, min(g, free))
-        got = self._with_master(job, cat, got, window, timed) if got else None
+        limit = min(g, free)
+        got = allocate(pe.allocation_rule, job.pe_min, job.pe_max, offers, host_room, limit)
+        if got is not None and not self._good_master(job, cat, got[0][0], window, timed):
+            got = None
+            for master in self._masters(job, cat, offers, window, timed):
+                tried = allocate(
+                    pe.allocation_rule, job.pe_min, job.pe_max, master_first(offers, master),
+                    host_room, limit,
+                )  # fmt: skip
+                if tried is not None and tried[0][0] is master:
+                    got = tried
+                    break
         if got is None:
             total = sum(min(n, host_room.get(q.host, 0)) for q, n in offers)
             cat.note(Reason("pe_slots", "pe", pe_name, "slots", str(job.pe_min), str(total)))
         return got
 
-    def _with_master(
+    def _pe_free(self, pe_name: str, window: tuple[float, float], timed: bool) -> int:
+        """A PE's slots free now, or over ``window`` where reservations hold some of them."""
+        pe = self.view.pes[pe_name]
+        key = ("pe", pe_name, "slots")
+        planner = self.planner
+        if planner is not None and (timed or key in planner.reserved):
+            return pe.slots - round(planner.peak(key, *window))
+        return pe.slots - pe.used
+
+    def _masters(
         self,
         job: JobRequest,
         cat: Category,
-        got: Assignment,
+        offers: list[tuple[QueueState, int]],
         window: tuple[float, float],
         timed: bool,
-    ) -> Assignment | None:
-        if job.master_queues:
-            index = next(
-                (
-                    i
-                    for i, (q, _) in enumerate(got)
-                    if any(queue_matches(p, q) for p in job.master_queues)
-                ),
-                None,
-            )
-            if index is None:
-                cat.note(Reason("masterq", "queue", got[0][0].name))
-                return None
-            got = [got[index], *got[:index], *got[index + 1 :]]
-        if not self._fits(cat, got[0][0], window, timed, master=True):
-            return None
-        return got
+    ) -> list[QueueState]:
+        """The offered queue instances that may hold the master task, in preference order."""
+        return [q for q, _ in offers if self._good_master(job, cat, q, window, timed)]
+
+    def _good_master(
+        self,
+        job: JobRequest,
+        cat: Category,
+        q: QueueState,
+        window: tuple[float, float],
+        timed: bool,
+    ) -> bool:
+        """In the master queue list (``-masterq``), and with the job's ``JOB`` consumables."""
+        if job.master_queues and not any(queue_matches(p, q) for p in job.master_queues):
+            if not timed:
+                cat.note(Reason("masterq", "queue", q.name))
+            return False
+        levels = (self.view.global_level, self.view.host(q.host).level, q.queue_level)
+        reason = master_reason(cat.compiled, levels)
+        if reason is not None:
+            if not timed:
+                cat.note(reason)
+            return False
+        return bool(self._fits(cat, q, window, timed, master=True))
 
     # -- booking and reservation ------------------------------------------------------
 
@@ -254,6 +320,7 @@ class _Pass:
             self.planner.add(booked, window[0], window[1])
         for q, _ in assignment:
             self._check_full(q)
+        self.load.dispatched(assignment)
         slots = tuple((q.name, n) for q, n in assignment)
         self.plan.orders.append(Order(job.job_id, task_id, slots, booked, pe_name))
 
@@ -266,6 +333,8 @@ class _Pass:
             if placed is None:
                 continue
             booked = debits(cat.compiled, self.view, placed[0])
+            if placed[1] is not None:
+                booked += (("pe", placed[1], "slots", float(sum(n for _, n in placed[0]))),)
             self.planner.add(booked, window[0], window[1], reserve=True)
             slots = tuple((q.name, n) for q, n in placed[0])
             self.plan.reservations.append(Reservation(job.job_id, task_id, *window, slots))
@@ -280,8 +349,11 @@ def schedule(view: View, now: float, *, cache: bool = True) -> Plan:
     benchmark); the orders are the same.
     """
     run = _Pass(view, now, cache)
-    for job in sorted(view.jobs, key=_sort_key):
-        run.job(job)
+    for job in dispatch_order(view, now):
+        try:
+            run.job(job)
+        except Exception as exc:  # one job's fault must not stop the pass
+            run.failed(job, exc)
     run.finish()
     run.plan.stats = {
         "category_hits": run.cats.hits,

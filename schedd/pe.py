@@ -150,3 +150,17 @@ def _fixed(
     for host in usable[: n // per_host]:
         _take(hosts[host], per_host, taken)
     return _assignment(order, taken)
+
+
+def master_first(
+    offers: Sequence[tuple[QueueState, int]], master: QueueState
+) -> list[tuple[QueueState, int]]:
+    """The offers with the master's host first and the master first on it.
+
+    Every rule starts on the first host it is offered, so the assignment (in
+    offer order) then begins with the master queue if it holds a slot.
+    """
+    first = [(q, n) for q, n in offers if q is master]
+    same_host = [(q, n) for q, n in offers if q.host == master.host and q is not master]
+    rest = [(q, n) for q, n in offers if q.host != master.host]
+    return first + same_host + rest

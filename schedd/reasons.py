@@ -23,6 +23,8 @@ class Reason:
     attribute: str | None = None
     requested: str | None = None
     offered: str | None = None
+    reserved: bool = False
+    """The level would do but for a reservation (`` due to a reservation``)."""
 
     @property
     def text(self) -> str:
@@ -51,11 +53,12 @@ def _where(r: Reason) -> str:
         return "cannot run globally"
     if r.level == "host":
         return f'cannot run at host "{r.target}"'
-    return f'cannot run in queue instance "{r.target}"'
+    return f'cannot run in queue "{r.target}"'
 
 
 def _offers(r: Reason) -> str:
-    return f"{_request(r)} {_where(r)} because it offers only {r.offered}"
+    due = " due to a reservation" if r.reserved else ""
+    return f"{_request(r)} {_where(r)} because it offers only {r.offered}{due}"
 
 
 def _unknown(r: Reason) -> str:
@@ -65,7 +68,8 @@ def _unknown(r: Reason) -> str:
 def _forced(r: Reason) -> str:
     if r.level == "global":
         return f"does not request globally 'forced' resource \"{r.attribute}\""
-    return f'does not request \'forced\' resource "{r.attribute}" of {r.level} "{r.target}"'
+    kind = "queue instance" if r.level == "queue" else r.level
+    return f"does not request 'forced' resource \"{r.attribute}\" of {kind} {r.target}"
 
 
 def _full(r: Reason) -> str:
@@ -88,7 +92,7 @@ def _access(r: Reason) -> str:
 
 
 def _pe_list(r: Reason) -> str:
-    return f'cannot run in queue "{r.target}" because it is not in queue list of PE "{r.attribute}"'
+    return f'cannot run in queue "{r.target}" because PE "{r.attribute}" is not in pe list'
 
 
 def _pe_slots(r: Reason) -> str:
@@ -112,7 +116,7 @@ def _masterq(r: Reason) -> str:
 
 
 def _not_parallel(r: Reason) -> str:
-    return f'cannot run in queue "{r.target}" because it is not a parallel queue'
+    return f'cannot run in queue instance "{r.target}" because it is not of parallel type'
 
 
 def _reserved(r: Reason) -> str:
@@ -128,6 +132,31 @@ def _ar_no_h_rt(r: Reason) -> str:
 
 def _ar(r: Reason) -> str:
     return f"advance reservation {r.target}: {r.offered}"
+
+
+def _exclusive(r: Reason) -> str:
+    head = f"{_request(r)} " if r.requested else ""
+    return f"{head}{_where(r)} because exclusive resource ({r.attribute}) is already in use"
+
+
+def _user_limit(r: Reason) -> str:
+    return "job dropped because of user limitations"
+
+
+def _max_aj_instances(r: Reason) -> str:
+    return "not all array task may be started due to 'max_aj_instances'"
+
+
+def _job_dependencies(r: Reason) -> str:
+    return "job dropped because of job dependencies"
+
+
+def _overloaded(r: Reason) -> str:
+    return f'queue instance "{r.target}" dropped because it is overloaded: {r.offered}'
+
+
+def _failed(r: Reason) -> str:
+    return f"job could not be matched: {r.offered}"
 
 
 def _no_queue(r: Reason) -> str:
@@ -153,6 +182,12 @@ _RENDER = {
     "no_queue": _no_queue,
     "ar_no_h_rt": _ar_no_h_rt,
     "ar": _ar,
+    "failed": _failed,
+    "exclusive": _exclusive,
+    "overloaded": _overloaded,
+    "user_limit": _user_limit,
+    "max_aj_instances": _max_aj_instances,
+    "job_dependencies": _job_dependencies,
 }
 
 

@@ -12,6 +12,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from qmaster.complexes.pattern import ExpressionError, check_expression
 from qmaster.complexes.table import ComplexEntry, ComplexTable
 from qmaster.complexes.types import Consumable, Relop, ValueType
 from qmaster.complexes.values import ValueParseError, parse_value
@@ -54,10 +55,16 @@ class Compiled:
     bad: tuple[tuple[str, str], ...] = ()
     counted: tuple[tuple[str, float, bool, Req], ...] = ()
     """The consumables as ``(name, amount, per_job, request)``, for the hot loop."""
+    parallel: bool = False
+    """A parallel job: its ``JOB`` consumables concern the master queue only."""
+    excl: tuple[tuple[str, bool], ...] = ()
+    """Every ``EXCL`` attribute of the table, with whether the job asks for it (true)."""
 
 
 def _req(entry: ComplexEntry, text: str, *, default: bool = False) -> Req:
     value = parse_value(entry.type, text)
+    if isinstance(value, str):
+        check_expression(value)
     return Req(entry.name, text, entry.type, entry.relop, entry.consumable, value, default)
 
 
@@ -74,7 +81,7 @@ def _resolve(
             continue
         try:
             reqs.append(_req(entry, str(text)))
-        except ValueParseError:
+        except (ValueParseError, ExpressionError):
             bad.append((entry.name, str(text)))
     return reqs, unknown, bad
 
@@ -96,11 +103,20 @@ def _defaults(table: ComplexTable, requested: set[str]) -> list[Req]:
 
 
 def _is_consumable_request(req: Req) -> bool:
-    return req.consumable is not Consumable.NO and isinstance(req.value, float)
+    return (
+        req.consumable is not Consumable.NO
+        and isinstance(req.value, float)
+        and req.relop is not Relop.EXCL
+    )
+
+
+def _exclusive(table: ComplexTable, hard: list[Req]) -> tuple[tuple[str, bool], ...]:
+    wanted = {r.name for r in hard if r.relop is Relop.EXCL and r.value}
+    return tuple((e.name, e.name in wanted) for e in table if e.relop is Relop.EXCL)
 
 
 def compile_requests(
-    table: ComplexTable, hard: Mapping[str, str], soft: Mapping[str, str]
+    table: ComplexTable, hard: Mapping[str, str], soft: Mapping[str, str], *, parallel: bool = False
 ) -> Compiled:
     """Resolve a job's ``-l`` requests (hard and soft) against the table."""
     hard_reqs, unknown, bad = _resolve(table, hard)
@@ -116,6 +132,8 @@ def compile_requests(
         unknown=tuple(unknown),
         bad=tuple(bad),
         counted=tuple((r.name, r.amount, r.per_job, r) for r in consumables),
+        parallel=parallel,
+        excl=_exclusive(table, hard_reqs),
     )
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from qmaster.complexes.booking import Debit
 from qmaster.complexes.levels import GLOBAL, HOST, QUEUE, Level
 from qmaster.complexes.table import ComplexTable, entry_from_fields
+from schedd.priority import Weights
 from schedd.reasons import ReasonList
 
 DEFAULT_TABLE = ComplexTable(
@@ -50,6 +51,11 @@ class JobRequest:
     master_queues: tuple[str, ...] = ()
     reserve: bool = False
     runtime_limit: float | None = None
+    deadline: float | None = None
+    max_tasks: int | None = None
+    """Tasks of this array job that may run at once (``-tc``, ``max_aj_instances``)."""
+    running_tasks: int = 0
+    """Tasks of this job running now (filled where a limit needs it)."""
     # the job's category key, when the caller keeps it from pass to pass (as Grid
     # Engine assigns a job its category at submission); None: worked out per pass
     category: Hashable | None = field(default=None, compare=False)
@@ -71,6 +77,7 @@ class QueueState:
     disabled: bool = False
     host_groups: tuple[str, ...] = ()
     level: Level | None = None
+    load_thresholds: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.level is None:
@@ -111,6 +118,7 @@ class PeState:
     used: int = 0
     user_lists: tuple[str, ...] = ()
     xuser_lists: tuple[str, ...] = ()
+    urgency_slots: str = "min"
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +159,21 @@ class View:
     """Advance reservations not yet over: what each holds over its window."""
     ar_queues: frozenset[str] = frozenset()
     """Queue instances an advance reservation holds: no job without ``h_rt`` goes there."""
+    maxujobs: int = 0
+    """Running jobs allowed per user (0: no limit)."""
+    user_running: Mapping[str, int] = field(default_factory=dict)
+    """Running jobs per user (filled when ``maxujobs`` is set)."""
+    queue_sort: str = "load"
+    """``queue_sort_method``: ``load`` or ``seqno``."""
+    load_formula: str = "np_load_avg"
+    load_adjustments: Sequence[tuple[str, float]] = ()
+    """``job_load_adjustments`` as (attribute, amount per slot)."""
+    load_decay: float = 0.0
+    """``load_adjustment_decay_time`` in seconds."""
+    recent: Sequence[tuple[tuple[tuple[str, int], ...], float]] = ()
+    """Jobs dispatched within the decay time: (host, slots) pairs and the dispatch time."""
+    weights: Weights = field(default_factory=Weights)
+    """The priority and urgency weights of the scheduler configuration."""
 
     def host(self, name: str) -> HostState:
         """The host's state; a host the view does not know offers nothing."""
@@ -190,3 +213,5 @@ class Plan:
     reasons: dict[int, ReasonList] = field(default_factory=dict)
     reservations: list[Reservation] = field(default_factory=list)
     stats: dict[str, int] = field(default_factory=dict)
+    failed: dict[int, str] = field(default_factory=dict)
+    """Jobs whose matching raised (kept pending, the pass went on), with the fault."""

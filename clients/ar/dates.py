@@ -1,5 +1,7 @@
 """Times the AR commands read: ``date_time`` to epoch seconds, and TIME for ``-d``.
 
+TIME is read by :mod:`qmaster.complexes.timespec`, the parser the qmaster uses.
+
 ``[[CC]YY]MMDDhhmm[.SS]`` is checked by :func:`clients.submit.dates.parse_date_time`
 (Grid Engine's rules and messages) and then placed in **local time**, with the
 daylight-saving edges decided explicitly instead of by ``mktime``'s guess:
@@ -16,11 +18,15 @@ does (Grid Engine checks only 1-31). The time zone is the process's (``TZ``).
 from __future__ import annotations
 
 import datetime as dt
-import re
+import math
 import time
 
 from clients.common.errors import ClientError
 from clients.submit.dates import parse_date_time
+from qmaster.complexes.timespec import parse_time_spec
+
+U_LONG32_MAX = 2**32 - 1
+"""The largest time Grid Engine keeps (a 32-bit unsigned number of seconds)."""
 
 DATE_OPTION_TEXT = "-a"
 """Grid Engine names ``-a`` in the date error of both ``-a`` and ``-e``."""
@@ -73,35 +79,12 @@ def date_time_epoch(text: str, current_year: int) -> float:
 
 
 def parse_time_value(text: str) -> int:
-    """Seconds of a TIME value: ``h:m:s`` (fields may be empty) or a C integer (dec/hex/oct)."""
-    failure = ClientError(f'ERROR! Wrong time format "{text}" specified to -d option')
-    stripped = text.strip()
-    if ":" in stripped:
-        fields = stripped.split(":")
-        if len(fields) != 3 or not all(f == "" or f.isdigit() for f in fields):
-            raise failure
-        hours, minutes, seconds = (int(f) if f else 0 for f in fields)
-        return hours * 3600 + minutes * 60 + seconds
+    """Whole seconds of ``-d``'s TIME value (the one TIME parser); INFINITY is 2**32-1."""
     try:
-        return _c_integer(stripped)
+        seconds = parse_time_spec(text)
     except ValueError:
-        raise failure from None
-
-
-_HEX = re.compile(r"0[xX][0-9a-fA-F]+")
-_OCT = re.compile(r"0[0-7]+")
-_DEC = re.compile(r"0|[1-9][0-9]*")
-
-
-def _c_integer(text: str) -> int:
-    """A non-negative integer as ``strtol`` base 0 reads it; anything else is ValueError."""
-    if _HEX.fullmatch(text):
-        return int(text[2:], 16)
-    if _OCT.fullmatch(text):
-        return int(text, 8)
-    if _DEC.fullmatch(text):
-        return int(text)
-    raise ValueError(text)
+        raise ClientError(f'ERROR! Wrong time format "{text}" specified to -d option') from None
+    return U_LONG32_MAX if math.isinf(seconds) else min(int(seconds), U_LONG32_MAX)
 
 
 def hms(seconds: float) -> str:

@@ -85,19 +85,19 @@ def _verify(state: ArState, args: list[str], _year: int) -> None:
 
 
 def ar_mail_options(text: str) -> str:
-    """``-m``: letters from ``bea``, or ``n`` alone (no mail)."""
+    """``-m``: letters from ``abe`` (kept in that order, Grid Engine's), or ``n`` alone."""
     letters = text.replace(",", "")
     bad = any(ch not in "bean" for ch in letters) or ("n" in letters and set(letters) != {"n"})
     if not letters or bad:
         raise ClientError(f'ERROR! Wrong mail options list format "{text}" specified to -m option')
-    return "".join(ch for ch in "bean" if ch in letters)
+    return "".join(ch for ch in "aben" if ch in letters)
 
 
 def _mail(state: ArState, args: list[str], _year: int) -> None:
     letters = ar_mail_options(args[0])
     if letters != "n":
         old = state.spec.get("m", "").replace("n", "")
-        letters = "".join(ch for ch in "bea" if ch in old + letters)
+        letters = "".join(ch for ch in "abe" if ch in old + letters)
     state.spec["m"] = letters
 
 

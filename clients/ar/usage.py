@@ -1,4 +1,4 @@
-"""Usage texts of qrsub, qrstat and qrdel."""
+"""Usage texts of qrsub, qrstat and qrdel (Grid Engine's ``%-40.40s %s`` option lines)."""
 
 from __future__ import annotations
 
@@ -6,20 +6,20 @@ QRSUB_USAGE = """\
 usage: qrsub [options]
    [-a date_time]                           request a start time
    [-A account_string]                      account string in accounting record
-   [-ckpt ckpt-name]                        reserve in queues with this checkpoint method
-   [-d time]                                duration of the reservation
+   [-ckpt ckpt-name]                        request checkpoint method
+   [-d time]                                duration of time window
    [-e date_time]                           request an end time
-   [-he y[es]|n[o]]                         hard error handling
+   [-he  y[es]|n[o]]                        enable/disable hard error handling
    [-help]                                  print this help
    [-l resource_list]                       request the given resources
    [-m mail_options]                        define mail notification events
-   [-masterq wc_queue_list]                 reserve the master task's queue(s)
-   [-now y[es]|n[o]]                        reserve in interactive queues only
+   [-masterq wc_queue_list]                 bind master task to queue(s)
+   [-now y[es]|n[o]]                        start job immediately or not at all
    [-M mail_list]                           notify these e-mail addresses
-   [-N name]                                specify the reservation's name
-   [-w e|v]                                 validate (error|verify)
-   [-pe pe-name slot_range]                 reserve a slot range for parallel jobs
-   [-q wc_queue_list]                       reserve in these queue(s)
+   [-N name]                                specify job name
+   [-w e|v]                                 validate availability of AR request (error|verify) for jobs
+   [-pe pe-name slot_range]                 request slot range for parallel jobs
+   [-q wc_queue_list]                       bind job to queue(s)
    [-u wc_user_list]                        users allowed to use the reservation
 
 date_time                [[CC]YY]MMDDhhmm[.SS]
@@ -29,12 +29,12 @@ time                     seconds or [[hours:]minutes:]seconds
 QRSTAT_USAGE = """\
 usage: qrstat [options]
    [-ar ar_id_list]                         show advance reservation information
-   [-explain]                               show the reasons for error states
+   [-explain]                               show reason for error state
    [-fmt plain|json|xml]                    output format
    [-help]                                  print this help
    [-json]                                  display the information as a JSON document
-   [-u user_list]                           view only advance reservations of these users
-   [-xml]                                   display the information in XML format
+   [-u user_list]                           all advance reservations of users specified in list
+   [-xml]                                   display the information in XML-Format
 
 ar_id_list               ar_id[,ar_id,...]
 user_list                user|pattern|'*'|$user[,...]

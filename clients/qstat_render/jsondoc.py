@@ -57,3 +57,9 @@ def render_details_json(details: Sequence[Row], missing: Sequence[str]) -> str:
     """``qstat -j ... -json``: the job details as the qmaster sent them."""
     doc = {"format": FORMAT, "jobs": list(details), "missing": list(missing)}
     return json.dumps(doc, indent=2) + "\n"
+
+
+def render_summary_json(summary: dict[str, Any]) -> str:
+    """``qstat -j -json``: the scheduler's global messages and, per message, its jobs."""
+    doc = {"format": FORMAT, **summary}
+    return json.dumps(doc, indent=2) + "\n"

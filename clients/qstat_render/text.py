@@ -19,6 +19,7 @@ _RULE_BASE = "-" * 93
 _QUEUE_RULE = "-" * 81
 _HASHES = "#" * 76
 PENDING_BANNER = " - PENDING JOBS - PENDING JOBS - PENDING JOBS - PENDING JOBS - PENDING JOBS"
+FINISHED_BANNER = " --  FINISHED JOBS  -  FINISHED JOBS  -  FINISHED JOBS  -  FINISHED JOBS  --  "
 
 Row = dict[str, Any]
 
@@ -90,16 +91,25 @@ def pending_banner() -> str:
     return f"\n{_HASHES}\n{PENDING_BANNER}\n{_HASHES}\n"
 
 
+def finished_banner() -> str:
+    """The block that opens the finished jobs (``-s z``) of ``qstat -f``."""
+    return f"\n{_HASHES}\n{FINISHED_BANNER}\n{_HASHES}\n"
+
+
 def render_full(queues: Sequence[Row], rows: Sequence[Row]) -> str:
-    """``qstat -f``: queue instances with their jobs, then the pending jobs."""
+    """``qstat -f``: queue instances with their jobs, the pending jobs, the finished ones."""
     parts: list[str] = [queue_header()] if queues else []
     for queue in queues:
         parts.append(queue_line(queue))
         parts.extend(
             job_row(r, queue_column=False) for r in rows if r.get("queue") == queue["name"]
         )
-    pending = [r for r in rows if not r.get("queue")]
+    pending = [r for r in rows if not r.get("queue") and r.get("state") != "z"]
     if pending:
         parts.append(pending_banner())
         parts.extend(job_row(r, queue_column=False) for r in pending)
+    finished = [r for r in rows if r.get("state") == "z"]
+    if finished:
+        parts.append(finished_banner())
+        parts.extend(job_row(r, queue_column=False) for r in finished)
     return "".join(parts)

@@ -29,7 +29,8 @@ def job_element(row: Row, indent: int) -> str:
     """One ``job_list`` element."""
     running = bool(row.get("queue"))
     pad = indent + 2
-    parts = [f"{' ' * indent}<job_list state={quoteattr('running' if running else 'pending')}>\n"]
+    kind = "running" if running else "zombie" if row.get("state") == "z" else "pending"
+    parts = [f"{' ' * indent}<job_list state={quoteattr(kind)}>\n"]
     parts.append(_element(pad, "JB_job_number", row["job_id"]))
     parts.append(_element(pad, "JAT_prio", f"{float(row['prior']):.5f}"))
     parts.append(_element(pad, "JB_name", row["name"]))

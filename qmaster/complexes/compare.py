@@ -2,8 +2,10 @@
 
 The comparison reads ``requested relop offered``: ``mem_free <=`` with a
 request of 2G matches a host offering 4G. Strings compare by type: STRING
-exactly, CSTRING and HOST ignoring case (their parsed values are lower case),
-RESTRING by the wildcard syntax of :mod:`qmaster.complexes.pattern`.
+, CSTRING, RESTRING and HOST alike by the expression syntax of
+:mod:`qmaster.complexes.pattern` (wildcards, ``|``, ``&``, ``!``), as
+sge_types(1) defines it for every string type; CSTRING and HOST ignore case
+(their parsed values are lower case).
 ``EXCL`` (exclusive BOOL consumables) matches unless true is requested where
 the offer is false.
 """
@@ -29,11 +31,9 @@ _NUMERIC: dict[Relop, Callable[[float, float], bool]] = {
 
 
 def _strings_equal(vtype: ValueType, requested: str, offered: str) -> bool:
-    if vtype is ValueType.RESTRING:
-        return pattern_matches(requested, offered)
     if vtype in (ValueType.CSTRING, ValueType.HOST):
-        return requested.lower() == offered.lower()
-    return requested == offered
+        return pattern_matches(requested.lower(), offered.lower())
+    return pattern_matches(requested, offered)
 
 
 def satisfies(vtype: ValueType, relop: Relop, requested: Value, offered: Value) -> bool:

@@ -12,14 +12,15 @@ On one level a fixed value overrides a load value of the same attribute: for
 of both is dominant. A consumable that is also reported as a load value offers
 the smaller of what is left of it and the load value.
 
-Across levels (global by host and queue, host by queue) ``==``/``!=``
-attributes may not be overridden at all, and ordered ones only with a more
-restrictive value; :func:`check_overrides` refuses a configuration that does.
+Across levels (global by host and queue, host by queue) a ``==``/``!=``
+attribute keeps its upper value (:func:`shadow_equalities`); an ordered one is
+matched on every level that defines it, so the more restrictive value decides.
+Grid Engine accepts such configurations, and so does minige.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from qmaster.complexes.table import ComplexEntry, ComplexTable
@@ -32,10 +33,6 @@ GLOBAL = "global"
 HOST = "host"
 QUEUE = "queue"
 LETTER = {GLOBAL: "g", HOST: "h", QUEUE: "q"}
-
-
-class OverrideError(ValueError):
-    """A lower level overrides an attribute in a way the hierarchy forbids."""
 
 
 @dataclass(slots=True)
@@ -143,39 +140,16 @@ def _is_forced(entry: ComplexEntry | None) -> bool:
     return entry is not None and entry.requestable is Requestable.FORCED
 
 
-def _fixed_items(
-    table: ComplexTable, values: Mapping[str, str]
-) -> Iterator[tuple[str, ComplexEntry, Value]]:
-    for key, text in values.items():
-        entry = table.get(key)
-        if entry is None or entry.consumable is not Consumable.NO:
-            continue
-        value = _parse(entry, text)
-        if value is not None:
-            yield key, entry, value
+def shadow_equalities(table: ComplexTable, level: Level, *upper: Level) -> None:
+    """Drop the ``==``/``!=`` values of ``level`` that an upper level also defines.
 
-
-def check_override(
-    table: ComplexTable, upper: Level, lower_values: Mapping[str, str], where: str
-) -> None:
-    """Refuse fixed values on a lower level that the hierarchy does not allow.
-
-    ``upper`` is a built level above (global, or a host for a queue);
-    ``lower_values`` are the lower level's own fixed ``complex_values`` texts.
+    complex(5): such attributes "can only be overridden on the same level, but
+    not on a lower level" -- Grid Engine accepts the lower value and goes on
+    using the upper one. Ordered attributes need nothing here: each level is
+    matched on its own, which lets the more restrictive value decide.
     """
-    for key, entry, value in _fixed_items(table, lower_values):
-        above = upper.values.get(entry.name)
-        if above is None:
-            continue
-        if entry.relop in (Relop.EQ, Relop.NE):
-            raise OverrideError(
-                f'{where}: attribute "{entry.name}" (relop {entry.relop.value}) is already '
-                f"defined on {upper.kind} level and may only be overridden on that level"
-            )
-        if not (isinstance(value, float) and isinstance(above, float)):
-            continue
-        if more_restrictive(entry.relop, value, above) != value:
-            raise OverrideError(
-                f'{where}: value "{key}={lower_values[key]}" is less '
-                f"restrictive than the one of {upper.kind} level {upper.name}"
-            )
+    for name in [n for n in level.values if any(n in u.values for u in upper)]:
+        entry = table.get(name)
+        if entry is not None and entry.relop in (Relop.EQ, Relop.NE):
+            del level.values[name]
+            del level.sources[name]

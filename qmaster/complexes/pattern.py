@@ -1,8 +1,11 @@
-"""RESTRING patterns: the wildcard syntax of the complex attribute specification.
+"""Requested string values: the wildcard expressions of sge_types(1).
 
-A requested RESTRING value is a set of alternatives separated by ``|``. The bar
-splits at the top level only and cannot be escaped, so ``[linux|solaris]``
-means ``[linux`` or ``solaris]``. Inside one alternative:
+Every string type (STRING, CSTRING, RESTRING, HOST) is requested with an
+*expression*: patterns joined by ``|`` (or), ``&`` (and), ``!`` (not) and
+grouped by ``(`` ``)``; ``&`` binds tighter than ``|``. The operators split
+the text before anything else and cannot be escaped, so ``[linux|solaris]``
+means ``[linux`` or ``solaris]``; ``!`` is an operator only where a pattern
+begins (``node[!1]`` is one pattern). Inside one pattern:
 
 - ``*`` matches any run of characters, the empty one included;
 - ``?`` matches exactly one character;
@@ -10,12 +13,24 @@ means ``[linux`` or ``solaris]``. Inside one alternative:
   negates); a ``[`` with no closing ``]`` is an ordinary character;
 - ``\\`` makes the next character ordinary (``\\*``, ``\\?``, ``\\\\``);
 - every other character, ``.`` included, stands for itself.
+
+An expression that cannot be read (an empty pattern, unbalanced parentheses,
+a reversed range such as ``[z-a]``) raises :class:`ExpressionError`;
+:func:`check_expression` is what request validation calls.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
+
+Matcher = Callable[[str], bool]
+_OPERATORS = frozenset("|&!()")
+
+
+class ExpressionError(ValueError):
+    """A requested string expression that cannot be compiled; the message says why."""
 
 
 def _bracket(text: str, start: int) -> tuple[str, int] | None:
@@ -33,7 +48,7 @@ def _bracket(text: str, start: int) -> tuple[str, int] | None:
     return ("[^" if negate else "[") + escaped + "]", end + 1
 
 
-def _alternative(text: str) -> str:
+def _pattern_regex(text: str) -> str:
     parts: list[str] = []
     i = 0
     while i < len(text):
@@ -56,13 +71,99 @@ def _alternative(text: str) -> str:
     return "".join(parts)
 
 
+def _leaf(text: str, whole: str) -> Matcher:
+    try:
+        compiled = re.compile(f"(?:{_pattern_regex(text)})\\Z", re.DOTALL)
+    except re.error as exc:
+        raise ExpressionError(f'invalid expression "{whole}": {exc.msg}') from None
+    return lambda value: compiled.match(value) is not None
+
+
+def _tokens(text: str) -> list[str]:
+    out: list[str] = []
+    word = ""
+    for char in text:
+        if char in _OPERATORS and not (char == "!" and word):
+            if word:
+                out.append(word)
+            out.append(char)
+            word = ""
+        else:
+            word += char
+    if word:
+        out.append(word)
+    return out
+
+
+class _Parser:
+    """Recursive descent over the tokens: or := and {| and}; and := unary {& unary}."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens = _tokens(text)
+        self.pos = 0
+
+    def fail(self) -> ExpressionError:
+        return ExpressionError(f'invalid expression "{self.text}"')
+
+    def peek(self) -> str | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def take(self) -> str:
+        token = self.peek()
+        if token is None:
+            raise self.fail()
+        self.pos += 1
+        return token
+
+    def parse(self) -> Matcher:
+        if not self.tokens:
+            return _leaf("", self.text)
+        found = self.or_()
+        if self.peek() is not None:
+            raise self.fail()
+        return found
+
+    def or_(self) -> Matcher:
+        terms = [self.and_()]
+        while self.peek() == "|":
+            self.take()
+            terms.append(self.and_())
+        return terms[0] if len(terms) == 1 else lambda v: any(t(v) for t in terms)
+
+    def and_(self) -> Matcher:
+        terms = [self.unary()]
+        while self.peek() == "&":
+            self.take()
+            terms.append(self.unary())
+        return terms[0] if len(terms) == 1 else lambda v: all(t(v) for t in terms)
+
+    def unary(self) -> Matcher:
+        token = self.take()
+        if token == "!":
+            inner = self.unary()
+            return lambda v: not inner(v)
+        if token == "(":
+            inner = self.or_()
+            if self.take() != ")":
+                raise self.fail()
+            return inner
+        if token in _OPERATORS:
+            raise self.fail()
+        return _leaf(token, self.text)
+
+
 @lru_cache(maxsize=4096)
-def compile_pattern(pattern: str) -> re.Pattern[str]:
-    """A compiled regex that matches exactly what ``pattern`` allows."""
-    alternatives = "|".join(f"(?:{_alternative(alt)})" for alt in pattern.split("|"))
-    return re.compile(f"(?:{alternatives})\\Z", re.DOTALL)
+def compile_expression(expression: str) -> Matcher:
+    """A function telling whether a value matches ``expression``; raises :class:`ExpressionError`."""
+    return _Parser(expression).parse()
+
+
+def check_expression(expression: str) -> None:
+    """Raise :class:`ExpressionError` when ``expression`` cannot be compiled."""
+    compile_expression(expression)
 
 
 def pattern_matches(pattern: str, value: str) -> bool:
-    """True when ``value`` matches the RESTRING request ``pattern``."""
-    return compile_pattern(pattern).match(value) is not None
+    """True when ``value`` matches the requested expression ``pattern``."""
+    return compile_expression(pattern)(value)

@@ -31,7 +31,7 @@ BUILTIN_TYPES: dict[str, ValueType] = {
     "tmpdir": _T.RESTRING,
     "hostname": _T.HOST,
     **dict.fromkeys(("display_win_gui", "rerun"), _T.BOOL),
-    **dict.fromkeys(("m_core", "m_socket", "m_thread", "num_proc", "seq_no", "slots"), _T.INT),
+    **dict.fromkeys(("m_core", "m_socket", "num_proc", "seq_no", "slots"), _T.INT),
     **dict.fromkeys(
         (
             "cpu",
@@ -76,7 +76,9 @@ BUILTIN_TYPES: dict[str, ValueType] = {
         _T.MEMORY,
     ),
 }
-"""Attributes the system relies on, with the type each must keep."""
+"""Grid Engine 6.2u5's built-in attributes (its host and queue resources), with their types.
+
+They are the 51 entries of the stock complex table; none may be deleted."""
 
 
 class RuleError(ValueError):

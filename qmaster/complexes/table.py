@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from qmaster.complexes.pattern import ExpressionError, check_expression
 from qmaster.complexes.rules import check_builtins, check_definition
 from qmaster.complexes.types import Consumable, Relop, Requestable, ValueType
 from qmaster.complexes.values import ValueParseError, parse_double, parse_value
@@ -52,6 +53,16 @@ class ComplexEntry:
             return parse_value(self.type, text)
         except ValueParseError as exc:
             raise ValueParseError(self.type, text, self.name) from exc
+
+    def parse_request(self, text: str) -> float | str:
+        """A requested value: as :meth:`parse`, and a string type's expression must compile."""
+        value = self.parse(text)
+        if isinstance(value, str):
+            try:
+                check_expression(value)
+            except ExpressionError as exc:
+                raise ExpressionError(f'{exc} for attribute "{self.name}"') from None
+        return value
 
 
 def _word(enum: type[ValueType | Relop | Requestable | Consumable], text: str, what: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 
+from qmaster.complexes.timespec import parse_time_spec
 from qmaster.complexes.types import ValueType
 
 INFINITY = "INFINITY"
@@ -24,7 +25,6 @@ _MEMORY_UNITS = {
     "G": 1024**3,
 }
 _MEMORY_RE = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)([kKmMgG]?)$")
-_TIME_FIELD_RE = re.compile(r"^\d*$")
 _INT_RE = re.compile(r"^[+-]?(?:0[xX][0-9a-fA-F]+|0[0-7]*|[1-9]\d*)$")
 _TRUE_WORDS = frozenset({"true", "1", "yes", "y", "t"})
 _FALSE_WORDS = frozenset({"false", "0", "no", "n", "f"})
@@ -87,23 +87,11 @@ def format_memory(value: float) -> str:
 
 
 def parse_time(text: str) -> float:
-    """Seconds of a time specifier: ``h:m:s`` (fields may be empty), seconds, ``INFINITY``."""
-    stripped = text.strip()
-    if is_infinity(stripped):
-        return math.inf
-    if ":" in stripped:
-        fields = stripped.split(":")
-        if len(fields) != 3 or not all(_TIME_FIELD_RE.match(f) for f in fields):
-            raise ValueParseError(ValueType.TIME, text)
-        hours, minutes, seconds = (int(f) if f else 0 for f in fields)
-        return float(hours * 3600 + minutes * 60 + seconds)
+    """Seconds of a time specifier (see :mod:`qmaster.complexes.timespec`), ``inf`` for INFINITY."""
     try:
-        number = parse_c_integer(stripped)
+        return parse_time_spec(text)
     except ValueError:
         raise ValueParseError(ValueType.TIME, text) from None
-    if number < 0:
-        raise ValueParseError(ValueType.TIME, text)
-    return float(number)
 
 
 def format_time(seconds: float) -> str:

@@ -10,12 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from qmaster.complexes.rules import BUILTIN_TYPES
 from qmaster.complexes.table import ComplexTable
 from qmaster.conf.access import UsersetConf, parse_managers
 from qmaster.conf.cluster import GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError
 from qmaster.conf.flatfile import read_pairs
-from qmaster.conf.loading import OBJECT_KINDS, SINGLE_NAMES, objects_of, parse_object
+from qmaster.conf.loading import (
+    GLOBAL_HOST,
+    OBJECT_KINDS,
+    SINGLE_NAMES,
+    objects_of,
+    parse_object,
+)
 from qmaster.conf.model import ConfObject
 from qmaster.conf.state import ConfState
 from qmaster.gdi.answers import Answer, Status, error, ok
@@ -27,70 +34,19 @@ LIST_NAMES = {
     "pe": "parallel environment",
     "userset": "userset",
     "complex": "complex entry",
+    "project": "project",
+    "ckpt": "checkpoint interface",
 }
+DELETE_NAMES = {**LIST_NAMES, "ckpt": "checkpointing environment"}
 STATE_FIELDS = {
     "cqueue": "cqueues",
     "exechost": "exechosts",
     "hostgroup": "hostgroups",
     "pe": "pes",
     "userset": "usersets",
+    "project": "projects",
+    "ckpt": "ckpts",
 }
-BUILTIN_COMPLEXES = frozenset(
-    [
-        "arch",
-        "calendar",
-        "cpu",
-        "display_win_gui",
-        "h_core",
-        "h_cpu",
-        "h_data",
-        "h_fsize",
-        "h_rss",
-        "h_rt",
-        "h_stack",
-        "h_vmem",
-        "hostname",
-        "load_avg",
-        "load_long",
-        "load_medium",
-        "load_short",
-        "m_core",
-        "m_socket",
-        "m_thread",
-        "m_topology",
-        "m_topology_inuse",
-        "mem_free",
-        "mem_total",
-        "mem_used",
-        "min_cpu_interval",
-        "np_load_avg",
-        "np_load_long",
-        "np_load_medium",
-        "np_load_short",
-        "num_proc",
-        "qname",
-        "rerun",
-        "s_core",
-        "s_cpu",
-        "s_data",
-        "s_fsize",
-        "s_rss",
-        "s_rt",
-        "s_stack",
-        "s_vmem",
-        "seq_no",
-        "slots",
-        "swap_free",
-        "swap_rate",
-        "swap_rsvd",
-        "swap_total",
-        "swap_used",
-        "tmpdir",
-        "virtual_free",
-        "virtual_total",
-        "virtual_used",
-    ]
-)
 
 
 @dataclass
@@ -121,7 +77,7 @@ def _modify_complex(state: ConfState, text: str, source: str, who: str) -> Chang
     change = Change(touched=[("complex", SINGLE_NAMES["complex"])])
     old_names = set(state.complexes.names)
     for name in sorted(old_names - set(new.names)):
-        if name in BUILTIN_COMPLEXES:
+        if name in BUILTIN_TYPES:
             change.answers.append(error(f'The built-in complex "{name}" cannot be deleted'))
         else:
             change.answers.append(ok(f'{who} removed "{name}" from complex entry list'))
@@ -164,8 +120,8 @@ def _modify(state: ConfState, args: dict[str, Any], who: str) -> Change:
     source = args.get("source") or "-"
     if kind in ("global", "sched"):
         _require_all(GlobalConf if kind == "global" else SchedConf, text, source)
-    elif kind in OBJECT_KINDS and parse_object(kind, text, source).name in objects_of(state, kind):
-        _require_all(OBJECT_KINDS[kind], text, source)
+    if kind in OBJECT_KINDS:
+        return _modify_object(state, args, source, who)
     if kind == "complex":
         return _modify_complex(state, text, source, who)
     if kind == "manager":
@@ -178,10 +134,23 @@ def _modify(state: ConfState, args: dict[str, Any], who: str) -> Change:
         sched = SchedConf.parse(text, source)
         answer = ok(f'{who} modified "scheduler" in scheduler configuration list')
         return Change([answer], state.evolve(sched_conf=sched), [("sched", "scheduler")])
+    raise ConfigError(source, 0, f'objects of kind "{kind}" cannot be modified')
+
+
+def _modify_object(state: ConfState, args: dict[str, Any], source: str, who: str) -> Change:
+    """-M* replaces an existing object (given whole), -A* adds one that does not exist."""
+    kind, text, add = args["kind"], args["text"], bool(args.get("add"))
     obj = parse_object(kind, text, source)
     exists = obj.name in objects_of(state, kind)
+    what = LIST_NAMES[kind]
+    if exists and add:
+        return Change([error(f'{what} "{obj.name}" already exists', Status.EEXIST)])
+    if not exists and not add:
+        return Change([error(f'denied: {what} "{obj.name}" does not exist', Status.EEXIST)])
+    if exists:
+        _require_all(OBJECT_KINDS[kind], text, source)
     verb = f'modified "{obj.name}" in' if exists else f'added "{obj.name}" to'
-    answer = ok(f"{who} {verb} {LIST_NAMES[kind]} list")
+    answer = ok(f"{who} {verb} {what} list")
     new_state = _with_object(state, kind, obj.name, obj)
     return Change([answer], new_state, [(kind, obj.name)])
 
@@ -250,9 +219,11 @@ def _delete_managers(state: ConfState, members: list[str], who: str) -> Change:
 def _delete_object(state: ConfState, kind: str, name: str, who: str) -> Change:
     if kind not in OBJECT_KINDS:
         raise ConfigError("-", 0, f'objects of kind "{kind}" cannot be deleted')
-    what = LIST_NAMES[kind]
+    what = DELETE_NAMES[kind]
     if name not in objects_of(state, kind):
         return Change([error(f'denied: {what} "{name}" does not exist', Status.EEXIST)])
+    if kind == "exechost" and name == GLOBAL_HOST:
+        return Change([error('denied: pseudo host "global" may not be deleted')])
     answer = ok(f'{who} removed "{name}" from {what} list')
     return Change([answer], _with_object(state, kind, name, None), [], [(kind, name)])
 

@@ -1,8 +1,8 @@
 """The global configuration (sge_conf(5)) and the scheduler configuration (sched_conf(5)).
 
-minige additions to sge_conf(5) (documented Grid Engine keys that 6.2's
-default file does not list, or minige's own): ``jsv_timeout`` and
-``jsv_threshold``; and, beyond Grid Engine, ``jsv_reject_wait_retries`` (0, the
+``jsv_timeout`` and ``jsv_threshold`` are ``qmaster_params`` entries, as in
+sge_conf(5) (``qmaster_params jsv_timeout=10,jsv_threshold=5000``). minige
+additions beyond Grid Engine: ``jsv_reject_wait_retries`` (0, the
 default, makes ``REJECT_WAIT`` refuse the submission as Grid Engine does; N > 0
 keeps the job waiting for verification and asks the JSV again up to N times)
 and ``jsv_reject_wait_backoff`` (the first wait; it doubles each time). New keys are added to ``GLOBAL_FORMAT`` with their default.
@@ -11,10 +11,14 @@ and ``jsv_reject_wait_backoff`` (the first wait; it doubles each time). New keys
 from __future__ import annotations
 
 from functools import cached_property
+from typing import Self
 
+from qmaster.complexes.formula import check_formula
 from qmaster.complexes.values import parse_c_integer, parse_time
 from qmaster.conf import fields as f
-from qmaster.conf.model import Attr, ConfObject, Format
+from qmaster.conf.flatfile import read_pairs
+from qmaster.conf.model import Attr, ConfObject, Format, parse_attrs
+from qmaster.conf.params import check_qmaster_params, fold_legacy_params, split_params
 from qmaster.jsv.url import check_server_url
 
 
@@ -74,7 +78,7 @@ GLOBAL_FORMAT = Format(
         _text("pag_cmd", "none"),
         _time("token_extend_time", "none"),
         _text("shepherd_cmd", "none"),
-        _text("qmaster_params", "none"),
+        Attr("qmaster_params", "none", check_qmaster_params),
         _text("execd_params", "none"),
         _text(
             "reporting_params",
@@ -101,8 +105,6 @@ GLOBAL_FORMAT = Format(
         _uint("reprioritize", "0"),
         Attr("jsv_url", "none", check_server_url),
         _text("jsv_allowed_mod", "ac,h,i,e,o,j,M,N,p,w"),
-        _uint("jsv_timeout", "10"),
-        _uint("jsv_threshold", "5000"),
         _uint("jsv_reject_wait_retries", "0"),
         _time("jsv_reject_wait_backoff", "00:00:10"),
     ),
@@ -158,15 +160,28 @@ class GlobalConf(ConfObject):
         """The qalter switches allowed for jobs that a JSV has seen."""
         return f.split_list(self.attrs["jsv_allowed_mod"])
 
+    @classmethod
+    def parse(cls, text: str, path: str = "-") -> Self:
+        """Read the file; top-level ``jsv_timeout``/``jsv_threshold`` lines (written by
+        earlier minige versions) move into ``qmaster_params``, where sge_conf(5) has them."""
+        pairs = fold_legacy_params(read_pairs(text, path))
+        return cls(attrs=parse_attrs(cls.FORMAT, pairs, path))
+
+    @cached_property
+    def qmaster_params(self) -> dict[str, str]:
+        """``qmaster_params`` as a dict with lower-case names (a bare name is ``true``)."""
+        return split_params(self.attrs["qmaster_params"])
+
     @cached_property
     def jsv_timeout(self) -> float:
-        """Seconds to wait for the JSV's answer."""
-        return float(self._int("jsv_timeout"))
+        """Seconds to wait for the JSV's answer (``qmaster_params jsv_timeout``, default 10)."""
+        value = parse_c_integer(self.qmaster_params.get("jsv_timeout", "10"))
+        return float(value if value > 0 else 10)
 
     @cached_property
     def jsv_threshold(self) -> float:
-        """Milliseconds after which a JSV verification is logged as slow."""
-        return float(self._int("jsv_threshold"))
+        """Milliseconds after which a JSV verification is logged (``qmaster_params``)."""
+        return float(parse_c_integer(self.qmaster_params.get("jsv_threshold", "5000")))
 
     @cached_property
     def jsv_reject_wait_retries(self) -> int:
@@ -190,6 +205,17 @@ class GlobalConf(ConfObject):
         return f.split_list(self.attrs["administrator_mail"])
 
 
+def _check_adjustments(text: str) -> None:
+    """``NONE`` or ``name=number`` pairs (sched_conf(5) ``job_load_adjustments``)."""
+    for name, value in f.split_pairs(text).items():
+        try:
+            float(value)
+        except ValueError:
+            raise ValueError(
+                f'load adjustments value "{name}={value}" must be of numeric type'
+            ) from None
+
+
 SCHED_FORMAT = Format(
     kind="sched",
     column=34,
@@ -198,9 +224,9 @@ SCHED_FORMAT = Format(
         Attr("schedule_interval", "0:0:15", f.check_time),
         _uint("maxujobs", "0"),
         Attr("queue_sort_method", "load", f.check_words("load", "seqno")),
-        Attr("job_load_adjustments", "np_load_avg=0.50", f.check_pairs),
+        Attr("job_load_adjustments", "np_load_avg=0.50", _check_adjustments),
         _time("load_adjustment_decay_time", "0:7:30"),
-        _text("load_formula", "np_load_avg"),
+        Attr("load_formula", "np_load_avg", check_formula),
         _text("schedd_job_info", "false"),
         _uint("flush_submit_sec", "0"),
         _uint("flush_finish_sec", "0"),

@@ -1,7 +1,8 @@
 """Reading a cell's configuration from a folder or from spool rows into a :class:`ConfState`.
 
 Folder layout: ``complexes``, ``cqueues/<name>``, ``exechosts/<name>``,
-``hostgroups/<name>``, ``pe/<name>``, ``usersets/<name>``, ``configuration``,
+``hostgroups/<name>``, ``pe/<name>``, ``usersets/<name>``, ``projects/<name>``,
+``ckpt/<name>``, ``configuration``,
 ``sched_configuration``, ``managers``. Rows are ``(kind, name, text)``.
 """
 
@@ -14,10 +15,12 @@ from qmaster.conf.access import PeConf, UsersetConf, parse_managers, render_mana
 from qmaster.conf.cluster import GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError
 from qmaster.conf.model import ConfObject
+from qmaster.conf.projects import CkptConf, ProjectConf
 from qmaster.conf.queue import ExecHostConf, HostgroupConf, QueueConf
 from qmaster.conf.state import ConfState, check_state
 
 Row = tuple[str, str, str]
+GLOBAL_HOST = "global"
 
 OBJECT_KINDS: dict[str, type[ConfObject]] = {
     "cqueue": QueueConf,
@@ -25,6 +28,8 @@ OBJECT_KINDS: dict[str, type[ConfObject]] = {
     "hostgroup": HostgroupConf,
     "pe": PeConf,
     "userset": UsersetConf,
+    "project": ProjectConf,
+    "ckpt": CkptConf,
 }
 FOLDERS = {
     "cqueue": "cqueues",
@@ -32,16 +37,25 @@ FOLDERS = {
     "hostgroup": "hostgroups",
     "pe": "pe",
     "userset": "usersets",
+    "project": "projects",
+    "ckpt": "ckpt",
 }
 SINGLE_NAMES = {"complex": "complexes", "global": "global", "sched": "scheduler",
                 "manager": "managers"}  # fmt: skip
-ROW_KINDS = ("complex", "exechost", "hostgroup", "userset", "pe", "cqueue", "global", "sched",
-             "manager")  # fmt: skip
+ROW_KINDS = ("complex", "exechost", "hostgroup", "userset", "project", "ckpt", "pe", "cqueue",
+             "global", "sched", "manager")  # fmt: skip
 
 
 def parse_object(kind: str, text: str, path: str) -> ConfObject:
     """Parse the text of a named object of ``kind``."""
     return OBJECT_KINDS[kind].parse(text, path)
+
+
+def template_text(kind: str, name: str | None = None) -> str:
+    """An object of ``kind`` with every default, called ``name`` or ``template`` (``-sq``
+    alone, and what ``-aq``/``-aprj``/``-ackpt`` open in the editor)."""
+    cls = OBJECT_KINDS[kind]
+    return cls.with_values(**{cls.FORMAT.name_key: name or "template"}).render()
 
 
 def _named(kind: str, objs: list[tuple[str, str]]) -> dict[str, ConfObject]:
@@ -70,6 +84,9 @@ def build_state(texts: dict[str, list[tuple[str, str]]]) -> ConfState:
         for (path, text), name in zip(texts.get(kind, []), named[kind], strict=True):
             sources[(kind, name)] = path
             raw[(kind, name)] = text
+    if GLOBAL_HOST not in named["exechost"]:  # Grid Engine always has the global host
+        named["exechost"] = {GLOBAL_HOST: ExecHostConf.with_values(hostname=GLOBAL_HOST),
+                             **named["exechost"]}  # fmt: skip
     g_path, g_text = one("global")
     sources[("global", "global")] = g_path
     raw[("global", "global")] = g_text
@@ -80,6 +97,8 @@ def build_state(texts: dict[str, list[tuple[str, str]]]) -> ConfState:
         hostgroups=named["hostgroup"],  # type: ignore[arg-type]
         pes=named["pe"],  # type: ignore[arg-type]
         usersets=named["userset"],  # type: ignore[arg-type]
+        projects=named["project"],  # type: ignore[arg-type]
+        ckpts=named["ckpt"],  # type: ignore[arg-type]
         global_conf=GlobalConf.parse(g_text, g_path),
         sched_conf=SchedConf.parse(*reversed(one("sched"))),
         managers=tuple(parse_managers(one("manager")[1])),
@@ -140,6 +159,8 @@ def objects_of(state: ConfState, kind: str) -> dict[str, ConfObject]:
         "hostgroup": state.hostgroups,  # type: ignore[dict-item]
         "pe": state.pes,  # type: ignore[dict-item]
         "userset": state.usersets,  # type: ignore[dict-item]
+        "project": state.projects,  # type: ignore[dict-item]
+        "ckpt": state.ckpts,  # type: ignore[dict-item]
     }
     return table[kind]
 

@@ -12,12 +12,25 @@ LIMITS = (
 )  # fmt: skip
 TIME_LIMITS = frozenset({"s_rt", "h_rt", "s_cpu", "h_cpu"})
 
+
+def _no_suspension(name: str) -> f.Check:
+    """Only ``NONE``: simulated hosts cannot suspend jobs, so the setting is refused."""
+
+    def check(text: str) -> None:
+        if not f.is_none(text):
+            raise ValueError(
+                f'{name} "{text}" is not supported: minige does not suspend jobs (use NONE)'
+            )
+
+    return check
+
+
 _QUEUE_ATTRS = (
     Attr("qname", None, f.check_names),
     Attr("hostlist", "NONE", f.check_names),
     Attr("seq_no", "0", f.check_uint),
     Attr("load_thresholds", "np_load_avg=1.75", f.check_pairs),
-    Attr("suspend_thresholds", "NONE", f.check_pairs),
+    Attr("suspend_thresholds", "NONE", _no_suspension("suspend_thresholds")),
     Attr("nsuspend", "1", f.check_uint),
     Attr("suspend_interval", "00:05:00", f.check_time),
     Attr("priority", "0", f.check_int),
@@ -29,7 +42,7 @@ _QUEUE_ATTRS = (
     Attr("rerun", "FALSE", f.check_bool),
     Attr("slots", "1", f.check_uint),
     Attr("tmpdir", "/tmp", f.check_any),
-    Attr("shell", "/bin/sh", f.check_any),
+    Attr("shell", "/bin/csh", f.check_any),
     Attr("prolog", "NONE", f.check_any),
     Attr("epilog", "NONE", f.check_any),
     Attr(
@@ -45,7 +58,7 @@ _QUEUE_ATTRS = (
     Attr("owner_list", "NONE", f.check_names),
     Attr("user_lists", "NONE", f.check_names),
     Attr("xuser_lists", "NONE", f.check_names),
-    Attr("subordinate_list", "NONE", f.check_any),
+    Attr("subordinate_list", "NONE", _no_suspension("subordinate_list")),
     Attr("complex_values", "NONE", f.check_pairs),
     Attr("projects", "NONE", f.check_names),
     Attr("xprojects", "NONE", f.check_names),
@@ -115,6 +128,13 @@ class ExecHostConf(ConfObject):
     def load_values(self) -> dict[str, str]:
         """The simulated host's load report (``arch``, ``num_proc``, ``mem_total``...)."""
         return f.split_pairs(self.attrs["load_values"])
+
+    def render(self) -> str:
+        """As ``qconf -se`` shows it: ``processors`` is what the host reports (its num_proc)."""
+        reported = self.load_values.get("num_proc")
+        if reported is None or self.attrs["processors"] == reported:
+            return super().render()
+        return self.model_copy(update={"attrs": {**self.attrs, "processors": reported}}).render()
 
 
 HOSTGROUP_FORMAT = Format(

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from qmaster.complexes.levels import GLOBAL, HOST, Level, OverrideError, build_level, check_override
 from qmaster.complexes.table import ComplexTable
 from qmaster.complexes.values import ValueParseError
 from qmaster.conf import fields as f
@@ -18,6 +17,7 @@ from qmaster.conf.access import PeConf, UsersetConf
 from qmaster.conf.cluster import GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError
 from qmaster.conf.model import ConfObject
+from qmaster.conf.projects import CkptConf, ProjectConf
 from qmaster.conf.queue import LIMITS, ExecHostConf, HostgroupConf, QueueConf, limit_value
 
 
@@ -54,6 +54,8 @@ class ConfState:
     global_conf: GlobalConf
     sched_conf: SchedConf
     managers: tuple[str, ...]
+    projects: dict[str, ProjectConf] = field(default_factory=dict)
+    ckpts: dict[str, CkptConf] = field(default_factory=dict)
     sources: dict[tuple[str, str], str] = field(default_factory=dict, compare=False)
 
     def evolve(self, **changes: object) -> ConfState:
@@ -185,6 +187,9 @@ class _Checker:
         for q in s.cqueues.values():
             self.hostlist("cqueue", q)
             self.names("cqueue", q, "pe_list", s.pes, "parallel environment")
+            self.names("cqueue", q, "ckpt_list", s.ckpts, "checkpointing environment")
+            self.names("cqueue", q, "projects", s.projects, "project")
+            self.names("cqueue", q, "xprojects", s.projects, "project")
             self.names("cqueue", q, "user_lists", s.usersets, "userset")
             self.names("cqueue", q, "xuser_lists", s.usersets, "userset")
             self.complex_values("cqueue", q)
@@ -193,42 +198,19 @@ class _Checker:
         for h in s.exechosts.values():
             self.names("exechost", h, "user_lists", s.usersets, "userset")
             self.names("exechost", h, "xuser_lists", s.usersets, "userset")
+            self.names("exechost", h, "projects", s.projects, "project")
+            self.names("exechost", h, "xprojects", s.projects, "project")
             self.complex_values("exechost", h)
         for p in s.pes.values():
             self.names("pe", p, "user_lists", s.usersets, "userset")
             self.names("pe", p, "xuser_lists", s.usersets, "userset")
         self.names("global", s.global_conf, "user_lists", s.usersets, "userset")
         self.names("global", s.global_conf, "xuser_lists", s.usersets, "userset")
-        self.overrides()
-
-    def overrides(self) -> None:
-        """Lower levels may override only as complex(5)'s hierarchy allows."""
-        s, table = self.state, self.state.complexes
-        glob = s.exechosts.get("global")
-        upper = None
-        if glob is not None:
-            upper = build_level(GLOBAL, "global", table, loads=glob.load_values,
-                                complex_values=glob.complex_values)  # fmt: skip
-        hosts: dict[str, Level] = {}
-        try:
-            for name, h in s.exechosts.items():
-                if name == "global":
-                    continue
-                if upper is not None:
-                    check_override(table, upper, h.complex_values, f'host "{name}"')
-                hosts[name] = build_level(HOST, name, table, loads=h.load_values,
-                                          fixed={"hostname": name},
-                                          complex_values=h.complex_values)  # fmt: skip
-        except OverrideError as exc:
-            self.fail("exechost", s.exechosts[name], "complex_values", str(exc))
-        for qi in s.queue_instances:
-            for level in (upper, hosts.get(qi.host)):
-                if level is None:
-                    continue
-                try:
-                    check_override(table, level, qi.complex_values, f'queue "{qi.name}"')
-                except OverrideError as exc:
-                    self.fail("cqueue", s.cqueues[qi.cqueue], "complex_values", str(exc))
+        self.names("global", s.global_conf, "projects", s.projects, "project")
+        self.names("global", s.global_conf, "xprojects", s.projects, "project")
+        for prj in s.projects.values():
+            self.names("project", prj, "acl", s.usersets, "userset")
+            self.names("project", prj, "xacl", s.usersets, "userset")
 
 
 def check_state(state: ConfState, texts: dict[tuple[str, str], str] | None = None) -> None:

@@ -8,6 +8,7 @@ then swaps it in, so a refused request leaves everything as it was.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from qmaster.conf.changes import Change, plan_change
 from qmaster.conf.cluster import GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError, ConfNotFound
 from qmaster.conf.loading import (
+    GLOBAL_HOST,
     OBJECT_KINDS,
     Row,
     object_text,
@@ -25,7 +27,10 @@ from qmaster.conf.loading import (
     read_dir,
     read_rows,
     state_rows,
+    template_text,
 )
+from qmaster.conf.projects import CkptConf, ProjectConf
+from qmaster.conf.qshow import show_queues
 from qmaster.conf.queue import ExecHostConf, HostgroupConf, QueueConf
 from qmaster.conf.state import ConfState, QueueInstanceConf, check_state
 from qmaster.gdi.answers import Answer, Status, error
@@ -36,6 +41,8 @@ NOT_FOUND = {
     "pe": "{} is not a parallel environment",
     "userset": 'access list "{}" doesn\'t exist',
     "hostgroup": 'Host group "{}" does not exist',
+    "project": "{} is not known as project",
+    "ckpt": "{} is not a checkpointing interface definition",
 }
 
 
@@ -105,6 +112,14 @@ class ClusterConfig:
         return self._state.usersets
 
     @property
+    def projects(self) -> dict[str, ProjectConf]:
+        return self._state.projects
+
+    @property
+    def ckpts(self) -> dict[str, CkptConf]:
+        return self._state.ckpts
+
+    @property
     def global_conf(self) -> GlobalConf:
         return self._state.global_conf
 
@@ -134,17 +149,27 @@ class ClusterConfig:
 
     # -- conf_show ---------------------------------------------------------------
 
-    def show(self, kind: str, name: str | None) -> dict[str, Any]:
-        """The ``data`` of ``conf_show``: ``{"text": ...}`` or ``{"names": [...]}``."""
+    def show(self, kind: str, name: str | None, template: bool = False) -> dict[str, Any]:
+        """The ``data`` of ``conf_show``: ``{"text": ...}`` or ``{"names": [...]}``.
+
+        Queue patterns that match nothing are listed under ``"missing"``.
+        """
         if kind == "manager":
             return {"names": list(self._state.managers)}
+        if kind == "global" and name not in (None, "global"):
+            raise ConfNotFound(f"configuration {name} not defined")
         if kind in ("complex", "global", "sched"):
             return {"text": object_text(self._state, kind, "")}
         if kind not in OBJECT_KINDS:
             raise ValueError(f'unknown configuration kind "{kind}"')
+        if template:
+            return {"text": template_text(kind, name)}
         objects = objects_of(self._state, kind)
         if name is None:
-            return {"names": sorted(objects)}
+            return {"names": sorted(n for n in objects if n != GLOBAL_HOST)}
+        if kind == "cqueue":
+            text, missing = show_queues(self._state, name)
+            return {"text": text, "missing": missing}
         if name not in objects:
             raise ConfNotFound(NOT_FOUND[kind].format(name))
         return {"text": objects[name].render()}
@@ -152,9 +177,19 @@ class ClusterConfig:
     # -- conf_modify / conf_add / conf_delete -----------------------------------
 
     def apply(
-        self, op: str, args: dict[str, Any], user: str, host: str, is_manager: bool
+        self,
+        op: str,
+        args: dict[str, Any],
+        user: str,
+        host: str,
+        is_manager: bool,
+        veto: Callable[[ConfState], str | None] | None = None,
     ) -> ConfChange:
-        """Carry out a configuration request completely, or not at all."""
+        """Carry out a configuration request completely, or not at all.
+
+        ``veto`` sees the planned state and may refuse it with a message
+        (advance reservations the change would break).
+        """
         if not is_manager:
             text = f'denied: "{user}" must be manager for this operation'
             return ConfChange([error(text, Status.ENOMGR)])
@@ -162,15 +197,21 @@ class ClusterConfig:
             change = plan_change(self._state, op, args, f"{user}@{host}")
         except ConfigError as exc:
             return ConfChange([error(str(exc), Status.ESYNTAX)])
-        return self._commit(change)
+        return self._commit(change, veto)
 
-    def _commit(self, change: Change) -> ConfChange:
+    def _commit(
+        self, change: Change, veto: Callable[[ConfState], str | None] | None = None
+    ) -> ConfChange:
         if change.failed or change.state is None:
-            return ConfChange(change.answers)
+            # Nothing was applied, so no success line may be printed for any part of it.
+            return ConfChange([a for a in change.answers if a.is_error])
         try:
             check_state(change.state)
         except ConfigError as exc:
             return ConfChange([error(exc.reason, Status.ESEMANTIC)])
+        refused = veto(change.state) if veto is not None else None
+        if refused is not None:
+            return ConfChange([error(refused, Status.ESYNTAX)])
         self._state = change.state
         upserts = [(k, n, object_text(change.state, k, n)) for k, n in change.touched]
         return ConfChange(change.answers, upserts, list(change.removed))

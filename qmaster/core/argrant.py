@@ -10,16 +10,20 @@ On top of what a job would need:
 - every user of the AR's ``-u`` list must be allowed on a queue instance
   (and its host, and the cluster) for it to be reserved;
 - a queue instance running a job without ``h_rt`` is never reserved;
-- ``-now y`` reserves only interactive queue instances.
+- ``-now y`` reserves only interactive queue instances;
+- ``-ckpt name`` reserves only queue instances whose ``ckpt_list`` holds it.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from qmaster.core.arlife import ACTIVE, duration_offset
+from qmaster.conf.fields import split_list
+from qmaster.core.arlife import ACTIVE
+from qmaster.core.arlimit import duration_offset
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.jobs import Identity
 from qmaster.core.view import assemble
@@ -33,23 +37,27 @@ if TYPE_CHECKING:
     from qmaster.core.machine import Core
 
 
+END_OF_TIME = float(2**32 - 1)
+"""The latest end an AR can have: Grid Engine keeps times as 32-bit unsigned seconds."""
+
+
 def window(spec: dict[str, Any], now: float) -> tuple[float, float]:
-    """Start and end from two or three of ``a``, ``e``, ``d``, checked as Grid Engine does."""
+    """Start and end from ``a``, ``e``, ``d``, derived and checked as Grid Engine does.
+
+    Without ``-a`` the start is ``e - d`` when both are given, else now (``-d``
+    or ``-e`` alone); ``-a`` needs ``-e`` or ``-d``; all three must agree.
+    """
     a, e, d = spec.get("a"), spec.get("e"), spec.get("d")
-    if a is None and e is None and d is not None:
-        a = now
     if e is None and d is None:
         raise InvalidRequest(
             'missing value for "end time or duration" in advance reservation request'
         )
     if a is None:
-        assert e is not None
-        assert d is not None
-        a = e - d
+        # -e with -d: the start is end minus duration; -d or -e alone: it is now
+        a = e - d if e is not None and d is not None else now
     if e is None:
-        assert d is not None
-        e = a + d
-    if d is not None and abs((e - a) - d) > 0.5:
+        e = min(a + (d or 0.0), END_OF_TIME)  # saturates as Grid Engine's 32-bit times do
+    elif d is not None and abs((e - a) - d) > 0.5:
         raise InvalidRequest(
             "difference between end and start time does not correspond to duration"
         )
@@ -121,14 +129,14 @@ def _unlimited_queues(core: Core) -> set[str]:
     return out
 
 
-def _principals(view: View, acl: list[str]) -> list[tuple[str, str]]:
+def principals(usersets: Mapping[str, frozenset[str]], acl: list[str]) -> list[tuple[str, str]]:
     """``(user, group)`` pairs that must all have access: users, @usersets, @groups."""
     out: list[tuple[str, str]] = []
     for entry in acl:
         if not entry.startswith("@"):
             out.append((entry, ""))
-        elif entry[1:] in view.usersets:
-            for member in view.usersets[entry[1:]]:
+        elif entry[1:] in usersets:
+            for member in usersets[entry[1:]]:
                 out.append(("", member[1:]) if member.startswith("@") else (member, ""))
         else:
             out.append(("", entry[1:]))
@@ -137,7 +145,7 @@ def _principals(view: View, acl: list[str]) -> list[tuple[str, str]]:
 
 def access_filter(view: View, acl: list[str]) -> Keep:
     """Queue instances every user of the AR's access list may use (host and cluster too)."""
-    principals = [JobRequest(0, 0, 0.0, u, g, [0]) for u, g in _principals(view, acl)]
+    people = [JobRequest(0, 0, 0.0, u, g, [0]) for u, g in principals(view.usersets, acl)]
     sets = view.usersets
 
     def keep(q: QueueState) -> bool:
@@ -146,7 +154,7 @@ def access_filter(view: View, acl: list[str]) -> Keep:
             may_access(p, q.user_lists, q.xuser_lists, sets)
             and may_access(p, host.user_lists, host.xuser_lists, sets)
             and may_access(p, view.global_user_lists, view.global_xuser_lists, sets)
-            for p in principals
+            for p in people
         )
 
     return keep
@@ -154,19 +162,21 @@ def access_filter(view: View, acl: list[str]) -> Keep:
 
 def state_filter(core: Core, spec: dict[str, Any]) -> Keep | None:
     """What changes with the cell's state: no queue instance running a job without h_rt;
-    only interactive ones with ``-now y``. None when nothing is excluded."""
+    only interactive ones with ``-now y``; only those whose ``ckpt_list`` holds the
+    ``-ckpt`` object. None when nothing is excluded."""
     busy = _unlimited_queues(core)
     interactive = bool(spec.get("now"))
-    if not busy and not interactive:
+    ckpt = spec.get("ckpt")
+    if not busy and not interactive and not ckpt:
         return None
 
     def keep(q: QueueState) -> bool:
         if q.name in busy:
             return False
-        if interactive:
-            qi = core.queue_instance(q.name)
-            return qi is not None and "INTERACTIVE" in qi.qtype
-        return True
+        qi = core.queue_instance(q.name)
+        if interactive and (qi is None or "INTERACTIVE" not in qi.qtype):
+            return False
+        return not ckpt or (qi is not None and ckpt in split_list(qi.attrs.get("ckpt_list", "")))
 
     return keep
 

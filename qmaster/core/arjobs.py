@@ -5,7 +5,7 @@ usable, the user must be in its access list, ``h_rt`` must fit its duration
 and the time it has left, and the job may request only what the AR reserved.
 
 They are scheduled by a pass of their own per AR, only while the AR is ``r``
-(or ``W``: with soft error handling, on what remains), and only into what it
+(or ``E`` with soft error handling, ``-he no``: on what remains), and only into what it
 reserved: the pass sees the AR's queue instances with the AR's amounts as
 their capacity and its running jobs as their bookings. A job is started only
 if its ``h_rt`` plus ``DURATION_OFFSET`` ends before the AR does; at the end
@@ -19,17 +19,16 @@ from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Any
 
 from qmaster.complexes.levels import Level
-from qmaster.complexes.types import Consumable
 from qmaster.complexes.values import ValueParseError, parse_time
 from qmaster.core import lifecycle
-from qmaster.core.arlife import duration_offset, jobs_of, rebook
+from qmaster.core.arlife import jobs_of, rebook
+from qmaster.core.arlimit import duration_offset
 from qmaster.core.ars import LIVE, AdvanceReservation, ArState
 from qmaster.core.errors import InvalidRequest, NoSuchObject, PermissionDenied
 from qmaster.core.jobs import Identity, Job
 from qmaster.core.outcome import Outcome
 from qmaster.core.view import assemble, is_held, job_request
 from schedd import Reason, View, schedule
-from schedd.matching import queue_matches
 from schedd.reasons import ReasonList
 
 if TYPE_CHECKING:
@@ -37,8 +36,13 @@ if TYPE_CHECKING:
 
 
 def has_access(core: Core, ar: AdvanceReservation, who: Identity) -> bool:
-    """The user is in the AR's ``-u`` list (by name, ``@group`` or ``@userset``)."""
-    for entry in ar.acl:
+    """The user is in the AR's ``-u`` list and not excluded by a ``!`` entry of it."""
+    return _listed(core, ar.acl, who) and not _listed(core, ar.xacl, who)
+
+
+def _listed(core: Core, names: list[str], who: Identity) -> bool:
+    """The user is among ``names`` (by name, ``@group`` or ``@userset``)."""
+    for entry in names:
         if entry in (who.user, f"@{who.group}"):
             return True
         if entry.startswith("@") and core.config.user_in_lists(who.user, who.group, [entry[1:]]):
@@ -77,42 +81,28 @@ def check_job(core: Core, who: Identity, spec: dict[str, Any], now: float) -> No
         raise InvalidRequest(
             f"the job duration exceeds the end time of the advance reservation id {ar_id}"
         )
-    _check_within(core, ar, spec)
+    _check_within(core, ar, who, spec)
 
 
-def _check_within(core: Core, ar: AdvanceReservation, spec: dict[str, Any]) -> None:
-    table = core.config.complexes
-    reserved = {
-        (table.get(str(k)).name if table.get(str(k)) else str(k)): str(v)  # type: ignore[union-attr]
-        for k, v in (ar.spec.get("l_hard") or {}).items()
-    }
-    for key, text in (spec.get("l_hard") or {}).items():
-        entry = table.get(str(key))
-        if entry is None or entry.consumable is Consumable.NO or entry.name == "slots":
-            continue
-        have = reserved.get(entry.name)
-        if have is None or float(entry.parse(str(text))) > float(entry.parse(have)):
-            raise InvalidRequest(_outside(ar, f"{key}={text}"))
+NO_SUITABLE_QUEUES = "error: no suitable queues"
+"""Grid Engine's refusal: ``-ar`` implies ``-w e`` against what the AR reserved."""
+
+
+def _check_within(core: Core, ar: AdvanceReservation, who: Identity, spec: dict[str, Any]) -> None:
+    """Refuse a job that could not run in the AR even while the AR is otherwise empty.
+
+    The scheduler's own matching is asked, on the AR's queue instances with the
+    AR's amounts as their capacity: resources (consumable or not), ``-q``,
+    ``-masterq``, the PE and its slots.
+    """
     pe = spec.get("pe_name")
     if pe and not (ar.granted_pe and fnmatchcase(ar.granted_pe, str(pe))):
-        raise InvalidRequest(_outside(ar, f"-pe {pe}"))
-    if int(spec.get("pe_min") or 1) > ar.slots:
-        raise InvalidRequest(_outside(ar, f"{spec.get('pe_min')} slots"))
-    names = [q for q, _ in ar.granted]
-    for pattern in spec.get("q_hard") or ():
-        if not any(_qi_matches(str(pattern), n) for n in names):
-            raise InvalidRequest(_outside(ar, f"-q {pattern}"))
-
-
-def _outside(ar: AdvanceReservation, what: str) -> str:
-    return f"denied: the advance reservation {ar.ar_id} does not reserve what the job requests ({what})"
-
-
-def _qi_matches(pattern: str, name: str) -> bool:
-    cqueue, _, host = name.partition("@")
-    from schedd import QueueState
-
-    return queue_matches(pattern, QueueState(name, cqueue, host, 0, 0))
+        raise InvalidRequest(NO_SUITABLE_QUEUES)
+    trial = Job(0, who, ar.start_time, spec)
+    first = next(iter(trial.all_task_ids()))
+    view = ar_view(core, ar, [job_request(trial, [first])], ar.start_time, empty=True)
+    if not schedule(view, ar.start_time).orders:
+        raise InvalidRequest(NO_SUITABLE_QUEUES)
 
 
 # -- scheduling --------------------------------------------------------------------
@@ -135,7 +125,7 @@ def run_passes(core: Core, now: float, out: Outcome) -> None:
 
 
 def _blocked(ar: AdvanceReservation, now: float) -> str | None:
-    if ar.state is ArState.ERROR:
+    if ar.state is ArState.ERROR and ar.hard_errors:
         return "is in error state"
     if ar.state not in LIVE:
         return "is no longer available"
@@ -167,15 +157,18 @@ def _pass(core: Core, ar: AdvanceReservation, jobs: list[Job], now: float, out: 
         rebook(core, ar, now)
 
 
-def ar_view(core: Core, ar: AdvanceReservation, requests: list[Any], now: float) -> View:
-    """The cell as an AR's jobs see it: its queue instances, its amounts, its jobs' use."""
+def ar_view(
+    core: Core, ar: AdvanceReservation, requests: list[Any], now: float, *, empty: bool = False
+) -> View:
+    """The cell as an AR's jobs see it: its queue instances, its amounts, its jobs' use
+    (none with ``empty``: what a job could have if it were alone in the AR)."""
     base = assemble(core, requests, now, empty=True)
     reserved: dict[tuple[str, str], dict[str, float]] = {}
     for kind, name, attr, amount in ar.debits:
         at = reserved.setdefault((kind, name), {})
         at[attr] = at.get(attr, 0.0) + amount
     used: dict[tuple[str, str], dict[str, float]] = {}
-    for job in jobs_of(core, ar.ar_id):
+    for job in [] if empty else jobs_of(core, ar.ar_id):
         for task in job.tasks.values():
             for kind, name, attr, amount in core.booked.by_task.get((job.job_id, task.task_id), ()):
                 at = used.setdefault((kind, name), {})

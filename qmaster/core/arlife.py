@@ -8,8 +8,9 @@ use it instead ("debited from the AR"); ``ar_end`` moves it to ``x``, deletes
 its jobs and removes it. qrdel moves it to ``d``; it goes when its jobs have.
 A configuration change re-checks every reserved queue instance: a missing
 one (host left the hostlist, host or queue deleted) or one with fewer slots
-than reserved puts the AR into ``E`` (``-he yes``) or ``W`` (``-he no``),
-and it returns to ``w``/``r`` when the resources do. Every move writes an
+than reserved puts a waiting AR into ``W`` and a running one into ``E``
+(as Grid Engine's qmaster does; ``-he`` decides only whether its jobs are
+still scheduled), and it returns to ``w``/``r`` when the resources do. Every move writes an
 ``ar_log`` reporting record with Grid Engine's event words.
 """
 
@@ -18,7 +19,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from qmaster.complexes.booking import Debit
-from qmaster.complexes.values import ValueParseError, parse_time
 from qmaster.core import lifecycle
 from qmaster.core.ars import LIVE, AdvanceReservation, ArState
 from qmaster.core.jobs import Job
@@ -29,20 +29,7 @@ from qmaster.events.records import ArAcct, ArAttr, ArLog, NewAr
 if TYPE_CHECKING:
     from qmaster.core.machine import Core, Timer
 
-DEFAULT_DURATION_OFFSET = 60.0
 ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING)
-
-
-def duration_offset(core: Core) -> float:
-    """``DURATION_OFFSET`` of the scheduler's ``params`` (sched_conf(5)), 60 s by default."""
-    for item in core.config.sched_conf.attrs.get("params", "none").replace(",", " ").split():
-        name, _, value = item.partition("=")
-        if name.upper() == "DURATION_OFFSET":
-            try:
-                return parse_time(value)
-            except ValueParseError:
-                break
-    return DEFAULT_DURATION_OFFSET
 
 
 def booking_key(ar: AdvanceReservation) -> tuple[int, int]:
@@ -127,9 +114,11 @@ def fire(core: Core, timer: Timer, now: float, out: Outcome) -> None:
 
 
 def begin(core: Core, ar: AdvanceReservation, now: float, out: Outcome) -> None:
-    """The start time is reached: the AR runs (an AR in error stays in error)."""
+    """The start time is reached: the AR runs (``W``, waiting in error, becomes ``E``)."""
     if ar.state is ArState.WAITING:
         ar.move(ArState.RUNNING, "start time reached")
+    elif ar.state is ArState.WARNING:
+        ar.move(ArState.ERROR, "start time reached with reserved resources unsatisfied")
     # stamped with the AR's own start, also when the timer fires late (after a restart)
     at = min(now, max(ar.start_time, 0.0))
     log(ar, "START TIME REACHED", at, "start time of advance reservation reached", out)
@@ -189,15 +178,9 @@ def _delete_job(core: Core, job: Job, now: float, out: Outcome, *, force: bool) 
         if task.state not in ACTIVE or job.job_id not in core.jobs:
             continue
         if force:
-            if task.state is TaskState.RUNNING:
-                task.move(job.job_id, TaskState.DELETING, "advance reservation gone")
-            lifecycle.finish(
-                core, job, task, now, out, exit_status=lifecycle.SIGKILL_EXIT, event="deleted"
-            )
+            lifecycle.force_deletion(core, job, task, "advance reservation gone", now, out)
         elif task.state is not TaskState.DELETING:
-            task.move(job.job_id, TaskState.DELETING, "advance reservation deleted")
-            core.spool_task(out, job, task)
-            core.set_timer(now, "end", job.job_id, task.task_id)
+            lifecycle.register_deletion(core, job, task, "advance reservation deleted", now, out)
 
 
 def job_left(core: Core, job: Job, now: float, out: Outcome) -> None:
@@ -258,7 +241,7 @@ def check_resources(core: Core, now: float, out: Outcome) -> None:
             continue
         found = problems(core, ar)
         if found and ar.state in (ArState.WAITING, ArState.RUNNING):
-            bad = ArState.ERROR if ar.hard_errors else ArState.WARNING
+            bad = ArState.ERROR if ar.state is ArState.RUNNING else ArState.WARNING
             ar.move(bad, "reserved resources unsatisfied")
             ar.messages = found
             log(ar, "RESOURCES UNSATISFIED", now, "; ".join(found), out)

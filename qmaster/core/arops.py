@@ -9,10 +9,10 @@ from __future__ import annotations
 import fnmatch
 from typing import Any
 
-from qmaster.core import arlife
+from qmaster.core import arlife, arspec
 from qmaster.core.argrant import grant, local_time, window
 from qmaster.core.ars import AdvanceReservation
-from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject, PermissionDenied
+from qmaster.core.errors import LimitReached, PermissionDenied
 from qmaster.core.jobs import Identity
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
@@ -54,7 +54,8 @@ def handle_ar_submit(core: Core, req: Request, now: float, out: Outcome) -> None
         )
     span = window(spec, now)
     _validate(core, spec)
-    acl = [str(u) for u in spec.get("u") or [who.user]]
+    arspec.normalise(spec, core.config.complexes)
+    acl = arspec.acl_list(spec) or [who.user]
     if args.verify == "e":
         check_limit(core)
     placed, earliest = grant(core, who, spec, acl, span, now)
@@ -156,31 +157,56 @@ def handle_ar_delete(core: Core, req: Request, now: float, out: Outcome) -> None
         out.answers.append(ok(text))
 
 
+MUST_BE_MANAGER = 'denied: "{}" must be manager to modify all advance reservations'
+SPECIFY_USER_OR_ID = "You have to specify a username or advance_reservation ids"
+
+
+def is_pattern(text: str) -> bool:
+    """A wildcard pattern (Grid Engine's ``sge_is_pattern``)."""
+    return any(c in text for c in "*?[]")
+
+
 def _targets(
     core: Core, who: Identity, args: ArDeleteArgs, out: Outcome
 ) -> list[AdvanceReservation]:
-    """The ARs named (a wildcard without ``-u`` names only the caller's own)."""
-    if not args.ar_ids and args.users is None:
-        raise InvalidRequest("no advance reservation id or user given")
-    if args.users is not None:
-        users = set(args.users)
-        picked = [a for a in core.ars.values() if "*" in users or a.owner.user in users]
-        if args.ar_ids:
-            refs = args.ar_ids
-            picked = [a for a in picked if any(a in select(core, r) for r in refs)]
-        if not picked:
-            raise NoSuchObject(
-                "There is no advance_reservation registered for the following users: "
-                + ",".join(args.users)
-            )
-        return sorted(picked, key=lambda a: a.ar_id)
+    """The ARs named, ref by ref as Grid Engine's qmaster reads them.
+
+    A user pattern from a non-manager refuses the whole request; id ``0``
+    names nothing (only the ``-u`` users then); a name pattern without ``-u``
+    names only the caller's own ARs.
+    """
+    users = args.users
+    if users is not None and any(is_pattern(u) for u in users) and not core.is_manager(who):
+        raise PermissionDenied(MUST_BE_MANAGER.format(who.user))
     targets: list[AdvanceReservation] = []
-    for ref in args.ar_ids:
-        found = select(core, ref)
-        if not ref.isdigit() and any(c in ref for c in "*?["):
-            found = [a for a in found if a.owner.user == who.user]
-        if not found:
-            text = f'denied: advance_reservation "{ref}" does not exist'
-            out.answers.append(error(text, Status.EEXIST))
+    for ref in args.ar_ids or ["0"]:
+        found = _named(core, who, None if ref == "0" else ref, users, out)
         targets.extend(a for a in found if a not in targets)
     return targets
+
+
+def _named(
+    core: Core, who: Identity, ref: str | None, users: list[str] | None, out: Outcome
+) -> list[AdvanceReservation]:
+    """The ARs one ref (and the ``-u`` list) names; an error answer when none."""
+    if ref is None and users is None:
+        out.answers.append(error(SPECIFY_USER_OR_ID, Status.EUNKNOWN))
+        return []
+    chosen = sorted(core.ars.values(), key=lambda a: a.ar_id)
+    if users is not None:
+        chosen = [a for a in chosen if any(fnmatch.fnmatchcase(a.owner.user, u) for u in users)]
+    elif ref is not None and is_pattern(ref):
+        chosen = [a for a in chosen if a.owner.user == who.user]
+    if ref is not None:
+        named = select(core, ref)
+        chosen = [a for a in chosen if a in named]
+    if not chosen:
+        out.answers.append(error(_none_text(ref, users or []), Status.EEXIST))
+    return chosen
+
+
+def _none_text(ref: str | None, users: list[str]) -> str:
+    if ref is not None:
+        return f'denied: advance_reservation "{ref}" does not exist'
+    shown = ",".join(users[:5]) + (",..." if len(users) > 5 else "")
+    return f"There is no advance_reservation registered for the following users: {shown}"

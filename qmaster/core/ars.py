@@ -6,9 +6,10 @@ time. Its states are Grid Engine's letters::
 
     w  waiting: granted, the start time not reached
     r  running: inside the window; its jobs may run
-    E  error: a reserved resource is gone and the AR was made with -he yes
-       (hard error handling): its jobs are not scheduled
-    W  warning: the same with -he no: its jobs use what remains
+    W  warning: waiting, and a reserved resource is gone
+    E  error: running, and a reserved resource is gone; with -he yes (hard
+       error handling) its jobs are not scheduled, with -he no they use
+       what remains
     x  exited: the end time was reached; its jobs are deleted, then the AR
     d  deleted: qrdel; goes when its jobs have gone
 
@@ -25,6 +26,7 @@ from enum import Enum
 from typing import Any
 
 from qmaster.complexes.booking import Debit
+from qmaster.core.arspec import acl_list, xacl_list
 from qmaster.core.errors import IllegalTransition
 from qmaster.core.jobs import Identity
 
@@ -46,7 +48,7 @@ TRANSITIONS: dict[ArState, frozenset[ArState]] = {
     A.WAITING: frozenset({A.RUNNING, A.ERROR, A.WARNING, A.EXITED, A.DELETED}),
     A.RUNNING: frozenset({A.ERROR, A.WARNING, A.EXITED, A.DELETED}),
     A.ERROR: frozenset({A.WAITING, A.RUNNING, A.EXITED, A.DELETED}),
-    A.WARNING: frozenset({A.WAITING, A.RUNNING, A.EXITED, A.DELETED}),
+    A.WARNING: frozenset({A.WAITING, A.RUNNING, A.ERROR, A.EXITED, A.DELETED}),
     A.EXITED: frozenset(),
     A.DELETED: frozenset({A.EXITED}),
 }
@@ -92,13 +94,18 @@ class AdvanceReservation:
 
     @property
     def hard_errors(self) -> bool:
-        """``-he yes``: while in error, its jobs are not scheduled."""
+        """``-he yes``: while in error (``E``), its jobs are not scheduled."""
         return bool(self.spec.get("he"))
 
     @property
     def acl(self) -> list[str]:
         """Who may use it (``-u``); by default only its owner."""
-        return [str(u) for u in self.spec.get("u") or [self.owner.user]]
+        return acl_list(self.spec) or [self.owner.user]
+
+    @property
+    def xacl(self) -> list[str]:
+        """Who may not use it (``-u '!name'``)."""
+        return xacl_list(self.spec)
 
     @property
     def slots(self) -> int:
@@ -174,8 +181,8 @@ class AdvanceReservation:
             "ckpt": spec.get("ckpt"),
             "mail_options": spec.get("m"),
             "mail_list": list(spec.get("M") or []),
-            "acl_list": self.acl,
-            "xacl_list": [],
+            "acl_list": acl_list(spec),
+            "xacl_list": self.xacl,
             "error_handling": self.hard_errors,
             "messages": list(self.messages),
         }

@@ -8,11 +8,11 @@ use at once.
 from __future__ import annotations
 
 from qmaster.conf.errors import ConfigError, ConfNotFound
-from qmaster.core import arlife
+from qmaster.core import arconf, arlife
 from qmaster.core.errors import InvalidRequest, NoSuchObject, NotManager
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
-from qmaster.gdi.answers import ok
+from qmaster.gdi.answers import Status, error, ok
 from qmaster.gdi.messages import ConfShowArgs
 
 
@@ -22,9 +22,13 @@ def handle_show(core: Core, req: Request, now: float, out: Outcome) -> None:
     args = req.args
     assert isinstance(args, ConfShowArgs)
     try:
-        out.data = core.config.show(args.kind, args.name)
+        data = core.config.show(args.kind, args.name, args.template)
     except ConfNotFound as exc:
         raise NoSuchObject(str(exc)) from exc
+    except ConfigError as exc:
+        raise InvalidRequest(exc.reason) from exc
+    out.answers.extend(error(text, Status.EEXIST) for text in data.pop("missing", []))
+    out.data = data
 
 
 def _change(core: Core, req: Request, now: float, out: Outcome) -> None:
@@ -36,6 +40,7 @@ def _change(core: Core, req: Request, now: float, out: Outcome) -> None:
             user=who.user,
             host=who.host,
             is_manager=core.is_manager(who),
+            veto=lambda new: arconf.conflict(core, new),
         )
     except ConfNotFound as exc:
         raise NoSuchObject(str(exc)) from exc

@@ -13,7 +13,7 @@ from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
 from qmaster.core.specs import checked_spec, full_resource_names
 from qmaster.core.states import TaskState
-from qmaster.core.submit import check_name, task_range, validate_spec, verify_reasons
+from qmaster.core.submit import check_name, task_range, validate_spec, verification
 from qmaster.gdi.answers import Status, error, ok
 from qmaster.gdi.messages import AlterArgs, DeleteArgs
 
@@ -118,16 +118,10 @@ def _delete(
         lifecycle.finish_pending(core, job, task_id, now, out)
     for task in active:
         if task.state in ACTIVE and not force:
-            task.move(job.job_id, TaskState.DELETING, f"qdel by {who.user}")
-            core.spool_task(out, job, task)
-            core.set_timer(now, "end", job.job_id, task.task_id)
+            lifecycle.register_deletion(core, job, task, f"qdel by {who.user}", now, out)
             registered.append(task.task_id)
         elif task.state is not TaskState.DELETING or force:
-            if task.state is TaskState.RUNNING:
-                task.move(job.job_id, TaskState.DELETING, f"qdel -f by {who.user}")
-            lifecycle.finish(
-                core, job, task, now, out, exit_status=lifecycle.SIGKILL_EXIT, event="deleted"
-            )
+            lifecycle.force_deletion(core, job, task, f"qdel -f by {who.user}", now, out)
             forced.append(task.task_id)
         else:
             registered.append(task.task_id)
@@ -242,10 +236,7 @@ def _verify_alter(
             out.answers.append(_alter_denied(who, job).to_answer())
             continue
         trial = Job(job.job_id, job.owner, job.submit_time, {**job.spec, **changes}, job.array)
-        pending, reasons = verify_reasons(core, trial, mode, now)
-        out.answers.extend(ok(r.text) for r in reasons if pending)
-        text = "no suitable queues" if pending else "found suitable queue(s)"
-        out.answers.append(ok(f"verification: {text}"))
+        out.answers.extend(verification(core, trial, mode, now))
 
 
 def _alter_denied(who: Identity, job: Job) -> PermissionDenied:
@@ -266,7 +257,7 @@ def _alter(
         raise InvalidRequest("denied: the task range of a submitted job cannot be changed")
     check_name(str(new["N"]))
     task_range(new)
-    validate_spec(core, new)
+    validate_spec(core, new, job.owner if "P" in changes else None)
     if "ar" in changes:
         check_job_ar(core, job.owner, new, now)
     job.spec = new

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 from qmaster.complexes.values import parse_time
 from qmaster.core import reports
+from qmaster.core.arlimit import ar_runtime_limit
+from qmaster.core.job_filter import remember_finished
 from qmaster.core.jobs import Job, Task
 from qmaster.core.outcome import Outcome
 from qmaster.core.states import TaskState
@@ -23,9 +25,11 @@ if TYPE_CHECKING:
 
 SIGKILL_EXIT = 137
 SIGUSR1_EXIT = 138
-# accounting(5) "failed" codes Grid Engine reports for these ends
-FAILED_LIMIT = 37  # qmaster enforced h_rt, h_cpu, or h_vmem limit
-FAILED_AFTER_JOB = 100  # assumedly after job (killed by a signal, e.g. qdel)
+# accounting(5) "failed" of a job its execd killed with a signal (h_rt: SIGKILL, s_rt:
+# SIGUSR1, qdel: SIGKILL): the execd's reaper sets SSTATE_FAILURE_AFTER_JOB for any job
+# that died through a signal. (37, SSTATE_QMASTER_ENFORCED_LIMIT, is for limits the
+# qmaster enforces when an execd does not answer; a simulated execd always does.)
+FAILED_AFTER_JOB = 100
 EXIT_STATUS_VAR = "MINIGE_EXIT_STATUS"
 
 
@@ -63,11 +67,11 @@ def end_of_run(core: Core, job: Job, task: Task) -> tuple[float, int, int]:
     status = int((job.spec.get("v") or {}).get(EXIT_STATUS_VAR, 0) or 0)
     end, exit_status, failed = task.start_time + runtime, status, 0
     s_rt = _limit(job, core, task, "s_rt")
-    h_rt = _limit(job, core, task, "h_rt")
+    h_rt = ar_runtime_limit(core, job, task.start_time, _limit(job, core, task, "h_rt"))
     if s_rt is not None and task.start_time + s_rt < end:
-        end, exit_status = task.start_time + s_rt, SIGUSR1_EXIT
+        end, exit_status, failed = task.start_time + s_rt, SIGUSR1_EXIT, FAILED_AFTER_JOB
     if h_rt is not None and task.start_time + h_rt < end:
-        end, exit_status, failed = task.start_time + h_rt, SIGKILL_EXIT, FAILED_LIMIT
+        end, exit_status, failed = task.start_time + h_rt, SIGKILL_EXIT, FAILED_AFTER_JOB
     return end, exit_status, failed
 
 
@@ -87,6 +91,8 @@ def run_pass(core: Core, now: float, out: Outcome) -> None:
     if view.jobs:
         plan = schedule(view, now)
         core.reasons = plan.reasons
+        for job_id, fault in plan.failed.items():
+            out.log("scheduler_job_failed", job_id=job_id, error=fault)
         for order in plan.orders:
             dispatch(core, order, now, out)
         if plan.orders:
@@ -118,17 +124,61 @@ def fire(core: Core, timer: Timer, now: float, out: Outcome) -> None:
         return
     if timer.kind == "start" and task.state is TaskState.TRANSFERRING:
         start(core, job, task, now, out)
-    elif timer.kind == "end" and task.state in (TaskState.RUNNING, TaskState.DELETING):
+    elif timer.kind == "end" and task.state is TaskState.DELETING:
+        killed(core, job, task, now, out)
+    elif timer.kind == "end" and task.state is TaskState.RUNNING:
         end_at, status, failed = planned_end(core, job, task)
-        if task.state is TaskState.DELETING:
-            finish(core, job, task, now, out, exit_status=SIGKILL_EXIT, event="deleted")
-        elif end_at <= now:
+        if end_at <= now:
             # a late timer (the daemon was down) still accounts the real end
             finish(
                 core, job, task, end_at, out, exit_status=status, event="finished", failed=failed
             )
         else:
             core.set_timer(end_at, "end", job.job_id, task.task_id)
+
+
+def register_deletion(core: Core, job: Job, task: Task, why: str, now: float, out: Outcome) -> None:
+    """qdel of a task in ``t`` or ``r``: the execd is told to kill it (``dt``/``dr`` until then)."""
+    task.move(job.job_id, TaskState.DELETING, why)
+    core.spool_task(out, job, task)
+    core.set_timer(now, "end", job.job_id, task.task_id)
+
+
+def killed(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
+    """The execd killed a task registered for deletion (SIGKILL).
+
+    A task still in ``t`` had reached its execd, which starts the shepherd and
+    kills the job at once: like any job the execd reaps, it is accounted.
+    """
+    if task.start_time is None:
+        task.start_time = now
+    finish(
+        core,
+        job,
+        task,
+        now,
+        out,
+        exit_status=SIGKILL_EXIT,
+        event="deleted",
+        failed=FAILED_AFTER_JOB,
+    )
+
+
+def force_deletion(core: Core, job: Job, task: Task, why: str, now: float, out: Outcome) -> None:
+    """qdel -f (or the end of its AR): the task is gone at once, without the execd's word."""
+    if task.state is TaskState.RUNNING:
+        task.move(job.job_id, TaskState.DELETING, why)
+    finish(
+        core,
+        job,
+        task,
+        now,
+        out,
+        exit_status=SIGKILL_EXIT,
+        event="deleted",
+        failed=FAILED_AFTER_JOB,
+        account=True,
+    )
 
 
 def planned_end(core: Core, job: Job, task: Task) -> tuple[float, int, int]:
@@ -167,18 +217,25 @@ def finish(
     exit_status: int,
     event: str,
     failed: int = 0,
+    account: bool | None = None,
 ) -> None:
-    """The task ended: release its slots, account it, drop the job when all tasks are done."""
-    was_running = task.start_time is not None
+    """The task ended: release its slots, account it, drop the job when all tasks are done.
+
+    A task is accounted when it ran (or ``account`` says so: a forced deletion
+    accounts a task the execd had not started yet, as Grid Engine's qmaster does).
+    """
+    was_running = task.start_time is not None if account is None else account
+    pe = granted_pe(core, job, task)
     _release(core, job, task)
     task.move(job.job_id, TaskState.FINISHED, event)
     task.end_time = now
     task.exit_status = exit_status
     if was_running:
-        task.failed = FAILED_AFTER_JOB if event == "deleted" else failed
+        task.failed = failed
         ar = core.ars.get(int(job.spec.get("ar") or 0))
         ar_time = int(ar.submission_time) if ar else 0
-        out.reports.append(reports.acct(job, task, now, ar_submission_time=ar_time))
+        record = reports.acct(job, task, now, ar_submission_time=ar_time, granted_pe=pe)
+        out.reports.append(record)
     # "dr": the task ran and its acct record (just written) is its end; a SEG reads
     # a deleted job_log as the end only for tasks that never ran
     _report(
@@ -197,6 +254,14 @@ def finish(
         job_left(core, job, now, out)
 
 
+def granted_pe(core: Core, job: Job, task: Task) -> str:
+    """The parallel environment the task's slots were booked in (``-pe`` may be a pattern)."""
+    for kind, name, _, _ in core.booked.by_task.get((job.job_id, task.task_id), ()):
+        if kind == "pe":
+            return name
+    return str(job.spec.get("pe_name") or reports.NONE)
+
+
 def finish_pending(core: Core, job: Job, task_id: int, now: float, out: Outcome) -> None:
     """A pending task is deleted before it ever ran."""
     job.pending.remove(task_id)
@@ -209,6 +274,7 @@ def remove_job(core: Core, job: Job, out: Outcome) -> None:
     """Forget a job whose tasks have all finished."""
     del core.jobs[job.job_id]
     core.reasons.pop(job.job_id, None)
+    remember_finished(core, job)
     core.user_jobs[job.owner.user] -= 1
     if core.user_jobs[job.owner.user] <= 0:
         del core.user_jobs[job.owner.user]

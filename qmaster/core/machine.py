@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
@@ -107,6 +107,8 @@ class Core:
         self.booked = Bookings()
         self.user_jobs: Counter[str] = Counter()
         self.reasons: dict[int, ReasonList] = {}
+        # the last finished jobs, for qstat -s z (in memory only, as Grid Engine's zombies)
+        self.zombies: deque[Job] = deque()
         self.schedule_at: float | None = 0.0
         self._timers: list[Timer] = []
         self._seq = itertools.count()

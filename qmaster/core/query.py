@@ -4,37 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from qmaster.complexes.load import running_slots_by_host, simulated_load
+from qmaster.core.errors import InvalidRequest
+from qmaster.core.job_detail import detail, pending_state
+from qmaster.core.job_filter import keeps, wants_zombies, zombie_row
+from qmaster.core.job_priority import JobPriorities
 from qmaster.core.jobs import Job, format_id_runs
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
+from qmaster.core.sched_info import job_info_setting, summary
 from qmaster.core.states import ACTIVE, TaskState, display_state
-from qmaster.core.view import is_held
 from qmaster.gdi.messages import JobDetailArgs, JobListArgs
+from qmaster.state_filter import DEFAULT, parse_state_filter
 from qmaster.version import VERSION
-
-# The default weights of sched_conf(5): priority 1.0, urgency 0.1, tickets 0.01.
-# With nothing else to tell jobs apart, urgency and tickets normalise to 0.5.
-_URGENCY_AND_TICKETS = 0.1 * 0.5 + 0.01 * 0.5
-
-
-def normalised_priorities(core: Core) -> dict[int, float]:
-    """qstat's ``prior`` column: the posix priority normalised over all jobs."""
-    if not core.jobs:
-        return {}
-    prios = {j.job_id: j.priority for j in core.jobs.values()}
-    lo, hi = min(prios.values()), max(prios.values())
-    span = hi - lo
-    return {
-        jid: (0.5 if span == 0 else (p - lo) / span) + _URGENCY_AND_TICKETS
-        for jid, p in prios.items()
-    }
-
-
-def pending_state(core: Core, job: Job) -> str:
-    """``qw``, ``hqw``, or ``vqw`` while the job waits for the server JSV (beyond Grid Engine)."""
-    if job.verify_wait is not None:
-        return "vqw"
-    return display_state(TaskState.PENDING, held=is_held(core, job))
 
 
 def _row(job: Job, prior: float, state: str, **kw: Any) -> dict[str, Any]:
@@ -76,7 +58,14 @@ def job_rows(core: Core, job: Job, prior: float) -> list[dict[str, Any]]:
     return rows
 
 
-_FILTERS = {"p": ("qw", "hqw", "Eqw", "vqw"), "r": ("r", "t", "dr", "dt"), "h": ("hqw",)}
+def state_bits(states: str | None) -> frozenset[str]:
+    """The ``-s`` selection; Grid Engine's error for a malformed one."""
+    if states is None:
+        return DEFAULT
+    try:
+        return parse_state_filter(states)
+    except ValueError as exc:
+        raise InvalidRequest(str(exc)) from None
 
 
 @handler("job_list")
@@ -84,19 +73,18 @@ def handle_job_list(core: Core, req: Request, now: float, out: Outcome) -> None:
     """qstat: job rows (and with ``-f`` queue instance rows)."""
     args = req.args
     assert isinstance(args, JobListArgs)
+    bits = state_bits(args.states)
     users = None if args.users is None or "*" in args.users else set(args.users)
-    wanted: set[str] | None = None
-    if args.states:
-        wanted = {s for c in args.states for s in _FILTERS.get(c, ())}
-    prior = normalised_priorities(core)
+    prio = JobPriorities(core, now)
     rows: list[dict[str, Any]] = []
     for job in sorted(core.jobs.values(), key=lambda j: j.job_id):
-        if users is not None and job.owner.user not in users:
-            continue
+        if users is None or job.owner.user in users:
+            rows.extend(keeps(core, job, job_rows(core, job, prio.of(job).prio), bits))
+    if wants_zombies(bits):
         rows.extend(
-            r
-            for r in job_rows(core, job, prior[job.job_id])
-            if wanted is None or r["state"] in wanted
+            zombie_row(job, prio.of(job).prio)
+            for job in core.zombies
+            if users is None or job.owner.user in users
         )
     data: dict[str, Any] = {"jobs": rows, "now": now}
     if args.full:
@@ -131,10 +119,11 @@ def reserved_slots(core: Core) -> tuple[dict[str, int], dict[str, int]]:
 def queue_rows(core: Core) -> list[dict[str, Any]]:
     """``qstat -f``'s queue instance lines."""
     resv, held = reserved_slots(core)
+    running = running_slots_by_host(core.booked)
     rows = []
     for qi in core.config.queue_instances():
         host = core.config.exechost(qi.host)
-        load = host.load_values if host else {}
+        load = simulated_load(host.load_values, running.get(qi.host, 0.0)) if host else {}
         rows.append(
             {
                 "name": qi.name,
@@ -180,65 +169,27 @@ def orphaned_rows(core: Core, configured: set[str]) -> list[dict[str, Any]]:
 
 @handler("job_detail")
 def handle_job_detail(core: Core, req: Request, now: float, out: Outcome) -> None:
-    """qstat -j: everything about the named jobs, with why they wait."""
+    """qstat -j: everything about the named jobs, with why they wait; without a job
+    list, the scheduler's messages with the jobs each applies to."""
     args = req.args
     assert isinstance(args, JobDetailArgs)
+    if args.job_ids is None:
+        out.data = {"summary": summary(core, now)}
+        return
     from qmaster.core.control import select_jobs
 
     jobs: list[Job] = []
     missing: list[str] = []
-    refs = args.job_ids if args.job_ids is not None else [str(j) for j in sorted(core.jobs)]
-    for ref in refs:
+    for ref in args.job_ids:
         found = [j for j, _ in select_jobs(core, ref)]
         if not found:
             missing.append(ref)
         jobs.extend(j for j in found if j not in jobs)
-    out.data = {"jobs": [detail(core, j) for j in jobs], "missing": missing}
-
-
-def _verification_info(job: Job) -> list[str]:
-    wait = job.verify_wait
-    if wait is None:
-        return []
-    return [f"job waits for verification by the server JSV (try {wait.tries}): {wait.message}"]
-
-
-def detail(core: Core, job: Job) -> dict[str, Any]:
-    tasks = [
-        {
-            "task_id": t.task_id if job.array else None,
-            "state": display_state(t.state, held=False),
-            "queue": t.queue,
-            "start_time": t.start_time,
-            "exit_status": t.exit_status,
-            "message": t.message,
-        }
-        for t in sorted(job.tasks.values(), key=lambda t: t.task_id)
-        if t.state is not TaskState.FINISHED
-    ]
-    if job.pending:
-        tasks.append(
-            {
-                "task_id": format_id_runs(job.pending) if job.array else None,
-                "state": pending_state(core, job),
-                "queue": None,
-                "start_time": None,
-            }
-        )
-    o = job.owner
-    return {
-        "job_id": job.job_id,
-        "owner": o.user,
-        "uid": o.uid,
-        "group": o.group,
-        "gid": o.gid,
-        "submission_time": job.submit_time,
-        "state": tasks[0]["state"] if tasks else "z",
-        "job": job.spec,
-        "tasks": tasks,
-        "scheduling_info": _verification_info(job)
-        + [r.text for r in core.reasons.get(job.job_id, [])],
-        "reasons": [r.as_dict() for r in core.reasons.get(job.job_id, [])],
+    setting = job_info_setting(core)
+    out.data = {
+        "jobs": [detail(core, j, now) for j in jobs],
+        "missing": missing,
+        "global_messages": [{"number": n, "text": t} for n, t in setting.global_messages()],
     }
 
 

@@ -26,19 +26,39 @@ def _common(job: Job) -> dict[str, object]:
     }
 
 
+def _sorted_list(option: str, items: list[str]) -> str:
+    return f"{option} " + ",".join(sorted(items))
+
+
+def _resources(option: str, requests: dict[str, str]) -> str:
+    return f"{option} " + ",".join(f"{k}={requests[k]}" for k in sorted(requests))
+
+
 def category(job: Job) -> str:
-    """The job category accounting(5) records: its hard requests, queues, PE and AR."""
+    """The job category accounting(5) records, built as Grid Engine builds it.
+
+    In Grid Engine's order: hard queues, master queues, hard and soft resource
+    requests (each sorted by name), PE and slot range, checkpoint environment,
+    ``-I y`` for an immediate job, AR.
+    """
     spec = job.spec
     parts = []
-    if spec.get("l_hard"):
-        parts.append("-l " + ",".join(f"{k}={v}" for k, v in spec["l_hard"].items()))
     if spec.get("q_hard"):
-        parts.append("-q " + ",".join(spec["q_hard"]))
+        parts.append(_sorted_list("-q", spec["q_hard"]))
+    if spec.get("masterq"):
+        parts.append(_sorted_list("-masterq", spec["masterq"]))
+    if spec.get("l_hard"):
+        parts.append(_resources("-l", spec["l_hard"]))
+    if spec.get("l_soft"):
+        parts.append(_resources("-soft -l", spec["l_soft"]))
     if spec.get("pe_name"):
         low, high = spec.get("pe_min", 1), spec.get("pe_max", spec.get("pe_min", 1))
-        parts.append(
-            f"-pe {spec['pe_name']} {low}-{high}" if high != low else f"-pe {spec['pe_name']} {low}"
-        )
+        span = f"{low}-{high}" if high != low else f"{low}"
+        parts.append(f"-pe {spec['pe_name']} {span}")
+    if spec.get("ckpt"):
+        parts.append(f"-ckpt {spec['ckpt']}")
+    if spec.get("now"):
+        parts.append("-I y")
     if spec.get("ar"):
         parts.append(f"-ar {spec['ar']}")
     return " ".join(parts) or NONE
@@ -83,8 +103,10 @@ def job_log(
     )
 
 
-def acct(job: Job, task: Task, now: float, *, ar_submission_time: int = 0) -> Acct:
-    """The accounting record of a finished task."""
+def acct(
+    job: Job, task: Task, now: float, *, ar_submission_time: int = 0, granted_pe: str = NONE
+) -> Acct:
+    """The accounting record of a finished task (``granted_pe``: the PE it ran in)."""
     qi = task.queue or "NONE@NONE"
     qname, _, host = qi.partition("@")
     start = int(task.start_time or 0)
@@ -106,7 +128,7 @@ def acct(job: Job, task: Task, now: float, *, ar_submission_time: int = 0) -> Ac
         exit_status=task.exit_status,
         ru_wallclock=max(0, end - start) if start else 0,
         project=str(job.spec.get("P") or NONE),
-        granted_pe=str(job.spec.get("pe_name") or NONE),
+        granted_pe=granted_pe,
         slots=task.slots or job.slots,
         task_number=task.task_id,
         arid=int(job.spec.get("ar") or 0),

@@ -13,18 +13,18 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from qmaster.complexes.types import Requestable
-from qmaster.complexes.values import ValueParseError
 from qmaster.core import reports
 from qmaster.core.arjobs import check_job as check_job_ar
+from qmaster.core.confrefs import check_ckpt, check_project
 from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
-from qmaster.core.jobs import Job, TaskRange
+from qmaster.core.jobs import Identity, Job, TaskRange
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
+from qmaster.core.resources import check_account, normalise_spec_requests
 from qmaster.core.specs import checked_spec, full_resource_names
 from qmaster.core.verification import wait_for_verification
 from qmaster.core.view import assemble, job_request
-from qmaster.gdi.answers import ok, warning
+from qmaster.gdi.answers import Answer, error, ok, warning
 from qmaster.gdi.messages import JobSpec, SubmitArgs
 from schedd import Reason, schedule
 
@@ -53,8 +53,12 @@ def task_range(spec: dict[str, Any]) -> TaskRange | None:
     return TaskRange(first, last - (last - first) % step, step)
 
 
-def validate_spec(core: Core, spec: dict[str, Any]) -> None:
-    """References to configuration objects must exist."""
+def validate_spec(core: Core, spec: dict[str, Any], who: Identity | None = None) -> None:
+    """References to configuration objects must exist (``who``: the job's owner); requests
+    are stored normalised."""
+    check_ckpt(core.config, spec)
+    if who is not None:
+        check_project(core.config, spec, who)
     pe = spec.get("pe_name")
     if pe and not any(re.fullmatch(_glob(str(pe)), name) for name in core.config.pes):
         raise NoSuchObject(
@@ -63,7 +67,8 @@ def validate_spec(core: Core, spec: dict[str, Any]) -> None:
     pmin, pmax = spec.get("pe_min"), spec.get("pe_max")
     if pmin is not None and pmax is not None and int(pmax) < int(pmin):
         raise InvalidRequest("ERROR! invalid slot range: the minimum exceeds the maximum")
-    check_requests(core, spec)
+    normalise_spec_requests(core.config.complexes, spec)
+    check_account(spec)
     cqueues = core.config.cqueues
     for pattern in [*(spec.get("q_hard") or []), *(spec.get("masterq") or [])]:
         cq = str(pattern).partition("@")[0] or "*"
@@ -95,28 +100,23 @@ def verify(core: Core, job: Job, mode: str, now: float) -> bool:
     return not verify_reasons(core, job, mode, now)[0]
 
 
+def verification(core: Core, job: Job, mode: str, now: float) -> list[Answer]:
+    """``-w v|p`` (qsub and qalter): why no queue fits, per level, then the verdict.
+
+    No suitable queue is an error answer, so the command exits 1.
+    """
+    pending, reasons = verify_reasons(core, job, mode, now)
+    if not pending:
+        return [ok("verification: found suitable queue(s)")]
+    return [*(ok(r.text) for r in reasons), error("verification: no suitable queues")]
+
+
 def verify_reasons(core: Core, job: Job, mode: str, now: float) -> tuple[bool, Sequence[Reason]]:
     """``(pending, reasons)`` of one pass over this job alone, with the same matching."""
     first = next(iter(job.all_task_ids()))
     view = assemble(core, [job_request(job, [first])], now, empty=mode != "p")
     plan = schedule(view, now)
     return not plan.orders, plan.reasons.get(job.job_id, [])
-
-
-def check_requests(core: Core, spec: dict[str, Any]) -> None:
-    """Every ``-l`` name must be a requestable complex attribute."""
-    table = core.config.complexes
-    for key in ("l_hard", "l_soft"):
-        for name in spec.get(key) or {}:
-            entry = table.get(str(name))
-            if entry is None:
-                raise InvalidRequest(f'unknown resource "{name}"')
-            if entry.requestable is Requestable.NO:
-                raise InvalidRequest(f'denied: "{entry.name}" configured as non requestable')
-            try:
-                entry.parse(str(spec[key][name]))
-            except ValueParseError as exc:
-                raise InvalidRequest(str(exc)) from exc
 
 
 def submitted_text(job: Job) -> str:
@@ -133,16 +133,12 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
     spec = full_resource_names(checked_spec(_normalise(args.job), now), core.config.complexes)
     check_name(str(spec["N"]))
     array = task_range(spec)
-    validate_spec(core, spec)
+    validate_spec(core, spec, req.identity)
     check_job_ar(core, req.identity, spec, now)
     job = Job(0, req.identity, now, spec, array=array, user_hold=bool(spec.get("h")))
     n_tasks = (array.last - array.first) // array.step + 1 if array else 1
     if args.verify in ("v", "p"):
-        found = verify(core, job, args.verify, now)
-        text = (
-            "verification: found suitable queue(s)" if found else "verification: no suitable queues"
-        )
-        out.answers.append(ok(text))
+        out.answers.extend(verification(core, job, args.verify, now))
         return
     check_limits(core, req.identity.user, n_tasks)
     if args.verify in ("e", "w") and not verify(core, job, "v", now):

@@ -13,7 +13,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from qmaster.complexes.booking import Bookings, Debit
-from qmaster.complexes.levels import GLOBAL, HOST, QUEUE, Level, build_level
+from qmaster.complexes.levels import GLOBAL, HOST, QUEUE, Level, build_level, shadow_equalities
+from qmaster.complexes.load import running_slots_by_host, simulated_load
 from qmaster.complexes.table import ComplexTable
 from qmaster.complexes.values import parse_time
 from qmaster.conf import fields as f
@@ -21,9 +22,11 @@ from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.ars import LIVE
 from qmaster.core.jobs import Job, Task
 from qmaster.core.states import TaskState
+from qmaster.core.viewload import load_settings
 from schedd import Booked, HostState, JobRequest, PeState, QueueState, Running, View
 from schedd.categories import with_category
 from schedd.matching import debits
+from schedd.priority import Weights
 from schedd.requests import compile_requests, duration
 
 if TYPE_CHECKING:
@@ -57,10 +60,65 @@ def is_held(core: Core, job: Job) -> bool:
     return job.user_hold or job.verify_wait is not None or _held_by_jid(core, job)
 
 
+def _ad_refs(core: Core, job: Job) -> list[Job]:
+    """The jobs ``-hold_jid_ad`` names (ids, or names of the owner's jobs)."""
+    out: list[Job] = []
+    for ref in job.spec.get("hold_jid_ad") or ():
+        text = str(ref)
+        if text.isdigit():
+            other = core.jobs.get(int(text))
+            out.extend([other] if other is not None and other is not job else [])
+        else:
+            out.extend(
+                j for j in core.jobs.values()
+                if j.name == text and j.owner.user == job.owner.user and j is not job
+            )  # fmt: skip
+    return out
+
+
+def _task_done(job: Job, task_id: int) -> bool:
+    if task_id in job.pending:
+        return False
+    task = job.tasks.get(task_id)
+    return task is None or task.state is TaskState.FINISHED
+
+
+def free_tasks(core: Core, job: Job) -> list[int]:
+    """Pending tasks not held by ``-hold_jid_ad``: task i waits for task i of each named job."""
+    refs = _ad_refs(core, job) if job.spec.get("hold_jid_ad") else []
+    if not refs:
+        return job.pending
+    return [t for t in job.pending if all(_task_done(other, t) for other in refs)]
+
+
+def _active(job: Job) -> int:
+    return sum(1 for t in job.tasks.values() if t.state in ACTIVE)
+
+
+def _limited(core: Core, job: Job, request: JobRequest, maxujobs: int) -> JobRequest:
+    """The request with its running tasks and concurrency cap, where a limit needs them."""
+    cap: int | None = None
+    if job.array:
+        caps = [core.config.global_conf.max_aj_instances, int(job.spec.get("tc") or 0)]
+        cap = min((c for c in caps if c > 0), default=None)
+    if cap is None and not maxujobs:
+        return request
+    return replace(request, max_tasks=cap, running_tasks=_active(job))
+
+
+def running_jobs_per_user(core: Core) -> dict[str, int]:
+    """How many jobs each user has running (a task transferring, running or being deleted)."""
+    out: dict[str, int] = {}
+    for job in core.jobs.values():
+        if any(t.state in ACTIVE for t in job.tasks.values()):
+            out[job.owner.user] = out.get(job.owner.user, 0) + 1
+    return out
+
+
 def job_request(job: Job, task_ids: list[int]) -> JobRequest:
     """The scheduler's picture of one job (built once per spec, then given its tasks)."""
     memo = job.request_memo
-    if memo is None or memo[0] is not job.spec:
+    if memo is None or memo[0] is not job.spec or memo[1].job_id != job.job_id:
         memo = (job.spec, with_category(_request(job)))
         job.request_memo = memo
     request: JobRequest = memo[1]
@@ -89,6 +147,31 @@ def _request(job: Job) -> JobRequest:
         master_queues=tuple(spec.get("masterq") or ()),
         reserve=bool(spec.get("R")),
         runtime_limit=parse_time(h_rt) if h_rt is not None else None,
+        deadline=_deadline(spec.get("dl")),
+    )
+
+
+def _deadline(value: object) -> float | None:
+    """The ``-dl`` deadline (spec key ``dl``) as epoch seconds, when set."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return None
+
+
+def weights(core: Core) -> Weights:
+    """The priority and urgency weights of the scheduler configuration."""
+    attrs = core.config.sched_conf.attrs
+    return Weights(
+        priority=float(attrs["weight_priority"]),
+        urgency=float(attrs["weight_urgency"]),
+        ticket=float(attrs["weight_ticket"]),
+        waiting_time=float(attrs["weight_waiting_time"]),
+        deadline=float(attrs["weight_deadline"]),
     )
 
 
@@ -119,6 +202,7 @@ def queue_states(core: Core, *, empty: bool = False) -> list[QueueState]:
             pe_list=tuple(qi.pe_list),
             host_groups=tuple(core.config.state.groups_of(qi.host)),
             level=queue_level(qi, table, booked),
+            load_thresholds=tuple(f.split_pairs(qi.attrs.get("load_thresholds", "NONE")).items()),
         )
         for qi in core.config.queue_instances()
     ]
@@ -140,6 +224,7 @@ def _hosts(core: Core, booked: Bookings) -> tuple[Level, dict[str, HostState]]:
     )
     global_level.used = booked.at(GLOBAL, GLOBAL)
     hosts: dict[str, HostState] = {}
+    running = running_slots_by_host(booked)
     for name, conf in core.config.exechosts.items():
         if name == GLOBAL_HOST:
             continue
@@ -147,7 +232,7 @@ def _hosts(core: Core, booked: Bookings) -> tuple[Level, dict[str, HostState]]:
             HOST,
             name,
             table,
-            loads=conf.load_values,
+            loads=simulated_load(conf.load_values, running.get(name, 0.0)),
             fixed={"hostname": name},
             complex_values=conf.complex_values,
         )
@@ -164,7 +249,8 @@ def _pes(core: Core, booked: Bookings) -> dict[str, PeState]:
         used = round(booked.at("pe", name).get("slots", 0.0))
         users = tuple(f.split_list(pe.attrs.get("user_lists", "NONE")))
         xusers = tuple(f.split_list(pe.attrs.get("xuser_lists", "NONE")))
-        out[name] = PeState(name, pe.slots, pe.allocation_rule, used, users, xusers)
+        urgency = pe.attrs.get("urgency_slots", "min")
+        out[name] = PeState(name, pe.slots, pe.allocation_rule, used, users, xusers, urgency)
     return out
 
 
@@ -195,17 +281,31 @@ def _advance(core: Core, now: float) -> tuple[list[Booked], frozenset[str]]:
     return spans, frozenset(queues)
 
 
+def _shadow(
+    table: ComplexTable, glob: Level, hosts: dict[str, HostState], queues: list[QueueState]
+) -> None:
+    """``==``/``!=`` values set on a lower level give way to the upper level's (complex(5))."""
+    for host in hosts.values():
+        shadow_equalities(table, host.level, glob)
+    for q in queues:
+        host_state = hosts.get(q.host)
+        above = (glob,) if host_state is None else (glob, host_state.level)
+        shadow_equalities(table, q.queue_level, *above)
+
+
 def assemble(core: Core, jobs: list[JobRequest], now: float, *, empty: bool = False) -> View:
     """A view of the cell for ``jobs``; ``empty`` ignores every booking (``qsub -w v``)."""
     booked = Bookings() if empty else core.booked
     global_level, hosts = _hosts(core, booked)
+    queues = queue_states(core, empty=empty)
+    _shadow(core.config.complexes, global_level, hosts, queues)
     advance, ar_queues = _advance(core, now)
     advance = [] if empty else advance
     conf = core.config
     sched = conf.sched_conf
     return View(
         jobs=jobs,
-        queues=queue_states(core, empty=empty),
+        queues=queues,
         usersets=usersets(core),
         config=conf,
         complexes=conf.complexes,
@@ -219,17 +319,26 @@ def assemble(core: Core, jobs: list[JobRequest], now: float, *, empty: bool = Fa
         running=[] if empty else _running(core, now),
         advance=advance,
         ar_queues=ar_queues,
+        weights=weights(core),
+        **load_settings(core, now, empty),
     )
 
 
 def build_view(core: Core, now: float) -> View:
     """The view of one pass: jobs with dispatchable pending tasks, and the cell."""
-    jobs = [
-        job_request(job, job.pending)
-        for job in core.jobs.values()
-        if job.pending and not is_held(core, job) and not job.spec.get("ar")
-    ]
-    return assemble(core, jobs, now)
+    maxujobs = core.config.sched_conf.maxujobs
+    jobs: list[JobRequest] = []
+    for job in core.jobs.values():
+        if not job.pending or is_held(core, job) or job.spec.get("ar"):
+            continue
+        tasks = free_tasks(core, job)
+        if tasks:
+            jobs.append(_limited(core, job, job_request(job, tasks), maxujobs))
+    view = assemble(core, jobs, now)
+    if maxujobs:
+        view.maxujobs = maxujobs
+        view.user_running = running_jobs_per_user(core)
+    return view
 
 
 def task_debits(core: Core, job: Job, task: Task, view: View) -> tuple[Debit, ...]:

@@ -16,10 +16,12 @@ qmaster's own writer, which wins where it and the manual disagree):
   doubles, and ``NONE`` for absent project, PE, PE task id and category.
 
 ``:`` is the field separator and no reader can tell an escaped one, so free
-text (names, accounts, messages) has ``:`` replaced by ``_`` and line breaks
-replaced by spaces. The one exception is ``category``: Grid Engine writes it
-verbatim, colons included, and readers find its end by counting the fixed
-fields on both sides; :mod:`qmaster.events.parse` does the same.
+text (names, accounts, messages, the ``category``) has ``:`` replaced by ``_``
+and line breaks replaced by spaces: every accounting line has its 45 fields.
+The core stores TIME requests in seconds (``h_rt=600``), so a category has a
+``:`` only from a string value; :mod:`qmaster.events.parse` still finds the
+category's end by counting the fixed fields on both sides, as a reader of a
+file Grid Engine wrote must.
 """
 
 from __future__ import annotations
@@ -268,7 +270,7 @@ class Acct:
                 fmt_double(self.cpu),
                 fmt_double(self.mem),
                 fmt_double(self.io),
-                self.category.replace("\n", " ").replace("\r", " "),
+                safe(self.category),
                 fmt_double(self.iow),
                 safe(self.pe_taskid),
                 fmt_double(self.maxvmem),

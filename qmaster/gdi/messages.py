@@ -16,8 +16,9 @@ from qmaster.gdi.ops import CONF_KINDS
 Name = Annotated[str, StringConstraints(max_length=4096)]
 Verify = Literal["n", "e", "w", "v", "p"]
 ConfKind = Literal[
-    "complex", "cqueue", "exechost", "pe", "userset", "global", "sched", "manager", "hostgroup"
-]
+    "complex", "cqueue", "exechost", "pe", "userset", "global", "sched", "manager", "hostgroup",
+    "project", "ckpt"
+]  # fmt: skip
 assert set(ConfKind.__args__) == set(CONF_KINDS)  # type: ignore[attr-defined]
 
 
@@ -138,12 +139,14 @@ class AlterArgs(_Strict):
 class ConfShowArgs(_Strict):
     kind: ConfKind
     name: str | None = None
+    template: bool = False
 
 
 class ConfModifyArgs(_Strict):
     kind: ConfKind
     text: str
     source: str = ""
+    add: bool = False
 
 
 class ConfMembersArgs(_Strict):

@@ -57,8 +57,11 @@ Operations and their ``args`` -> ``data``:
     delete        {"job_ids": [str], "users": [str] | null, "force": bool}
                   ids may be "7", "7.3", "7.1-5:2" or a job name; answers one per job
     alter         {"job_ids": [str], "job": JobSpec (only changed keys), "verify": str}
-    conf_show     {"kind": KIND, "name": str | null}    -> {"text": str} or {"names": [str]}
-    conf_modify   {"kind": KIND, "text": str, "source": str}   replace an object from file text
+    conf_show     {"kind": KIND, "name": str | null, "template": bool}
+                  -> {"text": str} or {"names": [str]}; cqueue names are wc_queue_list
+                  patterns (``all.q@host1``: the queue instance), template: ``-sq`` alone
+    conf_modify   {"kind": KIND, "text": str, "source": str, "add": bool}
+                  replace an existing object from file text (-M*); add: a new one (-A*)
     conf_add      {"kind": KIND, "name": str, "members": [str]} add users to a userset / managers
     conf_delete   {"kind": KIND, "name": str, "members": [str]} remove them
     shutdown      {}                                    (managers only; qconf -km)
@@ -82,7 +85,8 @@ start/end/duration and checks that all three agree)::
     q_hard list[str], pe_name str, pe_min int, pe_max int, masterq list[str],
     ckpt str, now bool, m str, M list[str], he bool (-he yes)
 
-KIND is one of: complex, cqueue, exechost, hostgroup, pe, userset, global, sched, manager.
+KIND is one of: complex, cqueue, exechost, hostgroup, pe, userset, global, sched, manager,
+project, ckpt.
 With conf_show, a null name for cqueue/exechost/pe/userset/manager lists names
 (``-sql``, ``-sel``, ``-spl``, ``-sm``).
 
@@ -135,4 +139,5 @@ OPS: Final = frozenset(
 
 CONF_KINDS: Final = frozenset(
     {"complex", "cqueue", "exechost", "pe", "userset", "global", "sched", "manager", "hostgroup"}
+    | {"project", "ckpt"}
 )

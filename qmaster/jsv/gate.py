@@ -23,7 +23,6 @@ from qmaster.core.jobs import Identity
 from qmaster.gdi.messages import JobSpec
 from qmaster.jsv.pool import JsvPool
 from qmaster.jsv.protocol import JsvContext, ResultState, Verdict
-from qmaster.jsv.settings import jsv_limits
 
 # The jsv_allowed_mod name of each JobSpec key a qalter may change, as Grid Engine
 # maps job attributes to switch names (sge_jsv_script.c): -wd and -cwd are "cwd",
@@ -116,12 +115,12 @@ class JsvGate:
         """Start the pool, or restart its scripts when the JSV settings changed."""
         self.conf = conf
         url = conf.jsv_url
-        limits = jsv_limits(conf.attrs)
+        timeout, threshold_ms = conf.jsv_timeout, int(conf.jsv_threshold)
         if self.pool is None:
-            self.pool = JsvPool(url, self.pool_size, limits.timeout, limits.threshold_ms)
+            self.pool = JsvPool(url, self.pool_size, timeout, threshold_ms)
             await self.pool.start()
         else:
-            await self.pool.reconfigure(url, limits.timeout, limits.threshold_ms)
+            await self.pool.reconfigure(url, timeout, threshold_ms)
 
     async def close(self) -> None:
         if self.pool is not None:

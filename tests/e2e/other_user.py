@@ -22,6 +22,7 @@ from pathlib import Path
 import clients.qalter
 import clients.qconf
 import clients.qdel
+import clients.qrdel
 import clients.qstat
 import clients.qsub
 from qmaster.testing import RunningCell
@@ -32,6 +33,7 @@ MAINS: dict[str, Callable[[Sequence[str]], int]] = {
     "qalter": clients.qalter.main,
     "qstat": clients.qstat.main,
     "qconf": clients.qconf.main,
+    "qrdel": clients.qrdel.main,
 }
 
 

@@ -7,7 +7,16 @@ from pathlib import Path
 
 import pytest
 
+from qmaster.testing import fail_on_internal_errors, record_internal_errors
 from tests.integration.live import LiveDaemon, start_daemon
+
+
+@pytest.fixture(autouse=True)
+def _no_internal_errors(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every test fails when an in-process daemon logged an internal error while it ran."""
+    with record_internal_errors() as seen:
+        yield
+    fail_on_internal_errors(seen, request.node)
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.timeout(60)
 FULL_SPEC: dict[str, Any] = {
     "d": 7200.0, "N": "night", "A": "proj", "l_hard": {"arch": "lx-amd64"},
     "u": ["root", "alice"], "q_hard": ["all.q"], "pe_name": "mpi", "pe_min": 2,
-    "pe_max": 4, "masterq": ["all.q@host1"], "ckpt": "none", "now": False, "m": "bea",
+    "pe_max": 4, "masterq": ["all.q@host1"], "ckpt": "blcr", "now": False, "m": "bea",
     "M": ["root@example.org"], "he": True,
 }  # fmt: skip
 
@@ -51,6 +51,12 @@ def test_granted_ar_reads_back_identical_after_a_restart(tmp_path: Path) -> None
     """An AR made with every option shows the same qrstat row after the daemon restarts."""
     live = start_daemon(tmp_path / "sge")
     try:
+        live.call("conf_modify", {"kind": "ckpt", "text": "ckpt_name blcr\n", "add": True})
+        text = live.call("conf_show", {"kind": "cqueue", "name": "all.q"}).data["text"]
+        text = "\n".join(
+            "ckpt_list blcr" if line.startswith("ckpt_list") else line for line in text.splitlines()
+        )
+        assert live.call("conf_modify", {"kind": "cqueue", "text": text + "\n"}).ok
         reply = live.call("ar_submit", {"ar": {**FULL_SPEC, "a": time.time() + 600}})
         assert [a.text for a in reply.answers] == ["Your advance reservation 1 has been granted"]
         before = live.call("ar_list", {"users": None}).data["ars"]

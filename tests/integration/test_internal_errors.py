@@ -7,9 +7,10 @@ from typing import Any
 import pytest
 
 from qmaster.core import machine
+from qmaster.testing import fail_on_internal_errors, record_internal_errors
 from tests.integration.live import LiveDaemon, job
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.timeout(60), pytest.mark.expect_internal_errors]
 
 
 def test_handler_that_raises_leaves_the_state_as_spooled(
@@ -30,3 +31,19 @@ def test_handler_that_raises_leaves_the_state_as_spooled(
     rows = live.call("job_list", {}).data["jobs"]
     assert [r["job_id"] for r in rows] == [kept]
     assert live.call("submit", job("1")).ok
+
+
+def test_the_test_guard_sees_an_internal_error_of_the_daemon(
+    live: LiveDaemon, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bug in the daemon is recorded by the guard every test runs under, so the test fails."""
+
+    def broken(core: Any, req: Any, now: float, out: Any) -> None:
+        raise RuntimeError("bug")
+
+    monkeypatch.setitem(machine.HANDLERS, "job_list", broken)
+    with record_internal_errors() as seen:
+        live.call("job_list", {})
+    assert [e["event"] for e in seen] == ["core_request_failed"]
+    with pytest.raises(pytest.fail.Exception, match="core_request_failed"):
+        fail_on_internal_errors(seen, None)

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from qmaster.core import Core, Outcome, SpoolDelta
-from tests.unit.ar.helpers import HOUR, ar_core, ar_rows, qrsub, report_kinds
+from tests.unit.ar.helpers import HOUR, ar_core, ar_rows, modify_queue, qrsub, report_kinds
 from tests.unit.core.helpers import ALICE, BOB, ROOT, T0, request, run_until, submit, texts
 
 
@@ -19,19 +19,31 @@ from tests.unit.core.helpers import ALICE, BOB, ROOT, T0, request, run_until, su
          "the job duration is longer than duration of the advance reservation id 1"),
         ({"ar": 1, "l_hard": {"h_rt": "3000"}},
          "the job duration exceeds the end time of the advance reservation id 1"),
-        ({"ar": 1, "pe_name": "mpi", "pe_min": 2, "pe_max": 2},
-         "denied: the advance reservation 1 does not reserve what the job requests (-pe mpi)"),
-        ({"ar": 1, "q_hard": ["all.q@host4"]},
-         "denied: the advance reservation 1 does not reserve what the job requests (-q all.q@host4)"),
+        ({"ar": 1, "pe_name": "mpi", "pe_min": 2, "pe_max": 2}, "error: no suitable queues"),
+        ({"ar": 1, "q_hard": ["all.q@host4"]}, "error: no suitable queues"),
+        ({"ar": 1, "l_hard": {"h": "host3"}}, "error: no suitable queues"),
+        ({"ar": 1, "l_hard": {"arch": "no-such-arch"}}, "error: no suitable queues"),
+        ({"ar": 1, "l_hard": {"mem_free": "100000G"}}, "error: no suitable queues"),
     ],
 )  # fmt: skip
 def test_jobs_that_do_not_fit_the_ar_are_refused(spec: dict[str, Any], message: str) -> None:
-    """qsub -ar checks the AR exists, h_rt fits its duration and end, requests stay inside."""
+    """qsub -ar checks the AR exists, h_rt fits, and (-w e) the job could run in what it reserved."""
     core = ar_core()
     qrsub(core, d=HOUR, l_hard={"h": "host1"})
     out = submit(core, ALICE, T0 + 1000, **spec)
     assert texts(out) == [message]
     assert not core.jobs
+
+
+@pytest.mark.parametrize(("masterq", "refused"), [("all.q@host2", True), ("all.q@host1", False)])
+def test_master_queue_outside_the_ar_is_refused(masterq: str, refused: bool) -> None:
+    """A parallel job whose -masterq the AR did not reserve gets Grid Engine's refusal."""
+    core = ar_core()
+    qrsub(core, d=HOUR, l_hard={"h": "host1"}, pe_name="mpi", pe_min=2, pe_max=2)
+    spec = {"ar": 1, "pe_name": "mpi", "pe_min": 2, "pe_max": 2, "masterq": [masterq]}
+    out = submit(core, ALICE, T0 + 10, **spec)
+    assert (texts(out) == ["error: no suitable queues"]) is refused
+    assert bool(core.jobs) is not refused
 
 
 def test_users_outside_the_access_list_are_refused() -> None:
@@ -74,11 +86,13 @@ def test_an_ar_with_every_option_reads_back_identical() -> None:
     """After a restart qrstat shows exactly what it showed before."""
     core = ar_core()
     request(core, ROOT, "conf_add", kind="userset", name="team", members=["bob"])
+    request(core, ROOT, "conf_modify", kind="ckpt", text="ckpt_name blcr\n", add=True)
+    modify_queue(core, T0, ckpt_list="blcr")
     spec = {
         "a": T0 + HOUR, "e": T0 + 2 * HOUR, "d": HOUR, "N": "night", "A": "proj",
         "l_hard": {"arch": "lx-amd64"}, "u": ["alice", "@team"], "q_hard": ["all.q"],
         "pe_name": "mpi", "pe_min": 2, "pe_max": 4, "masterq": ["all.q@host1"],
-        "ckpt": "none", "now": False, "m": "bea", "M": ["alice@example.org"], "he": True,
+        "ckpt": "blcr", "now": False, "m": "bea", "M": ["alice@example.org"], "he": True,
     }  # fmt: skip
     outs = [qrsub(core, **spec)]
     assert texts(outs[0]) == ["Your advance reservation 1 has been granted"]

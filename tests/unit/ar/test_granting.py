@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from qmaster.gdi.answers import Status
 from tests.unit.ar.helpers import HOUR, ar_core, ar_rows, qrsub
 from tests.unit.core.helpers import BOB, ROOT, T0, make_core, request, states, submit, texts
@@ -138,5 +140,18 @@ def test_qrstat_rows_filters_and_missing_ids() -> None:
     assert out.data["missing"] == ["99"]
     row = ar_rows(core)[0]
     assert row["granted_slots"] == [["all.q@host1", 1]]
-    assert row["acl_list"] == ["alice"]
+    assert row["acl_list"] == []  # no -u: Grid Engine shows none
     assert row["state"] == "w" or row["state"] == "r"
+
+
+@pytest.mark.parametrize(
+    ("slots", "masterq"), [(2, "all.q@host2"), (8, "all.q@host3"), (1, "*@host4")]
+)
+def test_master_queue_is_reserved_first(slots: int, masterq: str) -> None:
+    """qrsub -pe mpi N -masterq Q is granted with its master (first) queue instance in Q."""
+    core = ar_core()
+    out = qrsub(core, d=HOUR, pe_name="mpi", pe_min=slots, pe_max=slots, masterq=[masterq])
+    assert texts(out) == ["Your advance reservation 1 has been granted"]
+    granted = core.ars[1].granted
+    assert granted[0][0].endswith(masterq.rpartition("@")[2])
+    assert sum(n for _, n in granted) == slots

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from qmaster.events.records import Acct
 from tests.unit.ar.helpers import HOUR, ar_core, ar_state, modify_queue, qrsub, report_kinds
 from tests.unit.core.helpers import ALICE, BOB, ROOT, T0, request, run_until, states, submit, texts
@@ -147,12 +149,12 @@ def test_hard_error_blocks_jobs_until_the_queue_returns() -> None:
     core = ar_core()
     qrsub(core, a=T0 + 10, d=HOUR, l_hard={"h": "host2"}, he=True)
     run_until(core, T0 + 10)
+    submit(core, ALICE, T0 + 20, ar=1, l_hard={"h_rt": "60"}, CMDARGS=["30"])
     out = modify_queue(core, T0 + 20, hostlist="host1 host3 host4")
     assert ar_state(core, 1, T0 + 20) == "E"
     assert report_kinds([out]) == ["ar_log:RESOURCES UNSATISFIED"]
     row = request(core, ROOT, "ar_list", T0 + 20).data["ars"][0]
     assert row["messages"] == ["reserved queue all.q@host2 is unknown"]
-    submit(core, ALICE, T0 + 20, ar=1, l_hard={"h_rt": "60"}, CMDARGS=["30"])
     run_until(core, T0 + 40, T0 + 20)
     assert states(core, T0 + 40) == {"1": "qw"}
     out = modify_queue(core, T0 + 40, hostlist="@allhosts")
@@ -163,12 +165,26 @@ def test_hard_error_blocks_jobs_until_the_queue_returns() -> None:
 
 
 def test_soft_error_lets_jobs_use_what_remains() -> None:
-    """-he no: the AR goes to W and its jobs run on the reserved queues still there."""
+    """-he no: a running AR goes to E, yet its jobs run on the reserved queues still there."""
     core = ar_core()
     qrsub(core, a=T0 + 10, d=HOUR, pe_name="mpi", pe_min=8, pe_max=8)
     run_until(core, T0 + 10)
     modify_queue(core, T0 + 20, hostlist="host1 host3 host4")
-    assert ar_state(core, 1, T0 + 20) == "W"
+    assert ar_state(core, 1, T0 + 20) == "E"
     submit(core, ALICE, T0 + 20, ar=1, l_hard={"h_rt": "60"}, CMDARGS=["30"])
     run_until(core, T0 + 21, T0 + 20)
     assert core.jobs[1].tasks[0].queue == "all.q@host1"
+
+
+@pytest.mark.parametrize("hard", [True, False])
+def test_waiting_ar_in_error_is_w_and_becomes_e_at_its_start(hard: bool) -> None:
+    """Grid Engine's letters: W for a waiting AR in error, E once it runs; -he does not matter."""
+    core = ar_core()
+    qrsub(core, a=T0 + 100, d=HOUR, l_hard={"h": "host2"}, he=hard)
+    out = modify_queue(core, T0 + 20, hostlist="host1 host3 host4")
+    assert ar_state(core, 1, T0 + 20) == "W"
+    assert report_kinds([out]) == ["ar_log:RESOURCES UNSATISFIED"]
+    run_until(core, T0 + 100, T0 + 20)
+    assert ar_state(core, 1, T0 + 100) == "E"
+    modify_queue(core, T0 + 200, hostlist="@allhosts")
+    assert ar_state(core, 1, T0 + 200) == "r"

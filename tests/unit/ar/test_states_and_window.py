@@ -47,12 +47,12 @@ def test_row_round_trip_keeps_everything_qrstat_shows() -> None:
 @given(
     start=st.integers(0, 10**6),
     length=st.integers(0, 10**6),
-    given_=st.sampled_from(["ad", "ae", "de", "ade", "d"]),
+    given_=st.sampled_from(["ad", "ae", "de", "ade", "d", "e"]),
 )
 def test_two_of_start_end_duration_give_the_third(start: int, length: int, given_: str) -> None:
-    """Any two of -a, -e, -d (or -d alone, from now) give the same window."""
+    """Any two of -a, -e, -d (or -d or -e alone, from now) give the same window."""
     a = T0 + start
-    now = a if given_ == "d" else T0
+    now = a if given_ in ("d", "e") else T0
     spec = {"a": a, "e": a + length, "d": float(length)}
     spec = {k: v for k, v in spec.items() if k in given_}
     assert window(spec, now) == (a, a + length)

@@ -105,12 +105,13 @@ def test_qconf_modify_with_missing_file_sends_nothing(
 
 
 def test_qconf_add_users_to_each_list(qmaster: FakeQmaster) -> None:
-    """-au u1,u2 l1,l2 adds both users to each named userset."""
+    """-au u1,u2 l1,l2 adds each user to each list, one request per pair as Grid Engine does."""
     qmaster.reply("conf_add", [ok("added")])
     assert qconf.main(["-au", "u1,u2", "l1,l2"], transport=qmaster) == 0
     assert qmaster.calls == [
-        ("conf_add", {"kind": "userset", "name": "l1", "members": ["u1", "u2"]}),
-        ("conf_add", {"kind": "userset", "name": "l2", "members": ["u1", "u2"]}),
+        ("conf_add", {"kind": "userset", "name": list_, "members": [user]})
+        for list_ in ("l1", "l2")
+        for user in ("u1", "u2")
     ]
 
 

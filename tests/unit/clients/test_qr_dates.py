@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from clients.ar.dates import date_time_epoch, hms, local_occurrences, parse_time_value
 from clients.common.errors import ClientError
+from qmaster.complexes.values import parse_time
 
 from .ar_support import local_zone
 
@@ -105,16 +106,31 @@ def test_bad_dates_give_the_parser_line_then_the_option_line(text: str, reason: 
 
 @pytest.mark.parametrize(
     ("text", "seconds"),
-    [("3600", 3600), ("1:0:0", 3600), ("1::1", 3601), ("::", 0), ("0x10", 16), ("010", 8)],
+    [
+        ("3600", 3600),
+        ("1:0:0", 3600),
+        ("1::1", 3601),
+        ("::", 0),
+        (":30:", 1800),
+        ("0x10", 16),
+        ("010", 8),
+        ("1.5", 1),
+        ("0.5:0:0", 1800),
+        ("2k", 2000),
+        ("1K", 1024),
+        ("INFINITY", 2**32 - 1),
+    ],
 )
 def test_time_values(text: str, seconds: int) -> None:
-    """TIME is h:m:s with empty fields allowed, or a decimal, hex or octal number of seconds."""
+    """-d reads TIME as Grid Engine's number parser does: h:m:s, numbers, multipliers."""
     assert parse_time_value(text) == seconds
 
 
-@pytest.mark.parametrize("text", ["", "1:2", "1:2:3:4", "a", "-5", "1.5", "09", "1:x:0"])
+@pytest.mark.parametrize(
+    "text", ["", "1:0", "1:2", "1:2:3:4", "a", "-5", "09", "1:x:0", "1x", ".", "1:0:0s"]
+)
 def test_bad_time_values(text: str) -> None:
-    """Anything else is Grid Engine's -d complaint."""
+    """Anything else (two fields too: Grid Engine's parser wants h:m:s) is the -d complaint."""
     with pytest.raises(ClientError) as caught:
         parse_time_value(text)
     assert caught.value.message == f'ERROR! Wrong time format "{text}" specified to -d option'
@@ -162,3 +178,9 @@ def test_printed_local_time_parses_back(epoch: int) -> None:
         assert time.localtime(back)[:6] == time.localtime(epoch)[:6]
     assert back <= epoch
     assert epoch - back in (0, 3600)
+
+
+@pytest.mark.parametrize("text", ["1::1", "90", "1.5", "2k", "0x10", "1:30:0"])
+def test_qrsub_and_the_qmaster_read_time_alike(text: str) -> None:
+    """-d and a TIME complex value read the same text as the same number of seconds."""
+    assert parse_time_value(text) == int(parse_time(text))

@@ -163,6 +163,7 @@ def test_job_detail_keys_are_padded_to_column_28() -> None:
         + "hard resource_list:         h_rt=60,mem=1G\n"
         + "notify:                     FALSE\n"
         + "job_name:                   sleep\n"
+        + "jobshare:                   0\n"
         + "env_list:                   X=1\n"
         + "script_file:                sleep.sh\n"
         + "job-array tasks:            1-4:1\n"

@@ -73,6 +73,20 @@ def test_verify_mode_prints_the_verification_and_passes_the_mode(
     assert capsys.readouterr().out == "verification: found suitable queue(s)\n"
 
 
+def test_verify_without_suitable_queue_lists_reasons_and_exits_1(
+    workdir: Path, qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """-w v with no suitable queue prints each reason, then the verdict, and exits 1."""
+    reason = (
+        'cannot run in queue "all.q@host1" because it is not contained in its hard queue list (-q)'
+    )
+    qmaster.reply("submit", [ok(reason), error("verification: no suitable queues")])
+    assert qsub.main(["-w", "v", "job.sh"], transport=qmaster) == 1
+    captured = capsys.readouterr()
+    assert captured.out == reason + "\n"
+    assert captured.err == "verification: no suitable queues\n"
+
+
 def test_warnings_go_to_stderr(
     workdir: Path, qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
 ) -> None:

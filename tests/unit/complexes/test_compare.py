@@ -32,12 +32,15 @@ CASES = [
     (T.BOOL, R.EXCL, "true", "true", True), (T.BOOL, R.EXCL, "true", "false", False),
     (T.BOOL, R.EXCL, "false", "false", True),
     (T.STRING, R.EQ, "linux", "linux", True), (T.STRING, R.EQ, "Linux", "linux", False),
-    (T.STRING, R.EQ, "lin*", "linux", False), (T.STRING, R.NE, "sol", "linux", True),
+    (T.STRING, R.EQ, "lin*", "linux", True), (T.STRING, R.NE, "sol", "linux", True),
     (T.CSTRING, R.EQ, "LINUX", "linux", True), (T.CSTRING, R.NE, "LINUX", "linux", False),
     (T.RESTRING, R.EQ, "lx-*", "lx-amd64", True), (T.RESTRING, R.EQ, "lx-?", "lx-amd64", False),
     (T.RESTRING, R.EQ, "sol|lx-amd64", "lx-amd64", True),
     (T.RESTRING, R.NE, "sol*", "lx-amd64", True), (T.RESTRING, R.NE, "lx*", "lx-amd64", False),
     (T.HOST, R.EQ, "Node1", "node1", True), (T.HOST, R.NE, "node1", "node2", True),
+    (T.STRING, R.EQ, "!sol*&l*", "linux", True), (T.STRING, R.EQ, "!lin*", "linux", False),
+    (T.CSTRING, R.EQ, "(SOL*|LIN*)", "linux", True), (T.HOST, R.EQ, "node[1-3]", "node2", True),
+    (T.HOST, R.EQ, "node*&!node2", "node2", False), (T.RESTRING, R.EQ, "lx*&*64", "lx-amd64", True),
 ]  # fmt: skip
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qmaster.complexes.pattern import pattern_matches
+from qmaster.complexes.pattern import ExpressionError, check_expression, pattern_matches
 
 PLAIN = st.text(alphabet="abcxyz.-_0123456789", min_size=0, max_size=12)
 
@@ -45,7 +45,7 @@ def test_plain_text_matches_only_itself(text: str) -> None:
     assert not pattern_matches(text, text + "x")
 
 
-@given(st.lists(PLAIN, min_size=1, max_size=4), PLAIN)
+@given(st.lists(PLAIN.filter(bool), min_size=1, max_size=4), PLAIN)
 def test_bar_is_or_of_alternatives(alternatives: list[str], value: str) -> None:
     """a|b|c matches a value exactly when one alternative does."""
     expected = any(pattern_matches(a, value) for a in alternatives)
@@ -63,3 +63,28 @@ def test_escaped_star_is_literal(text: str) -> None:
     """\\* stands for a star: it matches '*' and nothing else there."""
     assert pattern_matches(text + "\\*", text + "*")
     assert not pattern_matches(text + "\\*", text + "x")
+
+
+@pytest.mark.parametrize(
+    ("expression", "value", "expected"),
+    [
+        ("!sol*", "linux", True),
+        ("!sol*", "solaris", False),
+        ("lx*&*64", "lx-amd64", True),
+        ("lx*&*64", "lx-x86", False),
+        ("sol*|lx*&*64", "solaris", True),
+        ("(sol*|lx*)&*64", "solaris", False),
+        ("!(a|b)", "c", True),
+        ("!!a", "a", True),
+    ],
+)
+def test_operators(expression: str, value: str, expected: bool) -> None:
+    """!, & and | with parentheses; & binds tighter than |."""
+    assert pattern_matches(expression, value) is expected
+
+
+@pytest.mark.parametrize("expression", ["[z-a]x", "lx&", "|a", "(a", "a)", "!", "a&&b", "()"])
+def test_expressions_that_cannot_be_read(expression: str) -> None:
+    """Reversed ranges, dangling operators and unbalanced parentheses are errors."""
+    with pytest.raises(ExpressionError):
+        check_expression(expression)

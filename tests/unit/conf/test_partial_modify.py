@@ -20,7 +20,8 @@ def test_truncated_queue_file_is_refused_and_the_queue_kept():
 def test_new_queue_may_rely_on_defaults():
     """Adding a queue (qconf -Aq) fills the attributes it does not give with the defaults."""
     config = ClusterConfig.load_dir(DEFAULT_CONF_DIR)
-    args = {"kind": "cqueue", "text": "qname short.q\nhostlist @allhosts\n", "source": "new"}
+    args = {"kind": "cqueue", "text": "qname short.q\nhostlist @allhosts\n", "source": "new",
+            "add": True}  # fmt: skip
     change = config.apply("conf_modify", args, "root", "host", True)
     assert change.ok, change.answers
     assert "short.q" in config.show("cqueue", None)["names"]

@@ -96,7 +96,6 @@ def test_show_lists_and_texts(conf: ClusterConfig) -> None:
 @pytest.mark.parametrize(
     ("kind", "message"),
     [
-        ("cqueue", 'No cluster queue or queue instance matches the phrase "nosuch"'),
         ("exechost", "nosuch is not an execution host"),
         ("pe", "nosuch is not a parallel environment"),
         ("userset", 'access list "nosuch" doesn\'t exist'),
@@ -160,7 +159,7 @@ def test_userset_add_and_delete(conf: ClusterConfig) -> None:
     assert conf.user_in_lists("alice", "staff", ["arusers"])
     again = conf.apply("conf_add", {"kind": "userset", "name": "arusers",
                                     "members": ["bob", "alice"]}, "root", "h", True)  # fmt: skip
-    assert again.answers[1].text == '"alice" is already in access list "arusers"'
+    assert [a.text for a in again.answers] == ['"alice" is already in access list "arusers"']
     assert not conf.user_in_lists("bob", "staff", ["arusers"])
     gone = conf.apply("conf_delete", {"kind": "userset", "name": "arusers",
                                       "members": ["alice"]}, "root", "h", True)  # fmt: skip

@@ -63,7 +63,7 @@ def test_default_set_renders_88_dashes() -> None:
 def test_default_set_has_ge_attributes() -> None:
     """The shipped table holds GE's default attributes with their real types."""
     table = default_table()
-    assert len(table) == 52
+    assert len(table) == 51
     assert table["slots"].consumable is Consumable.YES
     assert table["h_rt"].type is ValueType.TIME
     assert table["mf"].name == "mem_free"

@@ -174,6 +174,14 @@ def test_verify_modes():
     out = submit(core, verify="v")
     assert texts(out) == ["verification: found suitable queue(s)"]
     assert core.jobs == {}
+    out = submit(core, verify="v", q_hard=["all.q@nosuchhost"])
+    assert texts(out)[-1] == "verification: no suitable queues"
+    assert out.answers[-1].is_error
+    assert (
+        'cannot run in queue "all.q@host1" because it is not contained in its hard queue list (-q)'
+        in texts(out)
+    )
+    assert core.jobs == {}
     out = submit(core, verify="e", q_hard=["all.q@nosuchhost"])
     assert texts(out) == ["error: no suitable queues"]
     out = submit(core, verify="w", q_hard=["all.q@nosuchhost"])
@@ -207,6 +215,7 @@ def test_alter_w_v_verifies_without_changing():
     submit(core, h=True)
     out = request(core, ALICE, "alter", T0, job_ids=["1"], job={"q_hard": ["nosuch.q"]}, verify="v")
     assert texts(out)[-1] == "verification: no suitable queues"
+    assert out.answers[-1].is_error
     out = request(core, ALICE, "alter", T0, job_ids=["1"], job={"N": "other"}, verify="v")
     assert texts(out) == ["verification: found suitable queue(s)"]
     assert core.jobs[1].name == "job.sh"

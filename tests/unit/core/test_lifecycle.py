@@ -55,13 +55,13 @@ def test_non_numeric_argument_uses_the_default_runtime():
 
 
 def test_h_rt_kills_the_job_with_sigkill_status():
-    """A job running longer than its h_rt is ended at h_rt with exit status 137."""
+    """A job running longer than its h_rt is killed at h_rt: exit status 137, failed 100."""
     core = make_core()
     submit(core, CMDARGS=["100"], l_hard={"h_rt": "0:0:10"})
     outs = run_until(core, T0 + 200)
     acct = next(r for o in outs for r in o.reports if isinstance(r, Acct))
     assert (acct.exit_status, acct.end_time - acct.start_time) == (137, 10)
-    assert acct.failed == 37  # qmaster enforced h_rt, h_cpu, or h_vmem limit
+    assert acct.failed == 100  # the execd killed it with a signal
 
 
 def test_deleted_running_job_is_accounted_as_killed():
@@ -78,12 +78,13 @@ def test_deleted_running_job_is_accounted_as_killed():
 
 
 def test_s_rt_ends_the_job_with_sigusr1_status():
-    """s_rt below the runtime ends the job with the status of SIGUSR1 (138)."""
+    """s_rt below the runtime ends the job with the status of SIGUSR1 (138), failed 100."""
     core = make_core()
     submit(core, CMDARGS=["100"], l_hard={"s_rt": "20", "h_rt": "30"})
     outs = run_until(core, T0 + 200)
     acct = next(r for o in outs for r in o.reports if isinstance(r, Acct))
     assert (acct.exit_status, acct.end_time - acct.start_time) == (138, 20)
+    assert acct.failed == 100
 
 
 def test_exit_status_can_be_simulated():
@@ -222,5 +223,5 @@ def test_accounting_records_the_job_category():
     submit(core, CMDARGS=["1"], l_hard={"h_rt": "0:0:10"}, pe_name="mpi", pe_min=2, pe_max=2)
     outs = run_until(core, T0 + 5)
     acct = next(r for o in outs for r in o.reports if isinstance(r, Acct))
-    assert acct.category == "-l h_rt=0:0:10 -pe mpi 2"
+    assert acct.category == "-l h_rt=10 -pe mpi 2"
     assert parse_accounting_line(acct.accounting_line()).category == acct.category

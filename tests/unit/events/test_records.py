@@ -59,10 +59,18 @@ def test_colons_in_free_text_do_not_add_fields() -> None:
     assert len(line.split(":")) == len(job_log(5, "deleted", 9).reporting_line().split(":"))
 
 
-def test_category_with_colons_round_trips() -> None:
-    """A category holding colons (as GE writes it) is read back whole."""
+def test_category_with_colons_is_read_back_whole() -> None:
+    """A category holding colons (as a Grid Engine file may have it) is read back whole."""
     record = acct(100, 1, category="-l h_rt=1:00:00 -q all.q")
-    assert parse_accounting_line(record.accounting_line(), time=100) == record
+    written = acct(100, 1, category="CATEGORY").accounting_line()
+    as_ge_writes = written.replace("CATEGORY", record.category)
+    assert parse_accounting_line(as_ge_writes, time=100) == record
+
+
+def test_accounting_lines_always_have_45_fields() -> None:
+    """Colons in a category (a string request) or free text do not add fields."""
+    record = acct(100, 1, category="-l arch=lx:amd64")
+    assert len(record.accounting_line().split(":")) == 45
 
 
 def test_unknown_job_log_event_is_refused() -> None:
@@ -131,7 +139,7 @@ def test_lines_parse_back_to_their_records(
     """Any record written as a line parses back to an equal record."""
     log = job_log(t, "finished", job, job_name=name, owner=owner, message=message)
     assert parse_reporting_line(log.reporting_line() + "\n") == log
-    category = category.replace("\n", " ").replace("\r", " ")
+    category = category.replace("\n", " ").replace("\r", " ").replace(":", "_")  # kept at 45 fields
     end = acct(t, job, job_name=name, exit_status=exit_status, category=category)
     parsed = parse_reporting_line(end.reporting_line())
     assert isinstance(parsed, Acct)

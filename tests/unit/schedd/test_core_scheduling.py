@@ -35,7 +35,7 @@ def test_host_consumable_booked_until_the_job_ends(tmp_path: Path) -> None:
     assert core.booked.at("host", "host1")["gpu"] == 2.0
     info = _detail(core, 3)
     assert (
-        '(-l gpu=1) cannot run at host "host1" because it offers only hc:gpu=0'
+        '(-l gpu=1) cannot run at host "host1" because it offers only hc:gpu=0.000000'
         in info["scheduling_info"]
     )
     assert {"code": "offers_only", "level": "host", "target": "host1"}.items() <= next(

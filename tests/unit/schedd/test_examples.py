@@ -26,7 +26,7 @@ def test_e1_a_request_above_the_fixed_value_never_fits() -> None:
     plan = schedule(view(t, [q1], [job(1, hard_resources={"t01": "21"})]), 0.0)
     assert plan.orders == []
     assert plan.reasons[1][0].text == (
-        '(-l t01=21) cannot run in queue instance "q1@h1" because it offers only qf:t01=20'
+        '(-l t01=21) cannot run in queue "q1@h1" because it offers only qf:t01=20.000000'
     )
 
 

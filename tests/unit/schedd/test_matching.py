@@ -39,7 +39,7 @@ def test_global_consumable_limits_the_whole_cluster() -> None:
     jobs = [job(i, hard_resources={"lic": "1"}) for i in range(1, 5)]
     plan = schedule(view(t, qs, jobs, glob=global_level(t, lic="2")), 0.0)
     assert len(plan.orders) == 2
-    assert "(-l lic=1) cannot run globally because it offers only gc:lic=0" in texts(plan, 3)
+    assert "(-l lic=1) cannot run globally because it offers only gc:lic=0.000000" in texts(plan, 3)
 
 
 def test_job_consumable_is_booked_once_per_job() -> None:
@@ -69,7 +69,9 @@ def test_forced_attribute_admits_only_jobs_requesting_it() -> None:
     q = queue(t, "gpu.q", "h1", 2, gpu="1")
     plan = schedule(view(t, [q], [job(1), job(2, hard_resources={"gpu": "1"})]), 0.0)
     assert placed(plan) == {2: (("gpu.q@h1", 1),)}
-    assert texts(plan, 1) == ['does not request \'forced\' resource "gpu" of queue "gpu.q@h1"']
+    assert texts(plan, 1) == [
+        "does not request 'forced' resource \"gpu\" of queue instance gpu.q@h1"
+    ]
 
 
 def test_unknown_resource_is_reported() -> None:
@@ -78,8 +80,7 @@ def test_unknown_resource_is_reported() -> None:
     q = queue(t, "all.q", "h1", 2)
     plan = schedule(view(t, [q], [job(1, hard_resources={"foo": "1"})]), 0.0)
     assert texts(plan, 1) == [
-        '(-l foo=1) cannot run in queue instance "all.q@h1" because job requests unknown '
-        "resource (foo)"
+        '(-l foo=1) cannot run in queue "all.q@h1" because job requests unknown resource (foo)'
     ]
 
 

@@ -62,3 +62,22 @@ def test_without_reservation_the_small_jobs_take_the_free_slots() -> None:
     plan = schedule(_busy_cell(0), 0.0)
     assert plan.reservations == []
     assert sorted(placed(plan)) == [2, 3]
+
+
+def test_a_reservation_holds_the_pe_slots_it_needs() -> None:
+    """PE slots are part of a reservation: a long PE job behind a reserved wide one waits."""
+    t = table()
+    qs = [queue(t, "all.q", f"h{i}", 4, pe_list="pe") for i in (1, 2)]
+    qs[0].queue_level.used["slots"] = 2.0
+    running = [Running((("queue", "all.q@h1", "slots", 2.0), ("pe", "pe", "slots", 2.0)), 100.0)]
+    wide = job(1, pe_name="pe", pe_min=4, pe_max=4, reserve=True, hard_resources={"h_rt": "100"})
+    long_pe = job(2, pe_name="pe", pe_min=2, pe_max=2, hard_resources={"h_rt": "500"})
+    short_pe = job(3, pe_name="pe", pe_min=2, pe_max=2, hard_resources={"h_rt": "50"})
+    pes = [PeState("pe", 4, "$fill_up", used=2)]
+    v = view(t, qs, [wide, long_pe, short_pe], pes=pes, running=running, max_reservation=1)
+    plan = schedule(v, 0.0)
+    assert [(r.job_id, r.start) for r in plan.reservations] == [(1, 100.0)]
+    assert sorted(placed(plan)) == [3]
+    assert 'cannot run in PE "pe" because it only offers 0 slots' in [
+        r.text for r in plan.reasons[2]
+    ]

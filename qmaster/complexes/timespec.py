@@ -1,0 +1,66 @@
+"""The one TIME parser (sge_types(1) ``time_specifier``), standard library only.
+
+The qmaster (TIME complexes, queue limits, ``DURATION_OFFSET``) and the
+clients (``qrsub -d``) both read TIME values here, so a value means the same
+wherever it is given. The forms are those Grid Engine's number parser
+(``sge_parse_num_val``) reads:
+
+* ``h:m:s`` — exactly three fields, each a decimal number that may be empty
+  (``1::1`` is one hour and one second, ``:30:`` thirty minutes); two fields
+  such as ``1:0`` are refused, as Grid Engine refuses them;
+* a decimal number of seconds, possibly fractional (``90``, ``1.5``);
+* a hexadecimal (``0x10``) or octal (``010``) integer;
+* any plain number may end in a multiplier ``k``/``K``/``m``/``M``/``g``/``G``
+  (1000/1024 and their powers), as every number in Grid Engine may;
+* ``INFINITY`` (any case).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+_FIELD = r"(?:\d+(?:\.\d*)?|\.\d+)?"
+_HMS = re.compile(rf"({_FIELD}):({_FIELD}):({_FIELD})\s*")
+_DECIMAL = re.compile(r"(\d+(?:\.\d*)?|\.\d+)([kKmMgG]?)")
+_HEX_OCT = re.compile(r"(0[xX][0-9a-fA-F]+|0[0-7]*)([kKmMgG]?)")
+_MULTIPLIERS = {
+    "": 1,
+    "k": 1000,
+    "K": 1024,
+    "m": 1000**2,
+    "M": 1024**2,
+    "g": 1000**3,
+    "G": 1024**3,
+}
+
+
+def parse_time_spec(text: str) -> float:
+    """Seconds of a TIME value (``math.inf`` for INFINITY); ValueError when it is none."""
+    stripped = text.strip()
+    if stripped.upper() == "INFINITY":
+        return math.inf
+    if ":" in stripped:
+        hms = _HMS.fullmatch(stripped)
+        if hms is None:
+            raise ValueError(text)
+        hours, minutes, seconds = (float(f) if f else 0.0 for f in hms.groups())
+        return hours * 3600 + minutes * 60 + seconds
+    number = _number(stripped)
+    if number is None:
+        raise ValueError(text)
+    return number
+
+
+def _number(text: str) -> float | None:
+    """A plain number with an optional multiplier, read as decimal or C hex/octal."""
+    if "." in text or not text.startswith("0"):
+        decimal = _DECIMAL.fullmatch(text)
+        if decimal is None:
+            return None
+        return float(decimal[1]) * _MULTIPLIERS[decimal[2]]
+    c_int = _HEX_OCT.fullmatch(text)
+    if c_int is None:
+        return None
+    base = 16 if c_int[1][1:2] in ("x", "X") else 8
+    return float(int(c_int[1], base)) * _MULTIPLIERS[c_int[2]]

@@ -1,0 +1,57 @@
+"""Projects and checkpointing environments a job or reservation names must exist and admit it.
+
+Called from ``validate_spec``, the one validation path of submissions (command
+line, JSV, qalter) and advance reservations. Messages are Grid Engine's
+(``sge_job_qmaster.c``): an unknown project or checkpointing environment, a
+project whose ``acl``/``xacl`` shuts the user out, a project the global
+``projects``/``xprojects`` do not allow, and a job without a project where
+``enforce_project`` or the global ``projects`` require one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from qmaster.conf import fields as f
+from qmaster.conf.store import ClusterConfig
+from qmaster.core.errors import NoSuchObject, PermissionDenied
+from qmaster.core.jobs import Identity
+
+
+def check_ckpt(config: ClusterConfig, spec: dict[str, Any]) -> None:
+    """``-ckpt NAME`` must name a checkpointing environment."""
+    ckpt = spec.get("ckpt")
+    if ckpt and str(ckpt) not in config.ckpts:
+        raise NoSuchObject(
+            f'job rejected: the requested checkpointing environment "{ckpt}" does not exist'
+        )
+
+
+def _has_access(config: ClusterConfig, who: Identity, acl: list[str], xacl: list[str]) -> bool:
+    if xacl and config.user_in_lists(who.user, who.group, xacl):
+        return False
+    return not acl or config.user_in_lists(who.user, who.group, acl)
+
+
+def check_project(config: ClusterConfig, spec: dict[str, Any], who: Identity | None) -> None:
+    """``-P NAME`` must name a project that admits the job's owner and may submit jobs."""
+    glob = config.global_conf.attrs
+    allowed, denied = f.split_list(glob["projects"]), f.split_list(glob["xprojects"])
+    name = spec.get("P")
+    if not name:
+        if allowed:
+            raise PermissionDenied(
+                "job rejected: no project was supplied and only certain projects are allowed "
+                "to submit jobs"
+            )
+        if glob["enforce_project"].strip().lower() == "true":
+            raise PermissionDenied("job rejected: no project assigned to job")
+        return
+    project = config.projects.get(str(name))
+    if project is None:
+        raise NoSuchObject(f'job rejected: the requested project "{name}" does not exist')
+    acl, xacl = f.split_list(project.attrs["acl"]), f.split_list(project.attrs["xacl"])
+    if who is not None and not _has_access(config, who, acl, xacl):
+        raise PermissionDenied(f'job rejected: no access to project "{name}" for user "{who.user}"')
+    if name in denied or (allowed and name not in allowed):
+        raise PermissionDenied(f'job rejected: project "{name}" is not allowed to submit jobs')

@@ -1,0 +1,83 @@
+"""Which of qstat's job rows a ``-s`` filter keeps, and the finished jobs ``-s z`` shows.
+
+A pending row is kept when ``p`` is selected and, if any hold flag is
+selected, the job is in one of those holds; a row in a queue when ``r`` is
+selected or the job is in a selected user, operator, system or array hold (as
+Grid Engine's ``sge_print_jobs_queue`` tests them). ``-s z`` adds the last
+``finished_jobs`` (sge_conf(5)) jobs that finished, state ``z``; the qmaster
+keeps them in memory only, as Grid Engine keeps its zombie list.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from qmaster.core.hold_letters import hold_letters
+from qmaster.core.jobs import Job, format_id_runs
+from qmaster.state_filter import PENDING, RUNNING, ZOMBIE, selected_holds
+
+if TYPE_CHECKING:
+    from qmaster.core.machine import Core
+
+_PENDING_STATES = frozenset({"qw", "hqw", "Eqw", "vqw"})
+_QUEUE_HOLDS = frozenset({"u", "o", "s", "d"})
+
+
+def keeps(
+    core: Core, job: Job, rows: list[dict[str, Any]], bits: frozenset[str]
+) -> list[dict[str, Any]]:
+    """The rows of ``job`` the filter ``bits`` keeps."""
+    holds = selected_holds(bits)
+    letters: frozenset[str] | None = None
+    kept = []
+    for row in rows:
+        pending = row["state"] in _PENDING_STATES
+        if pending and PENDING not in bits:
+            continue
+        if not pending and RUNNING in bits:
+            kept.append(row)
+            continue
+        wanted = holds if pending else holds & _QUEUE_HOLDS
+        if wanted or not pending:
+            if not wanted:
+                continue
+            letters = hold_letters(core, job) if letters is None else letters
+            if not letters & wanted:
+                continue
+        kept.append(row)
+    return kept
+
+
+def remember_finished(core: Core, job: Job) -> None:
+    """Keep a job that just finished for ``qstat -s z``, at most ``finished_jobs`` of them."""
+    limit = core.config.global_conf.finished_jobs
+    zombies: deque[Job] = core.zombies
+    if limit <= 0:
+        zombies.clear()
+        return
+    zombies.append(job)
+    while len(zombies) > limit:
+        zombies.popleft()
+
+
+def zombie_row(job: Job, prior: float) -> dict[str, Any]:
+    """The row of a finished job: state ``z``, no queue, its tasks for an array."""
+    starts = [t.start_time for t in job.tasks.values() if t.start_time is not None]
+    return {
+        "job_id": job.job_id,
+        "prior": round(prior, 5),
+        "name": job.name,
+        "owner": job.owner.user,
+        "state": "z",
+        "submit_time": job.submit_time,
+        "start_time": min(starts) if starts else None,
+        "queue": None,
+        "slots": job.slots,
+        "tasks": format_id_runs(sorted(job.tasks)) if job.array else None,
+    }
+
+
+def wants_zombies(bits: frozenset[str]) -> bool:
+    """Whether the filter asks for finished jobs."""
+    return ZOMBIE in bits

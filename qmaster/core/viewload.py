@@ -1,0 +1,59 @@
+"""What the scheduler view needs of the load settings: sorting, formula, adjustments.
+
+The job load adjustments of tasks dispatched within ``load_adjustment_decay_time``
+still count (decaying) in a pass, so the view lists those tasks' hosts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from qmaster.complexes.values import parse_time
+from qmaster.conf import fields as f
+from qmaster.core.states import TaskState
+
+if TYPE_CHECKING:
+    from qmaster.core.machine import Core
+
+ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING)
+
+
+def load_settings(core: Core, now: float, empty: bool) -> dict[str, Any]:
+    """queue_sort_method, load_formula and the job load adjustments still decaying."""
+    attrs = core.config.sched_conf.attrs
+    adjustments = [
+        (name, float(value))
+        for name, value in f.split_pairs(attrs.get("job_load_adjustments", "NONE")).items()
+        if _is_number(value)
+    ]
+    decay = parse_time(attrs.get("load_adjustment_decay_time", "0"))
+    recent: list[tuple[tuple[tuple[str, int], ...], float]] = []
+    if adjustments and decay > 0 and not empty:
+        recent = _recent(core, now - decay)
+    return {
+        "queue_sort": core.config.sched_conf.queue_sort_method,
+        "load_formula": attrs.get("load_formula", "np_load_avg"),
+        "load_adjustments": adjustments,
+        "load_decay": decay,
+        "recent": recent,
+    }
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _recent(core: Core, since: float) -> list[tuple[tuple[tuple[str, int], ...], float]]:
+    """Running tasks dispatched after ``since``: their hosts with slots, and when."""
+    out: list[tuple[tuple[tuple[str, int], ...], float]] = []
+    for job in core.jobs.values():
+        for task in job.tasks.values():
+            when = task.dispatch_time
+            if task.state in ACTIVE and when is not None and when > since:
+                hosts = tuple((name.partition("@")[2], n) for name, n in task.assignment)
+                out.append((hosts, when))
+    return out

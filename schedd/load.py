@@ -1,0 +1,101 @@
+"""Host load in a pass: queue sorting by ``load_formula``, load adjustments, load alarms.
+
+- ``queue_sort_method load`` orders queue instances by their host's
+  ``load_formula`` value, then ``seq_no``; ``seqno`` by ``seq_no``, then load.
+  A host missing a value the formula names counts as very loaded (9999).
+- ``job_load_adjustments`` add load to a host per slot a job got there, for
+  jobs dispatched in this pass and, decaying linearly over
+  ``load_adjustment_decay_time``, before it; ``np_*`` values are divided by
+  the host's ``num_proc``.
+- ``load_thresholds`` put a queue instance in load alarm when a value passes
+  its threshold: it takes no job in the pass ("dropped because it is
+  overloaded").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from qmaster.complexes.compare import satisfies
+from qmaster.complexes.formula import evaluate, parse_formula
+from qmaster.complexes.values import ValueParseError
+from schedd.reasons import Reason
+from schedd.view import QueueState, View
+
+ERROR_LOAD = 9999.0
+
+
+class LoadModel:
+    """Load values per host for one pass, adjusted as the pass dispatches."""
+
+    def __init__(self, view: View, now: float) -> None:
+        self.view = view
+        self.by_load = view.queue_sort == "load"
+        self.formula = parse_formula(view.load_formula)
+        self.adjustments = tuple(view.load_adjustments)
+        self.added: dict[str, dict[str, float]] = {}
+        self.version = 0
+        decay = view.load_decay
+        for hosts, when in view.recent:
+            factor = 1.0 - (now - when) / decay if decay > 0 else 0.0
+            if factor > 0:
+                self._add(hosts, factor)
+
+    def _nproc(self, host: str) -> float:
+        value = self.view.host(host).level.values.get("num_proc")
+        return float(value) if isinstance(value, float) and value > 0 else 1.0
+
+    def _add(self, hosts: Iterable[tuple[str, int]], factor: float) -> None:
+        for host, slots in hosts:
+            added = self.added.setdefault(host, {})
+            for name, amount in self.adjustments:
+                step = amount * slots * factor
+                if name.startswith("np_"):
+                    step /= self._nproc(host)
+                added[name] = added.get(name, 0.0) + step
+
+    def dispatched(self, assignment: Iterable[tuple[QueueState, int]]) -> None:
+        """A job got these slots: its hosts carry the job load adjustments from now on."""
+        if not self.adjustments:
+            return
+        per_host: dict[str, int] = {}
+        for q, n in assignment:
+            per_host[q.host] = per_host.get(q.host, 0) + n
+        self._add(per_host.items(), 1.0)
+        self.version += 1
+
+    def value(self, host: str, name: str) -> float | None:
+        """A host's load value with its adjustments, or None when not reported."""
+        base = self.view.host(host).level.values.get(name)
+        if not isinstance(base, float):
+            return None
+        return base + self.added.get(host, {}).get(name, 0.0)
+
+    def host_load(self, host: str) -> float:
+        """The host's ``load_formula`` value (9999 when a value is missing)."""
+        found = evaluate(self.formula, lambda name: self.value(host, name))
+        return ERROR_LOAD if found is None else found
+
+    def key(self, q: QueueState) -> tuple[float, float, str]:
+        """Sort key of a queue instance under ``queue_sort_method``."""
+        load = self.host_load(q.host)
+        if self.by_load:
+            return (load, q.seq_no, q.name)
+        return (q.seq_no, load, q.name)
+
+    def alarm(self, q: QueueState) -> Reason | None:
+        """Why the queue instance is in load alarm (a threshold passed), or None."""
+        table = self.view.complexes
+        for name, text in q.load_thresholds:
+            entry = table.get(name)
+            load = self.value(q.host, entry.name) if entry else None
+            if entry is None or load is None:
+                continue
+            try:
+                threshold = entry.parse(text)
+            except ValueParseError:
+                continue
+            if not satisfies(entry.type, entry.relop, threshold, load):
+                detail = f"{entry.name}={load:f} {entry.relop.value} {text}"
+                return Reason("overloaded", "queue", q.name, entry.name, text, detail)
+        return None

@@ -1,0 +1,46 @@
+"""jsv_timeout and jsv_threshold live in qmaster_params, as sge_conf(5) has them."""
+
+from __future__ import annotations
+
+import pytest
+
+from qmaster.cell import DEFAULT_CONF_DIR
+from qmaster.conf.cluster import GlobalConf
+from qmaster.conf.errors import ConfigError
+from qmaster.conf.store import ClusterConfig
+
+
+def test_default_cell_sets_them_in_qmaster_params() -> None:
+    """qconf -sconf of a fresh cell shows them in qmaster_params and not as keys of their own."""
+    text = ClusterConfig.load_dir(DEFAULT_CONF_DIR).show("global", None)["text"]
+    keys = [line.split()[0] for line in text.splitlines()[1:] if not line.startswith(" ")]
+    assert "jsv_timeout" not in keys
+    assert "jsv_threshold" not in keys
+    assert "qmaster_params               jsv_timeout=10,jsv_threshold=5000" in text
+
+
+@pytest.mark.parametrize(
+    ("params", "timeout", "threshold"),
+    [
+        ("none", 10.0, 5000.0),
+        ("JSV_TIMEOUT=3 jsv_threshold=0", 3.0, 0.0),
+        ("ENABLE_FORCED_QDEL,jsv_timeout=0", 10.0, 5000.0),
+    ],
+)
+def test_values_are_read_from_qmaster_params(params: str, timeout: float, threshold: float) -> None:
+    """Names are case-insensitive; a timeout of 0 falls back to the default 10 s."""
+    conf = GlobalConf.parse(f"qmaster_params {params}\n")
+    assert (conf.jsv_timeout, conf.jsv_threshold) == (timeout, threshold)
+
+
+def test_bad_value_is_refused_with_line() -> None:
+    """A jsv_timeout that is no integer is refused naming the file and line."""
+    with pytest.raises(ConfigError, match=r'^g:2: .*"jsv_timeout=soon" is not an integer'):
+        GlobalConf.parse("max_jobs 0\nqmaster_params jsv_timeout=soon\n", "g")
+
+
+def test_old_top_level_keys_move_into_qmaster_params() -> None:
+    """A configuration written with top-level jsv_timeout still loads, into qmaster_params."""
+    conf = GlobalConf.parse("qmaster_params FOO\njsv_timeout 3\n")
+    assert conf.attrs["qmaster_params"] == "FOO,jsv_timeout=3"
+    assert conf.jsv_timeout == 3.0

@@ -1,0 +1,55 @@
+"""The complex table: Grid Engine 6.2u5's stock table loads back unchanged; refusals are whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from qmaster.cell import DEFAULT_CONF_DIR
+from qmaster.complexes.rules import BUILTIN_TYPES
+from qmaster.complexes.table import ComplexTable
+from qmaster.conf.store import ClusterConfig
+
+STOCK = Path(__file__).parents[2] / "data" / "ge62u5_complexes"
+
+
+@pytest.fixture
+def conf() -> ClusterConfig:
+    return ClusterConfig.load_dir(DEFAULT_CONF_DIR)
+
+
+def _modify(conf: ClusterConfig, text: str) -> list[str]:
+    change = conf.apply("conf_modify", {"kind": "complex", "text": text}, "root", "h", True)
+    return [a.text for a in change.answers]
+
+
+def test_stock_table_has_the_51_builtins() -> None:
+    """Grid Engine 6.2u5's table holds exactly its 51 built-in attributes, none other."""
+    table = ComplexTable.parse(STOCK.read_text())
+    assert len(table) == 51
+    assert set(table.names) == set(BUILTIN_TYPES)
+    assert "m_thread" not in table
+
+
+def test_default_cell_uses_the_stock_table(conf: ClusterConfig) -> None:
+    """qconf -sc of a fresh cell prints Grid Engine 6.2u5's stock table."""
+    assert conf.show("complex", None)["text"] == STOCK.read_text()
+
+
+def test_loading_the_stock_table_changes_nothing(conf: ClusterConfig) -> None:
+    """-Mc of the stock table is accepted and -sc prints it back identically."""
+    conf.apply("conf_modify", {"kind": "complex", "text": conf.complexes.render() +
+               "gpu gpu INT <= YES YES 0 0\n"}, "root", "h", True)  # fmt: skip
+    assert _modify(conf, STOCK.read_text()) == ['root@h removed "gpu" from complex entry list']
+    assert conf.show("complex", None)["text"] == STOCK.read_text()
+
+
+def test_refused_table_prints_no_added_lines(conf: ClusterConfig) -> None:
+    """A table that drops a built-in is refused whole: no 'added' line, nothing changed."""
+    before = conf.to_rows()
+    lines = [ln for ln in STOCK.read_text().splitlines() if not ln.startswith("arch ")]
+    text = "\n".join([*lines, "gpu gpu INT <= YES YES 0 0"]) + "\n"
+    assert _modify(conf, text) == ['The built-in complex "arch" cannot be deleted']
+    assert conf.to_rows() == before
+    assert "gpu" not in conf.complexes
