@@ -20,6 +20,8 @@ anything else                 ``str``                 as is
 
 ``w`` (the ``-w`` mode) is sent when it is not ``n`` and a JSV may change it.
 
+As in Grid Engine, ``b j notify R r h`` are sent only when set, ``shell``
+only as ``n``, ``m`` not as ``n``, ``p`` not as 0, and ``now`` never.
 ``wd`` (``-wd``) is sent as ``cwd``, the one parameter of -cwd and -wd in
 jsv(1); a JSV's ``cwd`` replaces both. ``v`` (the job environment) travels as ``ENV`` lines, and ``script``, ``jsv``
 and ``V`` never reach a JSV. An empty value sent back by a JSV deletes the
@@ -129,10 +131,25 @@ def spec_params(spec: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     for name, value in spec.items():
         if name == "wd" or (name == "cwd" and spec.get("wd")):
             continue
-        if name not in NOT_SENT and name not in READ_ONLY and value is not None:
+        if name not in NOT_SENT and name not in READ_ONLY and not _unsent(name, value):
             yield name, encode_value(name, value)
     if spec.get("wd"):  # Grid Engine keeps -wd and -cwd in one attribute, sent as cwd
         yield "cwd", encode_value("cwd", spec["wd"])
+
+
+#: Switches Grid Engine sends only when set (``b y``, ``h u``...; ``shell`` only as ``n``).
+_ONLY_WHEN_SET: Final = frozenset({"b", "j", "notify", "R", "r", "h"})
+
+
+def _unsent(name: str, value: Any) -> bool:
+    """True for a value Grid Engine does not send: a default, or ``now`` (not a JSV parameter)."""
+    if value is None or name == "now":
+        return True
+    if name in _ONLY_WHEN_SET:
+        return not value
+    if name == "shell":
+        return bool(value)
+    return (name, value) in (("m", "n"), ("p", 0))
 
 
 def apply_params(spec: Mapping[str, Any], changes: Mapping[str, str]) -> dict[str, Any]:

@@ -152,3 +152,21 @@ def test_client_jsv_bad_value_fails_like_the_typed_option(
     assert via_jsv.stderr == typed.stderr
     assert 'Wrong date/time format "troete" specified to -a option' in typed.stderr
     assert minige_cell.run("qstat").stdout == ""
+
+
+def test_qconf_refuses_a_bad_jsv_url_and_stores_nothing(
+    minige_cell: RunningCell, tmp_path: Path
+) -> None:
+    """qconf -Mconf with jsv_url java:/x says why, exits 1, and the configuration stays as it was."""
+    before = minige_cell.run("qconf", "-sconf").stdout
+    lines = [
+        "jsv_url java:/opt/jsv" if ln.split()[:1] == ["jsv_url"] else ln
+        for ln in before.splitlines()
+    ]
+    path = tmp_path / "global.conf"
+    path.write_text("\n".join(lines) + "\n")
+    result = minige_cell.run("qconf", "-Mconf", str(path))
+    assert result.returncode == 1
+    assert 'type "java" in JSV URL is invalid' in result.stderr
+    assert "closed the connection" not in result.stderr
+    assert minige_cell.run("qconf", "-sconf").stdout == before

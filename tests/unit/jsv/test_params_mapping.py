@@ -53,7 +53,7 @@ specs = st.fixed_dictionaries(
 def test_spec_round_trips_through_protocol_text(spec: dict[str, Any]) -> None:
     """Every value sent as PARAM text and sent back unchanged gives the same job."""
     changes = dict(spec_params(spec))
-    base = {k: v for k, v in spec.items() if k in ("CMDNAME", "b")}
+    base = {k: v for k, v in spec.items() if k in ("CMDNAME", "b") or k not in changes}
     assert apply_params(base, changes) == {
         **spec,
         "CMDARGS": list(spec.get("CMDARGS", [])),
@@ -204,3 +204,12 @@ def test_jsv_ranges_are_refused_as_qsub_refuses_them(
     with pytest.raises(ValueRefused) as from_jsv:
         check_spec(apply_params({"CMDNAME": "x"}, changes), 2026)
     assert from_jsv.value.message == typed.value.message
+
+
+def test_defaults_are_not_sent_as_grid_engine_does() -> None:
+    """b/j/r/h go to a JSV only when set, shell only as n, now never: jsv_is_param says so."""
+    spec = {"CMDNAME": "x", "b": False, "j": True, "r": False, "h": False, "shell": True}
+    sent = dict(spec_params({**spec, "now": True, "m": "n", "p": 0}))
+    assert "j" in sent
+    assert not {"b", "r", "h", "shell", "now", "m", "p"} & set(sent)
+    assert dict(spec_params({"CMDNAME": "x", "shell": False}))["shell"] == "n"
