@@ -76,7 +76,7 @@ def test_overloaded_queue_instance_is_in_alarm_and_takes_no_job(tmp_path: Path) 
     """np_load_avg 2.00 on host1 (threshold 1.75): qstat -f shows 'a' there; jobs go elsewhere."""
     conf = shutil.copytree(DEFAULT_CONF_DIR, tmp_path / "conf")
     h = conf / "exechosts" / "host1"
-    h.write_text(h.read_text().replace("np_load_avg=0.00", "np_load_avg=2.00"))
+    h.write_text(h.read_text().replace("num_proc=4,", "num_proc=4,np_load_avg=2.00,"))
     core = Core(ClusterConfig.load_dir(conf), CoreSettings())
     submit(core, CMDARGS=["100"], q_hard=["all.q@host1"])
     submit(core, CMDARGS=["100"])
