@@ -34,10 +34,16 @@ def qalter_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     if not argv:
         raise ClientError("ERROR! no option argument", show_usage=True)
     request = build_qalter(argv, real_inputs())
-    if not request.job_ids:
+    if not request.job_ids and request.users is None:
         raise ClientError("ERROR! no job id list specified", show_usage=True)
     apply_client_jsvs(request, "qalter", rejected_prefix="Unable to modify job: ")
-    args = {"job_ids": request.job_ids, "job": request.spec, "verify": request.verify}
+    args: dict[str, object] = {
+        "job_ids": request.job_ids,
+        "job": request.spec,
+        "verify": request.verify,
+    }
+    if request.users is not None:
+        args["users"] = request.users
     reply = transport_of(ctx)("alter", args)
     print_answers(reply.answers)
     return exit_code(reply.answers)

@@ -7,7 +7,7 @@ exactly two digits; no year means the current year; a two-digit year below
 
 from __future__ import annotations
 
-from clients.common.errors import ClientError
+from clients.common.errors import OptionError, bad_value
 
 _LIMITS = (
     ("month", 1, 12, "Invalid month specification."),
@@ -17,8 +17,8 @@ _LIMITS = (
 )
 
 
-def _fail(reason: str, text: str, option: str) -> ClientError:
-    return ClientError(
+def _fail(reason: str, text: str, option: str) -> OptionError:
+    return bad_value(
         f'{reason}\nERROR! Wrong date/time format "{text}" specified to {option} option'
     )
 

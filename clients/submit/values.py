@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from clients.common.errors import ClientError
+from clients.common.errors import SEMANTIC, bad_value
 
 RANGE_INFINITY = 9999999
 """Grid Engine's stand-in for an open upper bound (``-pe mpi 2-``)."""
@@ -24,7 +24,7 @@ def yes_no(option: str, text: str) -> bool:
         return True
     if low in _NO:
         return False
-    raise ClientError(f'invalid option argument "{option} {text}"')
+    raise bad_value(f'invalid option argument "{option} {text}"')
 
 
 def name_list(text: str) -> list[str]:
@@ -39,49 +39,46 @@ def priority(text: str) -> int:
     except ValueError:
         value = 2000
     if not -1023 <= value <= 1024:
-        raise ClientError("ERROR! invalid priority, must be an integer from -1023 to 1024")
+        raise bad_value("ERROR! invalid priority, must be an integer from -1023 to 1024")
     return value
 
 
 def resource_list(text: str) -> dict[str, str]:
-    """``-l a=1,b=2``: names to values as typed."""
+    """``-l a=1,b``: names to values as typed; a name without a value is sent empty
+    (the qmaster fills in TRUE for a BOOL attribute and refuses the others)."""
     found: dict[str, str] = {}
     for item in text.split(","):
         name, sep, value = item.partition("=")
         if not name.strip():
-            raise ClientError(f'ERROR! Wrong resource list format "{text}" specified to -l option')
-        if not sep or not value:
-            raise ClientError(f'denied: missing value for request "{name}"')
-        found[name.strip()] = value.strip()
+            raise bad_value(f'ERROR! Wrong resource list format "{text}" specified to -l option')
+        found[name.strip()] = value.strip() if sep else ""
     return found
 
 
 def variable_list(text: str, env: dict[str, str]) -> dict[str, str]:
-    """``-v A=1,B``: a name without a value takes it from the caller's environment."""
+    """``-v A=1,B``: a name without a value takes it from the caller's environment.
+
+    A name that is not set there either gets an empty value, as Grid Engine's
+    ``var_list_parse_from_string()`` gives it.
+    """
     found: dict[str, str] = {}
     for item in text.split(","):
         name, sep, value = item.partition("=")
         if not name:
-            raise ClientError(
+            raise bad_value(
                 f'ERROR! Wrong variable list format -v "{text}" or environment variable not set'
             )
-        if not sep:
-            if name not in env:
-                raise ClientError(
-                    f'ERROR! Wrong variable list format -v "{text}" or environment variable not set'
-                )
-            value = env[name]
-        found[name] = value
+        found[name] = value if sep else env.get(name, "")
     return found
 
 
-def context_list(option: str, text: str, *, names_only: bool = False) -> dict[str, str]:
-    """``-ac``/``-sc`` ``a=1,b`` (``b`` gets an empty value); ``-dc`` takes names only."""
+def context_list(option: str, text: str) -> dict[str, str]:
+    """``-ac``/``-sc``/``-dc`` ``a=1,b`` (``b`` gets an empty value; -dc ignores values)."""
     found: dict[str, str] = {}
     for item in text.split(","):
-        name, sep, value = item.partition("=")
-        if not name or (names_only and sep):
-            raise ClientError(f'ERROR! Wrong context list format {option} "{text}"')
+        name, _, value = item.partition("=")
+        if not name:
+            raise bad_value(f'ERROR! Wrong context list format {option} "{text}"')
         found[name] = value
     return found
 
@@ -91,16 +88,16 @@ def mail_options(text: str) -> str:
     letters = text.replace(",", "")
     bad = any(ch not in "beasn" for ch in letters) or ("n" in letters and letters != "n")
     if not letters or bad:
-        raise ClientError(f'ERROR! Wrong mail options list format "{text}" specified to -m option')
+        raise bad_value(f'ERROR! Wrong mail options list format "{text}" specified to -m option')
     return "".join(dict.fromkeys(letters))
 
 
 def job_name(text: str) -> str:
     """``-N``: not empty and without ``/``."""
     if not text:
-        raise ClientError("ERROR! empty string argument to -N option invalid")
+        raise bad_value("ERROR! empty string argument to -N option invalid", SEMANTIC)
     if "/" in text:
-        raise ClientError("ERROR! argument to -N option must not contain / ")
+        raise bad_value("ERROR! argument to -N option must not contain / ", SEMANTIC)
     return text
 
 
@@ -109,7 +106,7 @@ _NUMBER = re.compile(r"\d+")
 
 def _number(text: str) -> int:
     if not _NUMBER.fullmatch(text):
-        raise ClientError(
+        raise bad_value(
             "Numerical value invalid!\n"
             f'The initial portion of string "{text}" contains no decimal number'
         )
@@ -124,7 +121,7 @@ def task_range(text: str) -> tuple[int, int, int]:
     last = _number(last_text) if dash else first
     step = _number(step_text) if step_text else 1
     if first < 1 or last < first or step < 1:
-        raise ClientError("ERROR! -t option must have a list of task id ranges")
+        raise bad_value("ERROR! -t option must have a list of task id ranges")
     return first, last, step
 
 
@@ -135,14 +132,14 @@ def slot_range(text: str) -> tuple[int, int]:
         first = int(first_text) if first_text else 1
         last = int(last_text) if last_text else (RANGE_INFINITY if dash else first)
     except ValueError:
-        raise ClientError("ERROR! -pe option must have range as 2nd argument") from None
+        raise bad_value("ERROR! -pe option must have range as 2nd argument") from None
     if first < 0 or last < first or (not first_text and not last_text):
-        raise ClientError("ERROR! -pe option must have range as 2nd argument")
+        raise bad_value("ERROR! -pe option must have range as 2nd argument")
     return first, last
 
 
 def ar_id(text: str) -> int:
     """``-ar``: a positive advance reservation id."""
     if not _NUMBER.fullmatch(text) or int(text) == 0:
-        raise ClientError(f'ERROR! invalid option argument "{text}"')
+        raise bad_value(f'ERROR! invalid option argument "{text}"')
     return int(text)

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import fnmatch
+import re
 from typing import Any
 
 from qmaster.core import lifecycle
+from qmaster.core.altertexts import alter_texts
 from qmaster.core.arjobs import check_job as check_job_ar
 from qmaster.core.errors import CoreError, InvalidRequest, NoSuchObject, PermissionDenied
+from qmaster.core.jobchecks import (
+    apply_context_ops,
+    check_alter_rights,
+    check_deadline,
+    hold_split,
+)
 from qmaster.core.jobs import Identity, Job, format_id_runs, parse_task_range
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
@@ -19,8 +27,17 @@ from qmaster.gdi.messages import AlterArgs, DeleteArgs
 ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING)
 
 
-def select_jobs(core: Core, ref: str) -> list[tuple[Job, list[int] | None]]:
-    """Resolve ``7``, ``7.3``, ``7.1-5:2`` or a job name (``*`` wildcards) to jobs and tasks."""
+Selection = list[tuple[Job, list[int] | None]]
+
+
+def select_jobs(core: Core, ref: str, owner: str | None = None) -> Selection:
+    """Resolve ``7``, ``7.3``, ``7.1-5:2`` or a job name or pattern to jobs and tasks.
+
+    Names and patterns (sge_types(1) wildcards) select only ``owner``'s jobs
+    when ``owner`` is given, as qdel and qalter select them without ``-u``.
+    ``name.1-5:2`` is a name with a task range (``qdel name -t 1-5:2``) when
+    no job has the whole text as its name.
+    """
     head, dot, tasks = ref.partition(".")
     if head.isdigit():
         job = core.jobs.get(int(head))
@@ -28,14 +45,29 @@ def select_jobs(core: Core, ref: str) -> list[tuple[Job, list[int] | None]]:
             return []
         ids = list(parse_task_range(tasks).ids()) if dot else None
         return [(job, ids)]
-    return [(j, None) for j in core.jobs.values() if fnmatch.fnmatchcase(j.name, ref)]
+    found = _by_name(core, ref, owner, None)
+    name, dot, tasks = ref.rpartition(".")
+    if not found and dot and name and _RANGE_TEXT.fullmatch(tasks):
+        found = _by_name(core, name, owner, list(parse_task_range(tasks).ids()))
+    return found
 
 
-def named_jobs(core: Core, refs: list[str], out: Outcome) -> list[tuple[Job, list[int] | None]]:
+_RANGE_TEXT = re.compile(r"\d+(-\d+(:\d+)?)?")
+
+
+def _by_name(core: Core, pattern: str, owner: str | None, ids: list[int] | None) -> Selection:
+    return [
+        (j, ids)
+        for j in core.jobs.values()
+        if (owner is None or j.owner.user == owner) and fnmatch.fnmatchcase(j.name, pattern)
+    ]
+
+
+def named_jobs(core: Core, refs: list[str], out: Outcome, owner: str | None = None) -> Selection:
     """The jobs (and tasks) ``refs`` name; each ref naming none is answered as Grid Engine does."""
-    found: list[tuple[Job, list[int] | None]] = []
+    found: Selection = []
     for ref in refs:
-        jobs = select_jobs(core, ref)
+        jobs = select_jobs(core, ref, owner)
         if not jobs:
             out.answers.append(error(f'denied: job "{ref}" does not exist', Status.EEXIST))
         found.extend(jobs)
@@ -67,7 +99,7 @@ def handle_delete(core: Core, req: Request, now: float, out: Outcome) -> None:
             )
         targets = [(j, None) for j in picked]
         refs = []
-    targets.extend(named_jobs(core, refs, out))
+    targets.extend(named_jobs(core, refs, out, who.user))
     for job, ids in targets:
         if not _may_touch(core, who, job):
             out.answers.append(
@@ -81,7 +113,7 @@ def handle_delete(core: Core, req: Request, now: float, out: Outcome) -> None:
 
 
 def _all_own(core: Core, who: Identity, refs: list[str]) -> bool:
-    return all(j.owner.user == who.user for r in refs for j, _ in select_jobs(core, r))
+    return all(j.owner.user == who.user for r in refs for j, _ in select_jobs(core, r, who.user))
 
 
 def _matches(job: Job, ref: str) -> bool:
@@ -173,36 +205,6 @@ def _task_texts(
     return texts
 
 
-_ALTER_WHAT = {
-    "N": "job name",
-    "A": "account",
-    "l_hard": "hard resource list",
-    "l_soft": "soft resource list",
-    "q_hard": "hard queue list",
-    "q_soft": "soft queue list",
-    "masterq": "master hard queue list",
-    "M": "mail list",
-    "m": "mail options",
-    "o": "stdout path list",
-    "e": "stderr path list",
-    "j": "output merge behaviour",
-    "r": "restart behaviour",
-    "S": "shell list",
-    "v": "environment",
-    "ac": "context",
-    "CMDARGS": "script arguments",
-    "wd": "working directory",
-    "cwd": "working directory",
-    "a": "start time",
-    "pe_name": "slot range",
-    "p": "priority",
-    "hold_jid": "job id hold list",
-    "notify": "notify behaviour",
-    "P": "project",
-    "ar": "advance reservation",
-}
-
-
 @handler("alter")
 def handle_alter(core: Core, req: Request, now: float, out: Outcome) -> None:
     """qalter: change a pending job's specification; running tasks may not change."""
@@ -217,7 +219,7 @@ def handle_alter(core: Core, req: Request, now: float, out: Outcome) -> None:
         return
     if not changes:
         raise InvalidRequest("No jobs modified")
-    for job, _ in named_jobs(core, args.job_ids, out):
+    for job, _ in _alter_targets(core, who, args, out):
         try:
             _alter(core, who, job, changes, out, now)
         except CoreError as exc:
@@ -236,11 +238,11 @@ def _verify_alter(
     out: Outcome,
 ) -> None:
     """qalter -w v|p: would the job, changed so, find a queue? Nothing is changed."""
-    for job, _ in named_jobs(core, refs, out):
+    for job, _ in named_jobs(core, refs, out, who.user):
         if not _may_touch(core, who, job):
             out.answers.append(_alter_denied(who, job).to_answer())
             continue
-        trial = Job(job.job_id, job.owner, job.submit_time, {**job.spec, **changes}, job.array)
+        trial = Job(job.job_id, job.owner, job.submit_time, _altered(job, changes), job.array)
         pending, reasons = verify_reasons(core, trial, mode, now)
         out.answers.extend(ok(r.text) for r in reasons if pending)
         text = "no suitable queues" if pending else "found suitable queue(s)"
@@ -260,18 +262,46 @@ def _alter(
         raise _alter_denied(who, job)
     if any(t.state is not TaskState.FINISHED for t in job.tasks.values()) and not job.pending:
         raise InvalidRequest(f"job {job.job_id} can't modify running jobs")
-    new = {**job.spec, **changes}
+    new = _altered(job, changes)
     if "t_min" in changes:
         raise InvalidRequest("denied: the task range of a submitted job cannot be changed")
+    check_alter_rights(core, who, job, changes)
     check_name(str(new["N"]))
     task_range(new)
     validate_spec(core, new)
+    if "dl" in changes:
+        check_deadline(core, who, new)
     if "ar" in changes:
         check_job_ar(core, job.owner, new, now)
+    texts = alter_texts(who, job, changes, lambda refs: hold_split(core, job, refs))
     job.spec = new
     if "h" in changes:
         job.user_hold = bool(changes["h"])
     core.spool_job(out, job)
-    for key in changes:
-        what = _ALTER_WHAT.get(key, "hold state" if key == "h" else key)
-        out.answers.append(ok(f"modified {what} of job {job.job_id}"))
+    out.answers.extend(ok(text) for text in texts)
+
+
+def _altered(job: Job, changes: dict[str, Any]) -> dict[str, Any]:
+    """The job's specification with ``changes`` (qalter's context operations applied)."""
+    new = {**job.spec, **changes}
+    ops = new.pop("context_ops", None)
+    if ops is not None:
+        new["ac"] = apply_context_ops(job.spec.get("ac") or {}, ops)
+    if any(key.startswith("binding_") for key in changes):
+        new = {k: v for k, v in new.items() if not k.startswith("binding_") or k in changes}
+    return new
+
+
+def _alter_targets(core: Core, who: Identity, args: AlterArgs, out: Outcome) -> Selection:
+    """The jobs a qalter names: ids, names and patterns (the caller's), or ``-u`` users' jobs."""
+    if args.users is None:
+        return named_jobs(core, args.job_ids, out, who.user)
+    users = set(args.users)
+    picked: Selection = [
+        (j, None) for j in core.jobs.values() if "*" in users or j.owner.user in users
+    ]
+    if not picked:
+        raise NoSuchObject(
+            "There is no job registered for the following users: " + ",".join(args.users)
+        )
+    return picked

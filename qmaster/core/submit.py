@@ -18,6 +18,7 @@ from qmaster.complexes.values import ValueParseError
 from qmaster.core import reports
 from qmaster.core.arjobs import check_job as check_job_ar
 from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
+from qmaster.core.jobchecks import check_deadline, check_values, fill_request
 from qmaster.core.jobs import Job, TaskRange
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
@@ -63,6 +64,7 @@ def validate_spec(core: Core, spec: dict[str, Any]) -> None:
     if pmin is not None and pmax is not None and int(pmax) < int(pmin):
         raise InvalidRequest("ERROR! invalid slot range: the minimum exceeds the maximum")
     check_requests(core, spec)
+    check_values(spec)
     cqueues = core.config.cqueues
     for pattern in [*(spec.get("q_hard") or []), *(spec.get("masterq") or [])]:
         cq = str(pattern).partition("@")[0] or "*"
@@ -103,15 +105,18 @@ def verify_reasons(core: Core, job: Job, mode: str, now: float) -> tuple[bool, S
 
 
 def check_requests(core: Core, spec: dict[str, Any]) -> None:
-    """Every ``-l`` name must be a requestable complex attribute."""
+    """Every ``-l`` name must be a requestable complex attribute; a bare BOOL gets TRUE."""
     table = core.config.complexes
     for key in ("l_hard", "l_soft"):
+        if spec.get(key):
+            spec[key] = dict(spec[key])
         for name in spec.get(key) or {}:
             entry = table.get(str(name))
             if entry is None:
                 raise InvalidRequest(f'unknown resource "{name}"')
             if entry.requestable is Requestable.NO:
                 raise InvalidRequest(f'denied: "{entry.name}" configured as non requestable')
+            spec[key][name] = fill_request(entry, str(spec[key][name]))
             try:
                 entry.parse(str(spec[key][name]))
             except ValueParseError as exc:
@@ -133,6 +138,7 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
     check_name(str(spec["N"]))
     array = task_range(spec)
     validate_spec(core, spec)
+    check_deadline(core, req.identity, spec)
     check_job_ar(core, req.identity, spec, now)
     job = Job(0, req.identity, now, spec, array=array, user_hold=bool(spec.get("h")))
     n_tasks = (array.last - array.first) // array.step + 1 if array else 1

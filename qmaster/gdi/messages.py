@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from qmaster.gdi.ops import CONF_KINDS
+from qmaster.submitvalues import BINDING_EXP_KEY
 
 Name = Annotated[str, StringConstraints(max_length=4096)]
 Verify = Literal["n", "e", "w", "v", "p"]
@@ -25,6 +26,12 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class _Binding(BaseModel):
+    """Lets the explicit binding pairs through as extra keys (checked by JobSpec)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
 class Envelope(BaseModel):
     """A request frame: version, op, args (validated again per op)."""
 
@@ -35,7 +42,7 @@ class Envelope(BaseModel):
     user: str | None = None
 
 
-class JobSpec(_Strict):
+class JobSpec(_Binding):
     """A job's specification, keyed by the JSV parameter names of qsub(1)."""
 
     CMDNAME: Name
@@ -78,12 +85,46 @@ class JobSpec(_Strict):
     jsv: list[str] | None = None
     notify: bool | None = None
     shell: bool | None = None
+    ckpt: Name | None = None
+    c_interval: Annotated[int, Field(ge=0)] | None = None
+    c_occasion: Name | None = None
+    dl: str | None = None
+    i: list[str] | None = None
+    js: Annotated[int, Field(ge=0)] | None = None
+    ot: Annotated[int, Field(ge=0)] | None = None
+    tc: Annotated[int, Field(ge=0)] | None = None
+    hold_jid_ad: list[str] | None = None
+    binding_type: Name | None = None
+    binding_strategy: Name | None = None
+    binding_amount: int | None = None
+    binding_step: int | None = None
+    binding_socket: int | None = None
+    binding_core: int | None = None
+    binding_exp_n: int | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _explicit_binding_pairs(cls, data: Any) -> Any:
+        """``binding_exp_socket<i>``/``binding_exp_core<i>`` are the only open-ended keys."""
+        if isinstance(data, dict):
+            for key, value in data.items():
+                if key in cls.model_fields:
+                    continue
+                if not BINDING_EXP_KEY.fullmatch(str(key)) or type(value) is not int:
+                    raise ValueError(f"Extra inputs are not permitted: {key}")
+        return data
 
 
 class JobChanges(JobSpec):
-    """qalter's partial specification: every key optional."""
+    """qalter's partial specification: every key optional.
+
+    ``context_ops`` are qalter's ``-ac``/``-dc``/``-sc`` in order, ``[op, name,
+    value]`` with op ``+`` (add), ``-`` (delete) or ``=`` (clear), applied by the
+    qmaster to each job's own context.
+    """
 
     CMDNAME: Name | None = None  # type: ignore[assignment]
+    context_ops: list[Annotated[list[str], Field(min_length=3, max_length=3)]] | None = None
 
 
 class NoArgs(_Strict):
@@ -115,6 +156,7 @@ class AlterArgs(_Strict):
     job_ids: list[str]
     job: JobChanges
     verify: Verify = "n"
+    users: list[str] | None = None
 
 
 class ConfShowArgs(_Strict):

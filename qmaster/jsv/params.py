@@ -10,16 +10,20 @@ keys                          Python value            protocol text
 b j now notify R r shell      ``bool``                ``y`` / ``n``
 h                             ``bool``                ``u`` / ``n``
 p pe_min pe_max t_* ar js tc  ``int``                 decimal
+ot c_interval binding_<n>
 l_hard l_soft ac              ``dict[str, str]``      ``a=1,b=5`` (``b`` if "")
 q_hard q_soft masterq M       ``list[str]``           ``a,b``
-hold_jid o e S i
+hold_jid hold_jid_ad o e S i
 CMDARGS                       ``list[str]``           ``CMDARGS n`` + ``CMDARG<i>``
 anything else                 ``str``                 as is
 ============================  ======================  =====================
 
 ``v`` (the job environment) travels as ``ENV`` lines, and ``script``, ``jsv``
 and ``V`` never reach a JSV. An empty value sent back by a JSV deletes the
-parameter. Scoped names of newer Grid Engines (``global_l_hard``,
+parameter. ``binding_<n>`` are the integer binding parameters
+(``binding_amount``, ``binding_step``, ``binding_socket``, ``binding_core``,
+``binding_exp_n``, ``binding_exp_socket<i>``, ``binding_exp_core<i>``, see
+:mod:`qmaster.submitvalues`). Scoped names of newer Grid Engines (``global_l_hard``,
 ``master_q_hard``, ...) are accepted as aliases.
 """
 
@@ -29,12 +33,18 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from qmaster.jsv.errors import JsvProtocolError, JsvValueError
+from qmaster.submitvalues import BINDING_EXP_KEY, BINDING_INTS
 
 YES_NO: Final = frozenset({"b", "j", "now", "notify", "R", "r", "shell"})
-INTS: Final = frozenset({"p", "pe_min", "pe_max", "t_min", "t_max", "t_step", "ar", "js", "tc"})
+INTS: Final = frozenset(
+    {"p", "pe_min", "pe_max", "t_min", "t_max", "t_step", "ar", "js", "tc", "ot", "c_interval"}
+    | BINDING_INTS
+)
 DICTS: Final = frozenset({"l_hard", "l_soft", "ac"})
-LISTS: Final = frozenset({"q_hard", "q_soft", "masterq", "M", "hold_jid", "o", "e", "S", "i"})
-NOT_SENT: Final = frozenset({"v", "V", "script", "jsv", "CMDNAME", "CMDARGS"})
+LISTS: Final = frozenset(
+    {"q_hard", "q_soft", "masterq", "M", "hold_jid", "hold_jid_ad", "o", "e", "S", "i"}
+)
+NOT_SENT: Final = frozenset({"v", "V", "script", "jsv", "CMDNAME", "CMDARGS", "context_ops"})
 
 #: Pseudo parameters a JSV may read but never change.
 READ_ONLY: Final = frozenset({"CLIENT", "CONTEXT", "VERSION", "USER", "GROUP", "JOB_ID"})
@@ -73,7 +83,7 @@ def decode_value(name: str, text: str) -> Any:
         if text in ("u", "y", "n"):
             return text != "n"
         raise JsvValueError(f'JSV tries to set "{name}" to "{text}"')
-    if name in INTS:
+    if name in INTS or BINDING_EXP_KEY.fullmatch(name):
         try:
             return int(text)
         except ValueError:

@@ -1,0 +1,76 @@
+"""Effects of the submit options that store values for the qmaster to show and pass on.
+
+``-binding``, ``-c``, ``-ckpt``, ``-dl``, ``-i``, ``-js``, ``-ot``, ``-tc`` and
+``-hold_jid_ad`` as Grid Engine 6.2u5 parses them (``parse_qsub.c``). The values
+are checked by :mod:`qmaster.submitvalues`, the module the qmaster checks
+every job specification with, so a value means the same from the command
+line, a request file, a ``#$`` line, qalter or a JSV.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from clients.common.errors import OptionError
+from clients.submit.dates import parse_date_time
+from qmaster import submitvalues as SV
+
+if TYPE_CHECKING:
+    from clients.submit.grammar import ParseContext, SubmitState
+
+BINDING_TYPES = frozenset(SV.BINDING_TYPES)
+
+
+def checked(convert: Callable[..., Any], *args: Any) -> Any:
+    """``convert(*args)``, with a refusal turned into the option error qsub prints."""
+    try:
+        return convert(*args)
+    except SV.SpecValueError as exc:
+        raise OptionError(str(exc), exc.status) from None
+
+
+def binding_words(tokens: Sequence[str]) -> int:
+    """How many words ``-binding`` takes: the strategy, after an optional type."""
+    return 2 if tokens and tokens[0] in BINDING_TYPES else 1
+
+
+def binding(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+    """``-binding``: a new binding replaces the whole previous one."""
+    found = checked(SV.binding, args)
+    for key in [k for k in state.spec if k.startswith("binding_")]:
+        del state.spec[key]
+    state.spec.update(found)
+
+
+def checkpoint(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+    """``-c``: the occasion letters or the interval; each -c sets its own key."""
+    state.spec.update(checked(SV.checkpoint, args[0]))
+
+
+def deadline(state: SubmitState, args: list[str], ctx: ParseContext) -> None:
+    """``-dl date_time``: the deadline, as ``CCYYMMDDhhmm.SS``."""
+    state.spec["dl"] = parse_date_time(args[0], ctx.year, "-dl")
+
+
+def stdin_paths(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+    """``-i``: the job's standard input path list."""
+    state.spec.setdefault("i", []).extend(checked(SV.path_list, args[0], "-i"))
+
+
+def number(key: str, convert: Callable[[str], int]) -> Callable[..., None]:
+    """``-js``, ``-ot``, ``-tc``: one checked integer."""
+
+    def effect(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+        state.spec[key] = checked(convert, args[0])
+
+    return effect
+
+
+def job_refs(key: str, option: str) -> Callable[..., None]:
+    """``-hold_jid`` and ``-hold_jid_ad``: job ids, names or patterns to wait for."""
+
+    def effect(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+        state.spec.setdefault(key, []).extend(checked(SV.job_refs, args[0], option))
+
+    return effect

@@ -1,0 +1,106 @@
+"""Checks and fills of a job specification that hold for every source of it.
+
+Whatever a value came through (qsub's command line, a request file, a ``#$``
+line, a client or server JSV, qalter), it passes here before it is stored:
+
+* the values of the 6.2u5 options (``-binding``, ``-c``, ``-dl``, ``-js``,
+  ``-ot``, ``-tc`` ...) are checked by :func:`qmaster.submitvalues.check_spec_values`,
+  the same functions qsub parses them with;
+* a resource request without a value (``-l display_win_gui``) gets ``TRUE``
+  when the attribute is a BOOL, as ``centry_list_fill_request()`` does; any
+  other attribute without a value is refused;
+* ``-dl`` needs the submitter in the ``deadlineusers`` user set.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterable
+from typing import Any
+
+from qmaster.complexes.table import ComplexEntry
+from qmaster.complexes.types import ValueType
+from qmaster.core.errors import InvalidRequest, PermissionDenied
+from qmaster.core.jobs import Identity, Job
+from qmaster.core.machine import Core
+from qmaster.submitvalues import SpecValueError, check_spec_values
+
+DEADLINE_USERS = "deadlineusers"
+
+
+def check_values(spec: dict[str, Any]) -> None:
+    """The 6.2u5 option values of ``spec`` are well formed."""
+    try:
+        check_spec_values(spec)
+    except SpecValueError as exc:
+        raise InvalidRequest(str(exc)) from exc
+
+
+def fill_request(entry: ComplexEntry, text: str) -> str:
+    """The value a request of ``entry`` stands for (``TRUE`` for a bare BOOL)."""
+    if text != "":
+        return text
+    if entry.type is ValueType.BOOL:
+        return "TRUE"
+    raise InvalidRequest(f'denied: missing value for request "{entry.name}"')
+
+
+def is_deadline_user(core: Core, who: Identity) -> bool:
+    """Member of the ``deadlineusers`` user set (by name or ``@group``)."""
+    userset = core.config.usersets.get(DEADLINE_USERS)
+    entries = set(userset.entries) if userset is not None else set()
+    return who.user in entries or f"@{who.group}" in entries
+
+
+def check_deadline(core: Core, who: Identity, spec: dict[str, Any]) -> None:
+    """A deadline (``-dl``) may be set only by a deadline user."""
+    if spec.get("dl") and not is_deadline_user(core, who):
+        raise PermissionDenied(
+            f'job rejected: the user "{who.user}" is no deadline initiation user'
+        )
+
+
+def check_alter_rights(core: Core, who: Identity, job: Job, changes: dict[str, Any]) -> None:
+    """Override tickets and a higher priority need an operator (a manager in minige)."""
+    if core.is_manager(who):
+        return
+    if "ot" in changes:
+        raise PermissionDenied(
+            f'denied: "{who.user}" must be operator to change amount of override tickets'
+        )
+    if "p" in changes and int(changes["p"]) > job.priority:
+        raise PermissionDenied(f'denied: "{who.user}" must be operator to increase job priority')
+
+
+def apply_context_ops(context: dict[str, str], ops: Iterable[list[str]]) -> dict[str, str]:
+    """qalter's ``-ac``/``-dc``/``-sc`` applied in order to a job's context."""
+    result = dict(context)
+    for op, name, value in ops:
+        if op == "=":
+            result.clear()
+        elif op == "-":
+            result.pop(name, None)
+        else:
+            result[name] = value
+    return result
+
+
+def hold_split(core: Core, job: Job, refs: list[str]) -> tuple[list[int], list[str]]:
+    """The jobs a hold list waits for, and the numeric references naming none."""
+    blocking: list[int] = []
+    exited: list[str] = []
+    for ref in refs:
+        if ref.isdigit():
+            if int(ref) in core.jobs:
+                blocking.append(int(ref))
+            else:
+                exited.append(ref)
+            continue
+        blocking.extend(
+            other.job_id
+            for other in core.jobs.values()
+            if other.owner.user == job.owner.user
+            and other.job_id != job.job_id
+            and fnmatch.fnmatchcase(other.name, ref)
+        )
+    return sorted(set(blocking)), exited
