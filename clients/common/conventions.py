@@ -23,9 +23,10 @@ qevent and seg are minige's own: they follow qstat.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
-from clients.common.errors import OptionError
+from clients.common.errors import ClientError, OptionError
 
 VERSION_LINE = "GE 6.2u5"
 """The first line of every usage Grid Engine 6.2u5 prints."""
@@ -100,3 +101,27 @@ def style_of(command: str) -> ErrorStyle:
 def help_text(usage: str) -> str:
     """The usage as ``-help`` prints it: the version line, then the usage."""
     return f"{VERSION_LINE}\n{usage}"
+
+
+def show_help(command: str, usage: str) -> int:
+    """``-help``: the version line and the usage on stdout; the command's exit code."""
+    sys.stdout.write(help_text(usage).rstrip("\n") + "\n")
+    return style_of(command).help_exit
+
+
+def report(command: str, usage: str, exc: ClientError) -> int:
+    """Print ``exc`` as ``command`` reports a bad command line; the exit code."""
+    lines: list[str] = []
+    if isinstance(exc, OptionError):
+        style = style_of(command)
+        if style.shows_usage(exc):
+            lines.append(help_text(usage).rstrip("\n"))
+        lines.extend(style.lines(exc))
+        code = style.exit_code(exc)
+    else:
+        if exc.show_usage:
+            lines.append(help_text(usage).rstrip("\n"))
+        lines.append(exc.message)
+        code = exc.exit_code
+    sys.stderr.write("\n".join(lines).rstrip("\n") + "\n")
+    return code

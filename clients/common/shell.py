@@ -24,9 +24,9 @@ from typing import Any
 
 import click
 
-from clients.common.conventions import ErrorStyle, help_text, style_of
-from clients.common.errors import ClientError, OptionError, invalid_argument, missing_argument
-from clients.common.output import EXIT_ERROR, err, out
+from clients.common.conventions import report, show_help
+from clients.common.errors import ClientError, invalid_argument, missing_argument
+from clients.common.output import EXIT_ERROR, err
 from qmaster.gdi import client as gdi_client
 from qmaster.gdi.client import GdiError, Reply
 
@@ -59,8 +59,7 @@ class GeCommand(click.Command):
         """Parse ``argv``, run the command and return its exit code."""
         args = list(sys.argv[1:] if argv is None else argv)
         if "-help" in args:
-            out(help_text(self.usage_text))
-            return self.style.help_exit
+            return show_help(self.name or "", self.usage_text)
         passthrough = self.context_settings.get("ignore_unknown_options", False)
         unknown = None if passthrough else first_unknown(args, self._option_names())
         if unknown is not None:
@@ -80,21 +79,8 @@ class GeCommand(click.Command):
             return EXIT_ERROR
         return int(result or 0)
 
-    @property
-    def style(self) -> ErrorStyle:
-        """How this command reports a bad command line."""
-        return style_of(self.name or "")
-
     def _report(self, exc: ClientError) -> int:
-        if isinstance(exc, OptionError):
-            if self.style.shows_usage(exc):
-                err(help_text(self.usage_text))
-            err("\n".join(self.style.lines(exc)))
-            return self.style.exit_code(exc)
-        if exc.show_usage:
-            err(help_text(self.usage_text))
-        err(exc.message)
-        return exc.exit_code
+        return report(self.name or "", self.usage_text, exc)
 
     def _option_names(self) -> dict[str, bool]:
         """Every option name -> whether it takes a value."""

@@ -1,0 +1,160 @@
+"""qalter's answers, qdel of names and task ranges, and the 6.2u5 options in the core."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from qmaster.core import Core
+from tests.unit.core.helpers import ALICE, BOB, ROOT, T0, make_core, request, states, submit, texts
+
+
+def alter(core: Core, who: Any = ALICE, ids: tuple[str, ...] = ("1",), **job: Any) -> Any:
+    return request(core, who, "alter", T0, job_ids=list(ids), job=job)
+
+
+@pytest.mark.parametrize(
+    ("change", "answers"),
+    [
+        ({"h": True}, ["modified hold of job 1"]),
+        ({"R": True}, ["modified reservation behaviour of job 1"]),
+        ({"r": True}, ["modified restart behaviour of job 1"]),
+        ({"N": "other"}, ["modified job name of job 1"]),
+        ({"ckpt": "x"}, ["modified checkpointing environment of job 1"]),
+        ({"i": ["in"]}, ["modified stdin path list of job 1"]),
+        (
+            {"pe_name": "mpi", "pe_min": 2, "pe_max": 2},
+            [
+                "modified parallel environment of job 1",
+                "modified slot range of job 1",
+            ],
+        ),
+        (
+            {"binding_type": "set", "binding_strategy": "linear_automatic", "binding_amount": 1},
+            ["modified binding of job 1"],
+        ),
+        ({"js": 5}, ["root@localhost sets job share of job 1 to 5"]),
+        ({"ot": 7}, ["root@localhost sets override tickets of job 1 to 7"]),
+        ({"p": -5}, ["root@localhost sets scheduling priority of job 1 to -5"]),
+        (
+            {"hold_jid": ["99"]},
+            ["modified job id hold list of job 1\n   blocking jobs: \n   exited jobs:   99"],
+        ),
+        ({"tc": 3}, ["modified task concurrency of job 3"]),
+    ],
+)
+def test_alter_answers_in_grid_engine_words(change: dict[str, Any], answers: list[str]) -> None:
+    """Each change answers as mod_job_attributes() does (the -tc line prints the value, as GE)."""
+    core = make_core()
+    submit(core, h=True, t_min=1, t_max=4)
+    out = alter(core, ROOT, **change)
+    assert texts(out) == answers
+    for key, value in change.items():
+        assert core.jobs[1].spec[key] == value
+
+
+def test_alter_answers_follow_grid_engines_order() -> None:
+    """Answers come in mod_job_attributes() order, whatever the order of the switches."""
+    core = make_core()
+    submit(core, h=True)
+    out = alter(core, N="n2", A="acct", R=True)
+    assert texts(out) == [
+        "modified account of job 1",
+        "modified reservation behaviour of job 1",
+        "modified job name of job 1",
+    ]
+
+
+def test_context_operations_apply_to_each_jobs_own_context() -> None:
+    """qalter -dc a=1 deletes a and keeps b; -ac adds; -sc replaces."""
+    core = make_core()
+    submit(core, h=True, ac={"a": "1", "b": "2"})
+    assert texts(alter(core, context_ops=[["-", "a", "1"]])) == ["modified context of job 1"]
+    assert core.jobs[1].spec["ac"] == {"b": "2"}
+    alter(core, context_ops=[["+", "c", "3"]])
+    assert core.jobs[1].spec["ac"] == {"b": "2", "c": "3"}
+    alter(core, context_ops=[["=", "", ""], ["+", "d", ""]])
+    assert core.jobs[1].spec["ac"] == {"d": ""}
+    assert "context_ops" not in core.jobs[1].spec
+
+
+def test_raising_priority_needs_an_operator() -> None:
+    """A user may lower his job's priority but not raise it; nothing changes then."""
+    core = make_core()
+    submit(core, h=True)
+    out = alter(core, p=10)
+    assert texts(out) == ['denied: "alice" must be operator to increase job priority']
+    assert "p" not in core.jobs[1].spec
+    assert texts(alter(core, p=-10)) == ["alice@localhost sets scheduling priority of job 1 to -10"]
+
+
+def test_bare_boolean_request_becomes_true_on_submit_and_alter() -> None:
+    """-l display_win_gui is stored as TRUE; a bare non-BOOL request is refused."""
+    core = make_core()
+    submit(core, h=True, l_hard={"display_win_gui": ""})
+    assert core.jobs[1].spec["l_hard"] == {"display_win_gui": "TRUE"}
+    alter(core, l_hard={"dwg": ""})
+    assert core.jobs[1].spec["l_hard"] == {"dwg": "TRUE"}
+    out = submit(core, l_hard={"arch": ""})
+    assert texts(out) == ['denied: missing value for request "arch"']
+    assert len(core.jobs) == 1
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"binding_strategy": "explicit", "binding_exp_n": 2, "binding_exp_socket0": 0},
+        {"binding_type": "set", "binding_strategy": "linear", "binding_amount": 1},
+        {"binding_type": "bogus", "binding_strategy": "linear_automatic", "binding_amount": 1},
+        {"c_occasion": "q"},
+        {"dl": "tomorrow"},
+    ],
+)
+def test_bad_option_values_are_refused_from_any_source(spec: dict[str, Any]) -> None:
+    """A value the client would refuse is refused by the qmaster too (JSV, old clients)."""
+    core = make_core()
+    out = submit(core, **spec)
+    assert out.answers
+    assert all(a.is_error for a in out.answers)
+    assert core.jobs == {}
+
+
+def test_deadline_needs_a_deadline_user() -> None:
+    """-dl by a user outside deadlineusers is refused with Grid Engine's text."""
+    core = make_core()
+    out = submit(core, dl="202612241800.00")
+    assert texts(out) == ['job rejected: the user "alice" is no deadline initiation user']
+    request(core, ROOT, "conf_add", T0, kind="userset", name="deadlineusers", members=["alice"])
+    submit(core, dl="202612241800.00")
+    assert core.jobs[1].spec["dl"] == "202612241800.00"
+
+
+def test_qdel_pattern_deletes_only_the_callers_jobs() -> None:
+    """qdel 'sl*' deletes alice's sleep jobs and leaves bob's alone, without complaint."""
+    core = make_core()
+    submit(core, ALICE, N="sleep", h=True)
+    submit(core, BOB, N="sleepy", h=True)
+    submit(core, ALICE, N="other", h=True)
+    out = request(core, ALICE, "delete", T0, job_ids=["sl*"], force=False, users=None)
+    assert texts(out) == ["alice has deleted job 1"]
+    assert states(core) == {"2": "hqw", "3": "hqw"}
+
+
+def test_qdel_name_with_task_range_deletes_those_tasks() -> None:
+    """qdel sleep -t 2-3 (sent as sleep.2-3:1) deletes tasks 2 and 3 only."""
+    core = make_core()
+    submit(core, N="sleep", h=True, t_min=1, t_max=4)
+    out = request(core, ALICE, "delete", T0, job_ids=["sleep.2-3:1"], force=False, users=None)
+    assert texts(out) == ["alice has deleted job-array tasks 2-3:1 of job 1"]
+    assert states(core) == {"1.1-4:3": "hqw"}
+
+
+def test_qalter_by_pattern_and_by_user() -> None:
+    """qalter 'sl*' changes the caller's matching jobs; -u bob changes all of bob's."""
+    core = make_core()
+    submit(core, ALICE, N="sleep", h=True)
+    submit(core, BOB, N="sleep", h=True)
+    assert texts(alter(core, ids=("sl*",), A="x")) == ["modified account of job 1"]
+    out = request(core, ROOT, "alter", T0, job_ids=[], users=["bob"], job={"A": "y"})
+    assert texts(out) == ["modified account of job 2"]
