@@ -1,0 +1,62 @@
+"""A real server JSV sees and changes the 6.2u5 job parameters; bad values are refused."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.integration.live import LiveDaemon, job
+
+pytestmark = pytest.mark.timeout(90)
+
+INCLUDE = Path(__file__).resolve().parents[3] / "examples" / "jsv" / "jsv_include.sh"
+
+# Records what it saw in the job context and sets tc / binding_amount, or a bad value.
+JSV = r"""#!/bin/sh
+. "{include}"
+jsv_on_start() {{ return; }}
+jsv_on_verify() {{
+   jsv_sub_add_param ac SAW "`jsv_get_param js`/`jsv_get_param binding_strategy`/`jsv_get_param hold_jid_ad`/`jsv_get_param c_occasion`"
+   case "`jsv_get_param N`" in
+      bad) jsv_set_param binding_strategy sideways ;;
+      *) jsv_set_param tc 2; jsv_set_param binding_amount 3 ;;
+   esac
+   jsv_correct
+}}
+jsv_main
+"""
+
+
+def _use_jsv(live: LiveDaemon, tmp_path: Path) -> None:
+    script = tmp_path / "params.sh"
+    script.write_text(JSV.format(include=INCLUDE))
+    script.chmod(0o755)
+    text = live.call("conf_show", {"kind": "global", "name": None}).data["text"]
+    text = re.sub(r"^jsv_url\s+.*$", f"jsv_url {script}", text, flags=re.M)
+    assert live.call("conf_modify", {"kind": "global", "text": text, "source": "t"}).ok
+
+
+BINDING = {"binding_type": "set", "binding_strategy": "linear_automatic", "binding_amount": 1}
+
+
+def test_server_jsv_reads_and_sets_new_parameters(live: LiveDaemon, tmp_path: Path) -> None:
+    """js, binding_*, hold_jid_ad, c_occasion reach the JSV; its tc and binding_amount stick."""
+    _use_jsv(live, tmp_path)
+    spec = {**BINDING, "js": 7, "hold_jid_ad": ["3"], "c_occasion": "sx"}
+    reply = live.call("submit", job("1", h=True, **spec))
+    assert reply.ok, reply.answers
+    detail = live.call("job_detail", {"job_ids": [str(reply.data["job_id"])]}).data["jobs"][0]
+    stored = detail["job"]
+    assert stored["ac"]["SAW"] == "7/linear_automatic/3/sx"
+    assert (stored["tc"], stored["binding_amount"]) == (2, 3)
+
+
+def test_server_jsv_bad_value_is_refused(live: LiveDaemon, tmp_path: Path) -> None:
+    """A binding strategy the JSV makes up is refused as qsub would refuse it; no job is kept."""
+    _use_jsv(live, tmp_path)
+    reply = live.call("submit", job("1", N="bad", **BINDING))
+    assert not reply.ok
+    assert "Wrong binding format" in reply.answers[0].text
+    assert live.call("job_list", {"users": None}).data["jobs"] == []
