@@ -41,6 +41,8 @@ class SubmitState:
     job_args: list[str] = field(default_factory=list)
     job_ids: list[str] = field(default_factory=list)
     users: list[str] | None = None
+    show_only: bool = False
+    sync: bool = False
 
     def clear(self) -> None:
         """``-clear``: forget every option collected so far."""
@@ -202,6 +204,21 @@ def _terse(state: SubmitState, _args: list[str], _ctx: ParseContext) -> None:
     state.terse = True
 
 
+def _display(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+    """``-display``: the X display, passed to the job as ``DISPLAY``."""
+    state.spec.setdefault("v", {})["DISPLAY"] = args[0]
+
+
+def _show_only(state: SubmitState, _args: list[str], _ctx: ParseContext) -> None:
+    """``-verify``: show the job as it would be submitted, submit nothing."""
+    state.show_only = True
+
+
+def _sync(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+    """``-sync y``: wait for the job to end and exit with its exit status."""
+    state.sync = V.yes_no("-sync", args[0])
+
+
 def _prefix(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
     state.prefix = args[0]
 
@@ -270,6 +287,9 @@ OPTIONS: dict[str, Option] = {
     "-shell": Option(1, _yes_no("shell", "-shell")),
     "-notify": Option(0, _flag("notify")),
     "-C": Option(1, _prefix),
+    "-display": Option(1, _display, "ERROR! -display option must have argument"),
+    "-verify": Option(0, _show_only),
+    "-sync": Option(1, _sync),
 }
 
 
@@ -279,7 +299,7 @@ def _users(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
 
 QALTER_HOLD = Option(1, _hold)
 QSUB_HOLD = Option(0, _hold)
-QSUB_ONLY = frozenset({"-b", "-shell"})
+QSUB_ONLY = frozenset({"-b", "-shell", "-sync", "-verify"})
 QALTER_TABLE = {
     **{k: v for k, v in OPTIONS.items() if k not in QSUB_ONLY},
     "-h": QALTER_HOLD,

@@ -16,7 +16,8 @@ from clients.common.output import out
 from clients.submit.build import SubmitRequest
 
 
-def _names() -> tuple[str, str]:
+def user_and_group() -> tuple[str, str]:
+    """The caller's user and group names (the ids when they have none)."""
     try:
         user = pwd.getpwuid(os.getuid()).pw_name
     except KeyError:
@@ -34,7 +35,7 @@ def apply_client_jsvs(request: SubmitRequest, client: str, *, rejected_prefix: s
         return
     from qmaster.jsv.client import run_client_jsvs
 
-    user, group = _names()
+    user, group = user_and_group()
     spec = request.spec
     outcome = run_client_jsvs(
         {k: v for k, v in spec.items() if k not in ("CMDNAME", "CMDARGS")},

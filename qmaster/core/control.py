@@ -13,6 +13,7 @@ from qmaster.core.errors import CoreError, InvalidRequest, NoSuchObject, Permiss
 from qmaster.core.jobchecks import (
     apply_context_ops,
     check_alter_rights,
+    check_array_holds,
     check_deadline,
     hold_split,
 )
@@ -271,6 +272,8 @@ def _alter(
     validate_spec(core, new)
     if "dl" in changes:
         check_deadline(core, who, new)
+    if "hold_jid_ad" in changes:
+        check_array_holds(core, job.owner.user, new, job.array)
     if "ar" in changes:
         check_job_ar(core, job.owner, new, now)
     texts = alter_texts(who, job, changes, lambda refs: hold_split(core, job, refs))

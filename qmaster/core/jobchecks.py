@@ -9,7 +9,8 @@ line, a client or server JSV, qalter), it passes here before it is stored:
 * a resource request without a value (``-l display_win_gui``) gets ``TRUE``
   when the attribute is a BOOL, as ``centry_list_fill_request()`` does; any
   other attribute without a value is refused;
-* ``-dl`` needs the submitter in the ``deadlineusers`` user set.
+* ``-dl`` needs the submitter in the ``deadlineusers`` user set;
+* ``-hold_jid_ad`` is for array jobs waiting on arrays of the same range.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 from qmaster.complexes.table import ComplexEntry
 from qmaster.complexes.types import ValueType
 from qmaster.core.errors import InvalidRequest, PermissionDenied
-from qmaster.core.jobs import Identity, Job
+from qmaster.core.jobs import Identity, Job, TaskRange
 from qmaster.core.machine import Core
 from qmaster.submitvalues import SpecValueError, check_spec_values
 
@@ -104,3 +105,30 @@ def hold_split(core: Core, job: Job, refs: list[str]) -> tuple[list[int], list[s
             and fnmatch.fnmatchcase(other.name, ref)
         )
     return sorted(set(blocking)), exited
+
+
+def check_array_holds(
+    core: Core, owner: str, spec: dict[str, Any], array: TaskRange | None
+) -> None:
+    """``-hold_jid_ad``: only for an array job, and only on arrays of the same task range."""
+    refs = [str(ref) for ref in spec.get("hold_jid_ad") or []]
+    if not refs:
+        return
+    if array is None:
+        raise InvalidRequest(
+            'Can only specify "-hold_jid_ad" option with an array job (using "-t" option)'
+        )
+    for ref in refs:
+        if ref.isdigit():
+            found = [core.jobs[int(ref)]] if int(ref) in core.jobs else []
+        else:
+            found = [
+                j
+                for j in core.jobs.values()
+                if j.owner.user == owner and fnmatch.fnmatchcase(j.name, ref)
+            ]
+        if any(j.array != array for j in found):
+            raise InvalidRequest(
+                "This array job must have the same range of sub-tasks as the dependent array "
+                "job specified with -hold_jid_ad"
+            )

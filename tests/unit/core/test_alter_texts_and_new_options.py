@@ -158,3 +158,18 @@ def test_qalter_by_pattern_and_by_user() -> None:
     assert texts(alter(core, ids=("sl*",), A="x")) == ["modified account of job 1"]
     out = request(core, ROOT, "alter", T0, job_ids=[], users=["bob"], job={"A": "y"})
     assert texts(out) == ["modified account of job 2"]
+
+
+def test_array_dependency_needs_arrays_of_the_same_range() -> None:
+    """-hold_jid_ad is refused for a plain job and against an array of another range."""
+    core = make_core()
+    submit(core, N="pre", h=True, t_min=1, t_max=4)
+    plain = submit(core, hold_jid_ad=["pre"])
+    assert texts(plain) == [
+        'Can only specify "-hold_jid_ad" option with an array job (using "-t" option)'
+    ]
+    other = submit(core, hold_jid_ad=["1"], t_min=1, t_max=5)
+    assert texts(other)[0].startswith("This array job must have the same range of sub-tasks")
+    same = submit(core, hold_jid_ad=["pre"], t_min=1, t_max=4)
+    assert not same.answers[0].is_error
+    assert sorted(core.jobs) == [1, 2]
