@@ -29,7 +29,9 @@ def test_help_of_every_command_starts_with_the_version(shared_served: RunningCel
 
 def test_qdel_task_range_and_name_pattern(served: RunningCell) -> None:
     """qdel 1 -t 3-4 deletes two tasks; qdel 'sl*' deletes the caller's sleep job."""
-    assert served.run("qsub", "-h", "-t", "1-4", "-b", "y", "sleep", "1").returncode == 0
+    assert (
+        served.run("qsub", "-h", "-N", "arr", "-t", "1-4", "-b", "y", "sleep", "1").returncode == 0
+    )
     assert served.run("qsub", "-h", "-N", "sleepy", "-b", "y", "sleep", "1").returncode == 0
     result = served.run("qdel", "1", "-t", "3-4")
     assert result.returncode == 0, result.stderr
