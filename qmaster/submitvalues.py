@@ -38,7 +38,7 @@ option              keys                       value
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 SEMANTIC: Final = 2
@@ -244,3 +244,31 @@ def _check_binding(spec: Mapping[str, Any]) -> None:
     if again is None or any(spec.get(k) != again.get(k) for k in {*keys, *again}):
         shown = text or ",".join(f"{k}={spec[k]}" for k in sorted(keys))
         raise _bad_binding(shown)
+
+
+def apply_context_ops(context: Mapping[str, str], ops: Iterable[Sequence[str]]) -> dict[str, str]:
+    """qalter's ``-ac``/``-dc``/``-sc`` (``context_ops``) applied in order to a context."""
+    result = dict(context)
+    for op, name, value in ops:
+        if op == "=":
+            result.clear()
+        elif op == "-":
+            result.pop(name, None)
+        else:
+            result[name] = value
+    return result
+
+
+def altered_spec(spec: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """A job's specification with qalter's ``changes``.
+
+    The context operations are applied to the job's own context, and a new
+    ``-binding`` replaces every ``binding_*`` key of the old one.
+    """
+    new = {**spec, **changes}
+    ops = new.pop("context_ops", None)
+    if ops is not None:
+        new["ac"] = apply_context_ops(spec.get("ac") or {}, ops)
+    if any(key.startswith("binding_") for key in changes):
+        new = {k: v for k, v in new.items() if not k.startswith("binding_") or k in changes}
+    return new

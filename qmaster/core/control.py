@@ -11,10 +11,10 @@ from qmaster.core.altertexts import alter_texts
 from qmaster.core.arjobs import check_job as check_job_ar
 from qmaster.core.errors import CoreError, InvalidRequest, NoSuchObject, PermissionDenied
 from qmaster.core.jobchecks import (
-    apply_context_ops,
     check_alter_rights,
     check_array_holds,
     check_deadline,
+    check_task_concurrency,
     hold_split,
 )
 from qmaster.core.jobs import Identity, Job, format_id_runs, parse_task_range
@@ -24,6 +24,7 @@ from qmaster.core.states import TaskState
 from qmaster.core.submit import check_name, task_range, validate_spec, verify_reasons
 from qmaster.gdi.answers import Status, error, ok
 from qmaster.gdi.messages import AlterArgs, DeleteArgs
+from qmaster.submitvalues import altered_spec
 
 ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING)
 
@@ -243,7 +244,9 @@ def _verify_alter(
         if not _may_touch(core, who, job):
             out.answers.append(_alter_denied(who, job).to_answer())
             continue
-        trial = Job(job.job_id, job.owner, job.submit_time, _altered(job, changes), job.array)
+        trial = Job(
+            job.job_id, job.owner, job.submit_time, altered_spec(job.spec, changes), job.array
+        )
         pending, reasons = verify_reasons(core, trial, mode, now)
         out.answers.extend(ok(r.text) for r in reasons if pending)
         text = "no suitable queues" if pending else "found suitable queue(s)"
@@ -263,10 +266,11 @@ def _alter(
         raise _alter_denied(who, job)
     if any(t.state is not TaskState.FINISHED for t in job.tasks.values()) and not job.pending:
         raise InvalidRequest(f"job {job.job_id} can't modify running jobs")
-    new = _altered(job, changes)
+    new = altered_spec(job.spec, changes)
     if "t_min" in changes:
         raise InvalidRequest("denied: the task range of a submitted job cannot be changed")
     check_alter_rights(core, who, job, changes)
+    check_task_concurrency(job, changes)
     check_name(str(new["N"]))
     task_range(new)
     validate_spec(core, new)
@@ -282,17 +286,6 @@ def _alter(
         job.user_hold = bool(changes["h"])
     core.spool_job(out, job)
     out.answers.extend(ok(text) for text in texts)
-
-
-def _altered(job: Job, changes: dict[str, Any]) -> dict[str, Any]:
-    """The job's specification with ``changes`` (qalter's context operations applied)."""
-    new = {**job.spec, **changes}
-    ops = new.pop("context_ops", None)
-    if ops is not None:
-        new["ac"] = apply_context_ops(job.spec.get("ac") or {}, ops)
-    if any(key.startswith("binding_") for key in changes):
-        new = {k: v for k, v in new.items() if not k.startswith("binding_") or k in changes}
-    return new
 
 
 def _alter_targets(core: Core, who: Identity, args: AlterArgs, out: Outcome) -> Selection:

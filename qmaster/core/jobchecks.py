@@ -16,7 +16,6 @@ line, a client or server JSV, qalter), it passes here before it is stored:
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterable
 from typing import Any
 
 from qmaster.complexes.table import ComplexEntry
@@ -73,17 +72,10 @@ def check_alter_rights(core: Core, who: Identity, job: Job, changes: dict[str, A
         raise PermissionDenied(f'denied: "{who.user}" must be operator to increase job priority')
 
 
-def apply_context_ops(context: dict[str, str], ops: Iterable[list[str]]) -> dict[str, str]:
-    """qalter's ``-ac``/``-dc``/``-sc`` applied in order to a job's context."""
-    result = dict(context)
-    for op, name, value in ops:
-        if op == "=":
-            result.clear()
-        elif op == "-":
-            result.pop(name, None)
-        else:
-            result[name] = value
-    return result
+def check_task_concurrency(job: Job, changes: dict[str, Any]) -> None:
+    """qalter -tc of more than 0 is for array jobs only (the text is Grid Engine's)."""
+    if int(changes.get("tc") or 0) > 0 and job.array is None:
+        raise InvalidRequest('ERROR! invalid option argument "task concurrency"')
 
 
 def hold_split(core: Core, job: Job, refs: list[str]) -> tuple[list[int], list[str]]:

@@ -23,10 +23,24 @@ from qmaster.core.jobs import Identity
 from qmaster.gdi.messages import JobSpec
 from qmaster.jsv.pool import JsvPool
 from qmaster.jsv.protocol import JsvContext, ResultState, Verdict
+from qmaster.submitvalues import altered_spec
 
 ALWAYS_ALLOWED = frozenset({"w", "t_min", "t_max", "t_step"})
 # JobSpec keys that one qalter switch sets together
-_SWITCH_OF = {"pe_min": "pe_name", "pe_max": "pe_name", "t_max": "t_min", "t_step": "t_min"}
+_SWITCH_OF = {
+    "pe_min": "pe_name",
+    "pe_max": "pe_name",
+    "t_max": "t_min",
+    "t_step": "t_min",
+    "context_ops": "ac",
+    "c_interval": "c",
+    "c_occasion": "c",
+}
+
+
+def _switch_of(key: str) -> str:
+    """The qalter switch (as jsv_allowed_mod names it) a changed key comes from."""
+    return "binding" if key.startswith("binding_") else _SWITCH_OF.get(key, key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +74,7 @@ def disallowed_changes(changes: dict[str, Any], conf: GlobalConf) -> str | None:
     allowed = {a for a in conf.jsv_allowed_mod if a.lower() != "none"}
     if not allowed:
         return "No job modification allowed due to jsv_allowed_mod configuration"
-    bad = sorted({_SWITCH_OF.get(k, k) for k in changes} - allowed - ALWAYS_ALLOWED)
+    bad = sorted({_switch_of(k) for k in changes} - allowed - ALWAYS_ALLOWED)
     if bad:
         return "rejected due to jsv_allowed_mod configuration which does not allow: " + ",".join(
             bad
@@ -118,7 +132,7 @@ class JsvGate:
         refused = disallowed_changes(changes, self.conf)
         if refused:
             return GateResult(error=refused)
-        merged = {**current, **changes}
+        merged = altered_spec(current, changes)
         verdict = await self.verify(who, merged, job_id)
         if not verdict.accepted:
             return GateResult(error=refused_text(verdict))

@@ -44,7 +44,7 @@ BINDING = {"binding_type": "set", "binding_strategy": "linear_automatic", "bindi
 def test_server_jsv_reads_and_sets_new_parameters(live: LiveDaemon, tmp_path: Path) -> None:
     """js, binding_*, hold_jid_ad, c_occasion reach the JSV; its tc and binding_amount stick."""
     _use_jsv(live, tmp_path)
-    spec = {**BINDING, "js": 7, "hold_jid_ad": ["3"], "c_occasion": "sx"}
+    spec = {**BINDING, "js": 7, "hold_jid_ad": ["3"], "c_occasion": "sx", "t_min": 1, "t_max": 2}
     reply = live.call("submit", job("1", h=True, **spec))
     assert reply.ok, reply.answers
     detail = live.call("job_detail", {"job_ids": [str(reply.data["job_id"])]}).data["jobs"][0]
@@ -60,3 +60,16 @@ def test_server_jsv_bad_value_is_refused(live: LiveDaemon, tmp_path: Path) -> No
     assert not reply.ok
     assert "Wrong binding format" in reply.answers[0].text
     assert live.call("job_list", {"users": None}).data["jobs"] == []
+
+
+def test_qalter_context_change_passes_the_server_jsv(live: LiveDaemon, tmp_path: Path) -> None:
+    """qalter -dc a with a server JSV deletes a from the job's own context and keeps the rest."""
+    _use_jsv(live, tmp_path)
+    spec = {**BINDING, "ac": {"a": "1", "b": "2"}}
+    job_id = live.call("submit", job("1", h=True, **spec)).data["job_id"]
+    ops = {"context_ops": [["-", "a", "9"]]}
+    reply = live.call("alter", {"job_ids": [str(job_id)], "job": ops})
+    assert [a.text for a in reply.answers] == [f"modified context of job {job_id}"]
+    stored = live.call("job_detail", {"job_ids": [str(job_id)]}).data["jobs"][0]["job"]
+    assert stored["ac"]["b"] == "2"
+    assert "a" not in stored["ac"]

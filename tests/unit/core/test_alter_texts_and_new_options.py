@@ -173,3 +173,11 @@ def test_array_dependency_needs_arrays_of_the_same_range() -> None:
     same = submit(core, hold_jid_ad=["pre"], t_min=1, t_max=4)
     assert not same.answers[0].is_error
     assert sorted(core.jobs) == [1, 2]
+
+
+def test_task_concurrency_is_for_array_jobs() -> None:
+    """qalter -tc 2 of a plain job is refused in Grid Engine's words; the job stays as it was."""
+    core = make_core()
+    submit(core, h=True)
+    assert texts(alter(core, tc=2)) == ['ERROR! invalid option argument "task concurrency"']
+    assert "tc" not in core.jobs[1].spec
