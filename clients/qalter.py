@@ -2,7 +2,9 @@
 
 The qsub switches are parsed with the same grammar (no request files, no
 script); only the keys given are sent with ``alter``, and the qmaster's
-answers (``modified hard resource list of job 12`` ...) are printed.
+answers (``modified hard resource list of job 12`` ...) are printed on stdout,
+refusals included, as Grid Engine's qalter prints them; a bad command line
+is ``qalter: ERROR! ...`` on stderr with the parser's status as exit code.
 """
 
 from __future__ import annotations
@@ -45,7 +47,8 @@ def qalter_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     if request.users is not None:
         args["users"] = request.users
     reply = transport_of(ctx)("alter", args)
-    print_answers(reply.answers)
+    # qalter.c prints every answer, refusals included, on stdout
+    print_answers(reply.answers, errors_to_stdout=True)
     return exit_code(reply.answers)
 
 
