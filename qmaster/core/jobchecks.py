@@ -60,6 +60,26 @@ def check_deadline(core: Core, who: Identity, spec: dict[str, Any]) -> None:
         )
 
 
+def check_submit_rights(core: Core, who: Identity, spec: dict[str, Any]) -> None:
+    """A positive priority at submission needs an operator (a manager in minige)."""
+    if int(spec.get("p") or 0) > 0 and not core.is_manager(who):
+        raise PermissionDenied(
+            "job rejected: positive submission priority requires operator privileges"
+        )
+
+
+def check_checkpointing(spec: dict[str, Any]) -> None:
+    """``-c`` needs a ``-ckpt`` environment, and ``-ckpt`` with ``-c n`` is a contradiction."""
+    occasion = spec.get("c_occasion")
+    if spec.get("ckpt"):
+        if occasion == "n":
+            raise InvalidRequest('job rejected: checkpointing with "-c n" requested')
+    elif (occasion and occasion != "n") or spec.get("c_interval"):
+        raise InvalidRequest(
+            "job rejected: checkpointing without checkpointing environment requested"
+        )
+
+
 def check_alter_rights(core: Core, who: Identity, job: Job, changes: dict[str, Any]) -> None:
     """Override tickets and a higher priority need an operator (a manager in minige)."""
     if core.is_manager(who):

@@ -18,7 +18,14 @@ from qmaster.complexes.values import ValueParseError
 from qmaster.core import reports
 from qmaster.core.arjobs import check_job as check_job_ar
 from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
-from qmaster.core.jobchecks import check_array_holds, check_deadline, check_values, fill_request
+from qmaster.core.jobchecks import (
+    check_array_holds,
+    check_checkpointing,
+    check_deadline,
+    check_submit_rights,
+    check_values,
+    fill_request,
+)
 from qmaster.core.jobs import Job, TaskRange
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
@@ -139,6 +146,8 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
     array = task_range(spec)
     validate_spec(core, spec)
     check_deadline(core, req.identity, spec)
+    check_submit_rights(core, req.identity, spec)
+    check_checkpointing(spec)
     check_array_holds(core, req.identity.user, spec, array)
     check_job_ar(core, req.identity, spec, now)
     job = Job(0, req.identity, now, spec, array=array, user_hold=bool(spec.get("h")))

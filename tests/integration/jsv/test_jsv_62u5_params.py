@@ -18,7 +18,7 @@ JSV = r"""#!/bin/sh
 . "{include}"
 jsv_on_start() {{ return; }}
 jsv_on_verify() {{
-   jsv_sub_add_param ac SAW "`jsv_get_param js`/`jsv_get_param binding_strategy`/`jsv_get_param hold_jid_ad`/`jsv_get_param c_occasion`"
+   jsv_sub_add_param ac SAW "`jsv_get_param js`/`jsv_get_param binding_strategy`/`jsv_get_param hold_jid_ad`/`jsv_get_param i`"
    case "`jsv_get_param N`" in
       bad) jsv_set_param binding_strategy sideways ;;
       *) jsv_set_param tc 2; jsv_set_param binding_amount 3 ;;
@@ -42,14 +42,14 @@ BINDING = {"binding_type": "set", "binding_strategy": "linear_automatic", "bindi
 
 
 def test_server_jsv_reads_and_sets_new_parameters(live: LiveDaemon, tmp_path: Path) -> None:
-    """js, binding_*, hold_jid_ad, c_occasion reach the JSV; its tc and binding_amount stick."""
+    """js, binding_*, hold_jid_ad, i reach the JSV; its tc and binding_amount stick."""
     _use_jsv(live, tmp_path)
-    spec = {**BINDING, "js": 7, "hold_jid_ad": ["3"], "c_occasion": "sx", "t_min": 1, "t_max": 2}
+    spec = {**BINDING, "js": 7, "hold_jid_ad": ["3"], "i": ["in"], "t_min": 1, "t_max": 2}
     reply = live.call("submit", job("1", h=True, **spec))
     assert reply.ok, reply.answers
     detail = live.call("job_detail", {"job_ids": [str(reply.data["job_id"])]}).data["jobs"][0]
     stored = detail["job"]
-    assert stored["ac"]["SAW"] == "7/linear_automatic/3/sx"
+    assert stored["ac"]["SAW"] == "7/linear_automatic/3/in"
     assert (stored["tc"], stored["binding_amount"]) == (2, 3)
 
 

@@ -181,3 +181,28 @@ def test_task_concurrency_is_for_array_jobs() -> None:
     submit(core, h=True)
     assert texts(alter(core, tc=2)) == ['ERROR! invalid option argument "task concurrency"']
     assert "tc" not in core.jobs[1].spec
+
+
+def test_positive_submission_priority_needs_an_operator() -> None:
+    """qsub -p 10 by a user is refused in Grid Engine's words; root may."""
+    core = make_core()
+    out = submit(core, p=10)
+    assert texts(out) == ["job rejected: positive submission priority requires operator privileges"]
+    assert core.jobs == {}
+    submit(core, ROOT, p=10)
+    assert core.jobs[1].priority == 10
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ({"c_occasion": "sx"}, "checkpointing without checkpointing environment requested"),
+        ({"c_interval": 300}, "checkpointing without checkpointing environment requested"),
+        ({"ckpt": "blcr", "c_occasion": "n"}, 'checkpointing with "-c n" requested'),
+    ],
+)
+def test_checkpoint_options_must_agree(spec: dict[str, Any], message: str) -> None:
+    """-c needs -ckpt, and -ckpt with -c n is refused, as sge_gdi_add_job() refuses them."""
+    core = make_core()
+    assert texts(submit(core, **spec)) == [f"job rejected: {message}"]
+    assert core.jobs == {}

@@ -8,7 +8,7 @@ from qmaster.core.errors import IllegalTransition
 from qmaster.core.jobs import Task
 from qmaster.core.states import TaskState
 from qmaster.events.records import Acct, JobLog
-from tests.unit.core.helpers import ALICE, T0, make_core, run_until, states, submit, texts
+from tests.unit.core.helpers import ALICE, ROOT, T0, make_core, run_until, states, submit, texts
 
 
 def test_submit_answers_like_grid_engine():
@@ -147,7 +147,7 @@ def test_priority_orders_dispatch():
     core = make_core()
     submit(core, CMDARGS=["100"], t_min=1, t_max=15)
     submit(core, CMDARGS=["100"], N="low", p=-10)
-    submit(core, CMDARGS=["100"], N="high", p=10)
+    submit(core, ROOT, CMDARGS=["100"], N="high", p=10)  # a positive -p needs an operator
     core.tick(T0)
     assert states(core)["3"] == "t"
     assert states(core)["2"] == "qw"
