@@ -124,11 +124,19 @@ def _seconds(text: str) -> int:
     return int(text) if text.isdigit() else 0
 
 
+_PATH_LIST_WHAT = {"-o": "stdout path list", "-S": "shell list"}
+
+
 def path_list(text: str, option: str) -> list[str]:
-    """``-i``/``-o``/``-e``: ``[host:]path`` items separated by commas."""
+    """``-i``/``-o``/``-e``/``-S``: ``[host:]path`` items separated by commas.
+
+    ``-i`` is refused with ``-e``'s text, as ``parse_qsub.c`` does.
+    """
     items = [item for item in text.split(",") if item]
     if not items or any(item.count(":") > 1 or item.endswith(":") for item in items):
-        raise SpecValueError(f'ERROR! Wrong path list format "{text}" specified to {option} option')
+        what = _PATH_LIST_WHAT.get(option, "path list")
+        shown = option if option in _PATH_LIST_WHAT else "-e"
+        raise SpecValueError(f'ERROR! Wrong {what} format "{text}" specified to {shown} option')
     return items
 
 

@@ -240,8 +240,8 @@ def _jsv(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
 
 OPTIONS: dict[str, Option] = {
     "-N": Option(1, _set("N", V.job_name)),
-    "-o": Option(1, _extend("o")),
-    "-e": Option(1, _extend("e")),
+    "-o": Option(1, M.paths("o", "-o")),
+    "-e": Option(1, M.paths("e", "-e")),
     "-j": Option(1, _yes_no("j", "-j")),
     "-cwd": Option(0, _cwd),
     "-wd": Option(1, _set("wd")),
@@ -259,7 +259,7 @@ OPTIONS: dict[str, Option] = {
     "-c": Option(1, M.checkpoint),
     "-ckpt": Option(1, _set("ckpt")),
     "-dl": Option(1, M.deadline),
-    "-i": Option(1, M.stdin_paths),
+    "-i": Option(1, M.paths("i", "-i")),
     "-js": Option(1, M.number("js", SV.job_share)),
     "-ot": Option(1, M.number("ot", SV.override_tickets)),
     "-tc": Option(1, M.number("tc", SV.task_concurrency)),
@@ -280,7 +280,7 @@ OPTIONS: dict[str, Option] = {
     "-t": Option(1, _tasks, "ERROR! -t option must have a list of task id ranges"),
     "-jsv": Option(1, _jsv),
     "-b": Option(1, _yes_no("b", "-b")),
-    "-S": Option(1, _extend("S"), "ERROR! -S option must have path_name argument"),
+    "-S": Option(1, M.paths("S", "-S"), "ERROR! -S option must have path_name argument"),
     "-R": Option(1, _yes_no("R", "-R")),
     "-a": Option(1, _date),
     "-ar": Option(1, _set("ar", V.ar_id)),

@@ -53,9 +53,13 @@ def deadline(state: SubmitState, args: list[str], ctx: ParseContext) -> None:
     state.spec["dl"] = parse_date_time(args[0], ctx.year, "-dl")
 
 
-def stdin_paths(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
-    """``-i``: the job's standard input path list."""
-    state.spec.setdefault("i", []).extend(checked(SV.path_list, args[0], "-i"))
+def paths(key: str, option: str) -> Callable[..., None]:
+    """``-o``, ``-e``, ``-i``, ``-S``: ``[host:]path`` lists, each -x adding to the list."""
+
+    def effect(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+        state.spec.setdefault(key, []).extend(checked(SV.path_list, args[0], option))
+
+    return effect
 
 
 def number(key: str, convert: Callable[[str], int]) -> Callable[..., None]:

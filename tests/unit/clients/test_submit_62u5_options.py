@@ -82,6 +82,10 @@ def test_new_option_means_the_same_in_every_source(
         (["-ot", "x"], "ERROR! invalid override tickets, must be an unsigned integer"),
         (["-tc", "-1"], "invalid task concurrency number -1. Must be an integer greater or"),
         (["-hold_jid_ad", ","], 'Wrong jid_hold_ad list format "," specified to -hold_jid_ad'),
+        (["-o", "a:b:c"], 'ERROR! Wrong stdout path list format "a:b:c" specified to -o option'),
+        (["-e", "h:"], 'ERROR! Wrong path list format "h:" specified to -e option'),
+        (["-i", "h:"], 'ERROR! Wrong path list format "h:" specified to -e option'),
+        (["-S", "a:b:c"], 'ERROR! Wrong shell list format "a:b:c" specified to -S option'),
     ],
 )
 def test_bad_values_are_refused_in_grid_engine_words(argv: list[str], message: str) -> None:
