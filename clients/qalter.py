@@ -18,6 +18,7 @@ from clients.common.errors import ClientError
 from clients.common.output import exit_code, print_answers
 from clients.common.shell import GeCommand, Transport, transport_of
 from clients.submit.build import build_qalter
+from clients.submit.grammar import asks_for_help
 from clients.submit.jsv_run import apply_client_jsvs
 from clients.submit.usage import QALTER_USAGE
 from clients.submit.world import real_inputs
@@ -27,6 +28,7 @@ from clients.submit.world import real_inputs
     "qalter",
     cls=GeCommand,
     usage_text=QALTER_USAGE,
+    asks_for_help=lambda args: asks_for_help(args, qalter=True),
     context_settings={"ignore_unknown_options": True, "help_option_names": []},
 )
 @click.argument("argv", nargs=-1, type=click.UNPROCESSED)

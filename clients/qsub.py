@@ -21,6 +21,7 @@ from clients.common.output import EXIT_OK, err, exit_code, out, print_answers
 from clients.common.shell import GeCommand, Transport, transport_of
 from clients.qstat_render.detail import render_detail
 from clients.submit.build import build_qsub
+from clients.submit.grammar import asks_for_help
 from clients.submit.jsv_run import apply_client_jsvs, user_and_group
 from clients.submit.sync import wait_for_end
 from clients.submit.usage import QSUB_USAGE
@@ -59,6 +60,7 @@ def report_submit(reply: Reply, terse: bool) -> int:
     "qsub",
     cls=GeCommand,
     usage_text=QSUB_USAGE,
+    asks_for_help=asks_for_help,
     context_settings={"ignore_unknown_options": True, "help_option_names": []},
 )
 @click.argument("argv", nargs=-1, type=click.UNPROCESSED)

@@ -49,16 +49,23 @@ def transport_of(ctx: click.Context) -> Transport:
 class GeCommand(click.Command):
     """A click command that behaves like a Grid Engine client on bad input."""
 
-    def __init__(self, *args: Any, usage_text: str, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        usage_text: str,
+        asks_for_help: Callable[[Sequence[str]], bool] | None = None,
+        **kwargs: Any,
+    ) -> None:
         kwargs.setdefault("context_settings", dict(CONTEXT_SETTINGS))
         kwargs["add_help_option"] = False
         super().__init__(*args, **kwargs)
         self.usage_text = usage_text
+        self.asks_for_help = asks_for_help or (lambda args: "-help" in args)
 
     def run(self, argv: Sequence[str] | None, transport: Transport | None = None) -> int:
         """Parse ``argv``, run the command and return its exit code."""
         args = list(sys.argv[1:] if argv is None else argv)
-        if "-help" in args:
+        if self.asks_for_help(args):
             return show_help(self.name or "", self.usage_text)
         passthrough = self.context_settings.get("ignore_unknown_options", False)
         unknown = None if passthrough else first_unknown(args, self._option_names())

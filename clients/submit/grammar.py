@@ -372,6 +372,20 @@ def _split(line: str) -> list[str]:
         raise bad_value(f'ERROR! invalid option argument "{line.strip()}"') from None
 
 
+def asks_for_help(tokens: Sequence[str], qalter: bool = False) -> bool:
+    """``-help`` given as an option (not as another option's value or a job argument)."""
+    table = option_table(qalter)
+    i = 0
+    while i < len(tokens):
+        if tokens[i] == "-help":
+            return True
+        option = table.get(tokens[i])
+        if option is None and not qalter:
+            return False
+        i += 1 + (option.arity_at(tokens[i + 1 :]) if option else 0)
+    return False
+
+
 def split_command_line(tokens: Sequence[str], qalter: bool = False) -> tuple[list[str], list[str]]:
     """Split argv into its option words and the script with its job arguments."""
     table = option_table(qalter)

@@ -147,3 +147,14 @@ def test_qalter_user_list_selects_jobs_by_owner(qmaster: FakeQmaster) -> None:
         [],
         {"h": True},
     )
+
+
+def test_help_after_the_script_is_a_job_argument(
+    tmp_path: Path, qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qsub job.sh -help submits job.sh with the argument -help; -N -help names the job."""
+    (tmp_path / "job.sh").write_text("sleep 1\n")
+    qsub.main(["-N", "-help", "job.sh", "-help"], transport=qmaster)
+    spec = qmaster.last[1]["job"]
+    assert (spec["N"], spec["CMDARGS"]) == ("-help", ["-help"])
+    assert "usage" not in capsys.readouterr().out
