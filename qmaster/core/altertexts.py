@@ -5,7 +5,8 @@ Read from ``mod_job_attributes()`` (``sge_job_qmaster.c``) and the texts of
 (``MSG_SGETEXT_MOD_JOBS_SU``); override tickets, priority, job share and the
 advance reservation answer who set them to what; the hold lists name the
 blocking and exited jobs. The answers come in the order of that function,
-not in the order of the switches. Grid Engine prints the task concurrency
+not in the order of the switches. A hold change answers only when the hold
+changes, once per task of an array job (``modified hold of job-array task 5.2``). Grid Engine prints the task concurrency
 value where the job id belongs (``modified task concurrency of job 5`` for
 ``-tc 5``); that is kept, as scripts may match it.
 
@@ -19,6 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from qmaster.core.jobs import Identity, Job
+from qmaster.core.states import TaskState
 
 SILENT = frozenset({"c_interval", "c_occasion", "CMDNAME"})
 
@@ -103,9 +105,22 @@ def alter_texts(
             continue
         elif key == "tc":
             texts.append(f"modified {what} of job {changes['tc']}")
+        elif key == "h":
+            texts.extend(_hold_texts(job, bool(changes["h"])))
         else:
             texts.append(f"modified {what} of job {job.job_id}")
     return texts
+
+
+def _hold_texts(job: Job, hold: bool) -> list[str]:
+    """``modified hold`` only when the hold changes; one line per task of an array job."""
+    if hold == job.user_hold:
+        return []
+    if job.array is None:
+        return [f"modified hold of job {job.job_id}"]
+    active = (t for t, task in job.tasks.items() if task.state is not TaskState.FINISHED)
+    ids = sorted({*job.pending, *active})
+    return [f"modified hold of job-array task {job.job_id}.{t}" for t in ids]
 
 
 def _hold_text(key: str, job: Job, split: tuple[list[int], list[str]]) -> str:

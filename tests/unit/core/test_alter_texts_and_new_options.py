@@ -17,7 +17,8 @@ def alter(core: Core, who: Any = ALICE, ids: tuple[str, ...] = ("1",), **job: An
 @pytest.mark.parametrize(
     ("change", "answers"),
     [
-        ({"h": True}, ["modified hold of job 1"]),
+        ({"h": True}, []),
+        ({"h": False}, [f"modified hold of job-array task 1.{t}" for t in range(1, 5)]),
         ({"R": True}, ["modified reservation behaviour of job 1"]),
         ({"r": True}, ["modified restart behaviour of job 1"]),
         ({"N": "other"}, ["modified job name of job 1"]),
@@ -206,3 +207,12 @@ def test_checkpoint_options_must_agree(spec: dict[str, Any], message: str) -> No
     core = make_core()
     assert texts(submit(core, **spec)) == [f"job rejected: {message}"]
     assert core.jobs == {}
+
+
+def test_hold_of_a_plain_job_answers_once_and_only_on_change() -> None:
+    """qalter -h u of a plain job: 'modified hold of job 1'; again: nothing to say."""
+    core = make_core()
+    submit(core)
+    assert texts(alter(core, h=True)) == ["modified hold of job 1"]
+    assert texts(alter(core, h=True)) == []
+    assert states(core) == {"1": "hqw"}
