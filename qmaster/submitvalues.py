@@ -38,6 +38,7 @@ option              keys                       value
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
@@ -232,9 +233,12 @@ def check_spec_values(spec: Mapping[str, Any]) -> None:
             raise SpecValueError(f'invalid value "{value}" for "{key}"')
     if spec.get("c_occasion") is not None:
         occasion(str(spec["c_occasion"]))
-    dl = spec.get("dl")
-    if dl is not None and not _DATE.fullmatch(str(dl)):
-        raise SpecValueError(f'ERROR! Wrong date/time format "{dl}" specified to -dl option')
+    for key, option in (("dl", "-dl"), ("a", "-a")):
+        value = spec.get(key)
+        if value is not None and (not _DATE.fullmatch(str(value)) or not date_time_epoch(value)):
+            raise SpecValueError(
+                f'ERROR! Wrong date/time format "{value}" specified to {option} option'
+            )
     _check_binding(spec)
 
 
@@ -280,3 +284,16 @@ def altered_spec(spec: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[st
     if any(key.startswith("binding_") for key in changes):
         new = {k: v for k, v in new.items() if not k.startswith("binding_") or k in changes}
     return new
+
+
+def date_time_epoch(value: object) -> float | None:
+    """The epoch of a normalised ``CCYYMMDDhhmm.SS`` in local time, or ``None``."""
+    try:
+        return time.mktime(time.strptime(str(value), "%Y%m%d%H%M.%S"))
+    except (ValueError, OverflowError):
+        return None
+
+
+def not_before(spec: Mapping[str, Any]) -> float | None:
+    """When a job may start at the earliest (``-a``), or ``None`` for at once."""
+    return date_time_epoch(spec["a"]) if spec.get("a") else None

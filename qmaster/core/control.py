@@ -21,7 +21,13 @@ from qmaster.core.jobs import Identity, Job, format_id_runs, parse_task_range
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
 from qmaster.core.states import TaskState
-from qmaster.core.submit import check_name, task_range, validate_spec, verify_reasons
+from qmaster.core.submit import (
+    check_name,
+    request_start_pass,
+    task_range,
+    validate_spec,
+    verify_reasons,
+)
 from qmaster.gdi.answers import Status, error, ok
 from qmaster.gdi.messages import AlterArgs, DeleteArgs
 from qmaster.submitvalues import altered_spec
@@ -286,6 +292,8 @@ def _alter(
         job.user_hold = bool(changes["h"])
     core.spool_job(out, job)
     out.answers.extend(ok(text) for text in texts)
+    if "a" in changes:
+        request_start_pass(core, new, now)
 
 
 def _alter_targets(core: Core, who: Identity, args: AlterArgs, out: Outcome) -> Selection:

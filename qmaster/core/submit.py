@@ -33,6 +33,7 @@ from qmaster.core.verification import wait_for_verification
 from qmaster.core.view import assemble, job_request
 from qmaster.gdi.answers import ok, warning
 from qmaster.gdi.messages import JobSpec, SubmitArgs
+from qmaster.submitvalues import not_before
 from schedd import Reason, schedule
 
 _BAD_NAME = re.compile(r"[\n\t\r /:'\\\[\]{}|()@%,\"]")
@@ -179,6 +180,14 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
     flush = core.config.sched_conf.flush_submit_sec
     if flush > 0:
         core.request_pass(now + flush)
+    request_start_pass(core, spec, now)
+
+
+def request_start_pass(core: Core, spec: dict[str, Any], now: float) -> None:
+    """A job with a start time (``-a``) in the future is scheduled again at that time."""
+    start = not_before(spec)
+    if start is not None and start > now:
+        core.request_pass(start)
 
 
 def _normalise(spec: JobSpec) -> dict[str, Any]:

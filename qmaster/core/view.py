@@ -21,6 +21,7 @@ from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.ars import LIVE
 from qmaster.core.jobs import Job, Task
 from qmaster.core.states import TaskState
+from qmaster.submitvalues import not_before
 from schedd import Booked, HostState, JobRequest, PeState, QueueState, Running, View
 from schedd.categories import with_category
 from schedd.matching import debits
@@ -226,7 +227,10 @@ def build_view(core: Core, now: float) -> View:
     jobs = [
         job_request(job, job.pending)
         for job in core.jobs.values()
-        if job.pending and not is_held(core, job) and not job.spec.get("ar")
+        if job.pending
+        and not is_held(core, job)
+        and not job.spec.get("ar")
+        and (not job.spec.get("a") or (not_before(job.spec) or 0) <= now)
     ]
     return assemble(core, jobs, now)
 

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 
 from qmaster.core import Core
-from tests.unit.core.helpers import ALICE, BOB, ROOT, T0, make_core, request, states, submit, texts
+from tests.unit.core.helpers import (
+    ALICE,
+    BOB,
+    ROOT,
+    T0,
+    make_core,
+    request,
+    run_until,
+    states,
+    submit,
+    texts,
+)
 
 
 def alter(core: Core, who: Any = ALICE, ids: tuple[str, ...] = ("1",), **job: Any) -> Any:
@@ -216,3 +228,17 @@ def test_hold_of_a_plain_job_answers_once_and_only_on_change() -> None:
     assert texts(alter(core, h=True)) == ["modified hold of job 1"]
     assert texts(alter(core, h=True)) == []
     assert states(core) == {"1": "hqw"}
+
+
+def test_start_time_holds_the_job_until_then() -> None:
+    """qsub -a: the job waits (qw) until its start time, then the pass at that time starts it."""
+    core = make_core()
+    start = T0 + 600
+    stamp = time.strftime("%Y%m%d%H%M.%S", time.localtime(start))
+    submit(core, CMDARGS=["100"], a=stamp)
+    run_until(core, start - 1)
+    assert states(core, start - 1) == {"1": "qw"}
+    assert core.next_deadline() is not None
+    assert core.next_deadline() <= start
+    run_until(core, start + 1)
+    assert states(core, start + 1)["1"] in ("t", "r")
