@@ -235,7 +235,9 @@ def check_spec_values(spec: Mapping[str, Any]) -> None:
         occasion(str(spec["c_occasion"]))
     for key, option in (("dl", "-dl"), ("a", "-a")):
         value = spec.get(key)
-        if value is not None and (not _DATE.fullmatch(str(value)) or not date_time_epoch(value)):
+        if not isinstance(value, str):  # an advance reservation's a is already an epoch
+            continue
+        if not _DATE.fullmatch(value) or not date_time_epoch(value):
             raise SpecValueError(
                 f'ERROR! Wrong date/time format "{value}" specified to {option} option'
             )
