@@ -17,13 +17,13 @@ from typing import Any
 
 import click
 
-from clients.common.output import EXIT_OK, err, exit_code, out, print_answers
+from clients.common.output import EXIT_ERROR, EXIT_OK, err, exit_code, out, print_answers
 from clients.common.shell import GeCommand, Transport, transport_of
 from clients.qstat_render.detail import render_detail
 from clients.submit.build import build_qsub
 from clients.submit.grammar import asks_for_help
 from clients.submit.jsv_run import apply_client_jsvs, user_and_group
-from clients.submit.sync import wait_for_end
+from clients.submit.sync import wait_for_end, wait_until_scheduled
 from clients.submit.usage import QSUB_USAGE
 from clients.submit.world import real_inputs
 from qmaster.cell import Cell
@@ -76,9 +76,14 @@ def qsub_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     transport = transport_of(ctx)
     reply = transport("submit", {"job": request.spec, "verify": request.verify})
     code = report_submit(reply, request.terse)
-    if code != EXIT_OK or not request.sync or request.verify in ("v", "p"):
+    if code != EXIT_OK or request.verify in ("v", "p"):
         return code
     job_id, tasks = int(reply.data["job_id"]), _task_ids(request.spec)
+    name = terse_id(reply.data) or str(job_id)
+    if request.spec.get("now") and not wait_until_scheduled(transport, job_id, name):
+        return EXIT_ERROR
+    if not request.sync:
+        return code
     accounting = Cell.from_env(inputs.env).common / "accounting"
     return wait_for_end(transport, job_id, tasks, accounting)
 

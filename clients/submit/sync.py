@@ -1,4 +1,11 @@
-"""``qsub -sync y``: wait for the job to end and exit with its exit status.
+"""``qsub -sync y`` and ``-now y``: wait for the job to end, or to be scheduled.
+
+``-now y`` (``qsub.c``): ``Waiting for immediate job to be scheduled.``, then
+``Your immediate job 5 has been successfully scheduled.`` or ``Your qsub
+request could not be scheduled, try again later.`` (exit 1) on stderr; the
+qmaster deletes an immediate job its first pass could not start.
+
+``-sync y``: wait for the job to end and exit with its exit status.
 
 As Grid Engine's qsub (``report_exit_status()``): one line per task,
 ``Job 5 exited with exit code 0.`` (``Job 5.2 ...`` for an array task),
@@ -17,13 +24,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clients.common.output import out
+from clients.common.output import err, out
 from qmaster.gdi.client import Reply
 
 Transport = Callable[[str, dict[str, Any]], Reply]
 
 POLL_SECONDS = 1.0
 RECORD_WAIT_SECONDS = 15.0
+PENDING_STATES = frozenset({"qw", "hqw", "vqw", "Eqw"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,5 +103,29 @@ def wait_for_end(
 
 
 def _still_there(transport: Transport, job_id: int) -> bool:
+    return _detail(transport, job_id) is not None
+
+
+def _detail(transport: Transport, job_id: int) -> dict[str, Any] | None:
     reply = transport("job_detail", {"job_ids": [str(job_id)]})
-    return bool(reply.ok and (reply.data or {}).get("jobs"))
+    jobs = (reply.data or {}).get("jobs") if reply.ok else None
+    return jobs[0] if jobs else None
+
+
+def wait_until_scheduled(
+    transport: Transport,
+    job_id: int,
+    name: str,
+    sleep: Callable[[float], None] = time.sleep,
+) -> bool:
+    """``-now y``: wait for the first pass to start the job or drop it; say which on stderr."""
+    err("Waiting for immediate job to be scheduled.")
+    while True:
+        detail = _detail(transport, job_id)
+        if detail is None:
+            err("\nYour qsub request could not be scheduled, try again later.")
+            return False
+        if any(t.get("state") not in PENDING_STATES for t in detail.get("tasks") or []):
+            err(f"\nYour immediate job {name} has been successfully scheduled.")
+            return True
+        sleep(POLL_SECONDS)

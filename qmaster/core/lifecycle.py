@@ -89,10 +89,21 @@ def run_pass(core: Core, now: float, out: Outcome) -> None:
         core.reasons = plan.reasons
         for order in plan.orders:
             dispatch(core, order, now, out)
+        drop_unplaced_immediate(core, [r.job_id for r in view.jobs], now, out)
         if plan.orders:
             out.log("scheduler_pass", dispatched=len(plan.orders), pending=len(plan.reasons))
     if core.ars:
         run_passes(core, now, out)
+
+
+def drop_unplaced_immediate(core: Core, job_ids: list[int], now: float, out: Outcome) -> None:
+    """``-now y``: what the pass that first saw an immediate job did not place is deleted."""
+    for job_id in job_ids:
+        job = core.jobs.get(job_id)
+        if job is not None and job.spec.get("now") and job.pending:
+            out.log("immediate_job_deleted", job_id=job_id, tasks=len(job.pending))
+            for task_id in list(job.pending):
+                finish_pending(core, job, task_id, now, out)
 
 
 def dispatch(core: Core, order: Order, now: float, out: Outcome) -> None:

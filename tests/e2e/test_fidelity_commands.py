@@ -50,3 +50,17 @@ def test_sync_waits_for_the_job_and_returns_its_status(served: RunningCell) -> N
         'Your job 1 ("sleep") has been submitted',
         "Job 1 exited with exit code 0.",
     ]
+
+
+def test_immediate_job_is_scheduled_or_refused(served: RunningCell) -> None:
+    """qsub -now y waits for the first pass: scheduled (exit 0), or 'try again later' (exit 1)."""
+    result = served.run("qsub", "-now", "y", "-b", "y", "sleep", "5")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == (
+        "Waiting for immediate job to be scheduled.\n\n"
+        "Your immediate job 1 has been successfully scheduled.\n"
+    )
+    result = served.run("qsub", "-now", "y", "-l", "arch=no-such", "-b", "y", "sleep", "5")
+    assert result.returncode == 1
+    assert result.stderr.endswith("\nYour qsub request could not be scheduled, try again later.\n")
+    assert served.run("qstat", "-u", "*", "-j", "2").returncode == 1

@@ -8,7 +8,13 @@ from typing import Any
 import pytest
 
 from clients import qsub
-from clients.submit.sync import Ending, ending_line, read_endings, wait_for_end
+from clients.submit.sync import (
+    Ending,
+    ending_line,
+    read_endings,
+    wait_for_end,
+    wait_until_scheduled,
+)
 from qmaster.gdi.answers import ok
 from qmaster.gdi.client import Reply
 
@@ -74,3 +80,33 @@ def test_verify_shows_the_job_and_submits_nothing(
     assert "account:                    proj\n" in out
     assert "job_name:                   shown\n" in out
     assert qmaster.calls == []
+
+
+@pytest.mark.parametrize(
+    ("details", "scheduled", "last_line"),
+    [
+        (
+            [[{"state": "qw"}], [{"state": "t"}]],
+            True,
+            "Your immediate job 4 has been successfully scheduled.",
+        ),
+        (
+            [[{"state": "qw"}], None],
+            False,
+            "Your qsub request could not be scheduled, try again later.",
+        ),
+    ],
+)
+def test_immediate_job_waits_for_its_first_pass(
+    details: list[Any], scheduled: bool, last_line: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """-now y says it waits, then whether the job was scheduled or dropped, on stderr."""
+    replies = iter(details)
+
+    def transport(_op: str, _args: dict[str, Any]) -> Reply:
+        tasks = next(replies)
+        return Reply([], {"jobs": [] if tasks is None else [{"job_id": 4, "tasks": tasks}]})
+
+    assert wait_until_scheduled(transport, 4, "4", sleep=lambda _s: None) is scheduled
+    err = capsys.readouterr().err
+    assert err == f"Waiting for immediate job to be scheduled.\n\n{last_line}\n"

@@ -242,3 +242,15 @@ def test_start_time_holds_the_job_until_then() -> None:
     assert core.next_deadline() <= start
     run_until(core, start + 1)
     assert states(core, start + 1)["1"] in ("t", "r")
+
+
+def test_immediate_job_is_started_at_once_or_deleted() -> None:
+    """-now y: a job the first pass cannot place is deleted; one that fits starts."""
+    core = make_core()
+    for extra in ({"l_hard": {"arch": "no-such-arch"}}, {}):
+        job = {"CMDNAME": "job.sh", "CMDARGS": ["10"], "now": True, **extra}
+        request(core, ALICE, "submit", T0, job=job, verify="n")
+    out = core.tick(T0)
+    assert 1 not in core.jobs
+    assert ("immediate_job_deleted", {"job_id": 1, "tasks": 1}) in out.logs
+    assert states(core)["2"] in ("t", "r")
