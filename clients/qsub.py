@@ -76,7 +76,8 @@ def qsub_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     transport = transport_of(ctx)
     reply = transport("submit", {"job": request.spec, "verify": request.verify})
     code = report_submit(reply, request.terse)
-    if code != EXIT_OK or request.verify in ("v", "p"):
+    waits = request.sync or request.spec.get("now")
+    if code != EXIT_OK or request.verify in ("v", "p") or not waits or not reply.data:
         return code
     job_id, tasks = int(reply.data["job_id"]), _task_ids(request.spec)
     name = terse_id(reply.data) or str(job_id)
