@@ -15,6 +15,7 @@ _SUBMIT_OPTIONS = """\
    [-clear]                                 skip previous definitions for job
    [-cwd]                                   use current working directory
    [-dc simple_context_list]                delete context variable(s)
+   [-display display]                       set display to display interactive job
    [-dl date_time]                          request a deadline initiation time
    [-e path_list]                           specify standard error stream path(s)
    [-h]                                     place user hold on job
@@ -45,10 +46,12 @@ _SUBMIT_OPTIONS = """\
    [-shell y[es]|n[o]]                      start command with or without wrapping <loginshell> -c
    [-soft]                                  consider following requests as soft
    [-S path_list]                           command interpreter to be used
+   [-sync y[es]|n[o]]                       wait for job to end and return exit code
    [-t task_id_range]                       create a job-array with these tasks
    [-tc max_running_tasks]                  throttle the number of concurrent tasks (experimental)
    [-terse]                                 tersed output, print only the job-id
    [-v variable_list]                       export these environment variables
+   [-verify]                                do not submit just verify
    [-V]                                     export all environment variables
    [-w e|w|n|v|p]                           verify mode (error|warning|none|verify|poke)
    [-wd working_directory]                  use working_directory
@@ -69,7 +72,7 @@ QSUB_USAGE = (
 _QALTER_OPTIONS = "\n".join(
     line
     for line in _SUBMIT_OPTIONS.splitlines()
-    if not line.lstrip().startswith(("[-b y", "[-shell"))
+    if not line.lstrip().startswith(("[-b y", "[-shell", "[-now", "[-sync", "[-verify"))
 )
 
 QALTER_USAGE = (
