@@ -2,7 +2,9 @@
 
 The qsub switches are parsed with the same grammar (no request files, no
 script); only the keys given are sent with ``alter``, and the qmaster's
-answers (``modified hard resource list of job 12`` ...) are printed.
+answers (``modified hard resource list of job 12`` ...) are printed on stdout,
+refusals included, as Grid Engine's qalter prints them; a bad command line
+is ``qalter: ERROR! ...`` on stderr with the parser's status as exit code.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from clients.common.errors import ClientError
 from clients.common.output import exit_code, print_answers
 from clients.common.shell import GeCommand, Transport, transport_of
 from clients.submit.build import build_qalter
+from clients.submit.grammar import asks_for_help
 from clients.submit.jsv_run import apply_client_jsvs
 from clients.submit.usage import QALTER_USAGE
 from clients.submit.world import real_inputs
@@ -25,6 +28,7 @@ from clients.submit.world import real_inputs
     "qalter",
     cls=GeCommand,
     usage_text=QALTER_USAGE,
+    asks_for_help=lambda args: asks_for_help(args, qalter=True),
     context_settings={"ignore_unknown_options": True, "help_option_names": []},
 )
 @click.argument("argv", nargs=-1, type=click.UNPROCESSED)
@@ -34,14 +38,21 @@ def qalter_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     if not argv:
         raise ClientError("ERROR! no option argument", show_usage=True)
     request = build_qalter(argv, real_inputs())
-    if not request.job_ids:
+    if not request.job_ids and request.users is None:
         raise ClientError("ERROR! no job id list specified", show_usage=True)
     apply_client_jsvs(request, "qalter", rejected_prefix="Unable to modify job: ")
-    args = {"job_ids": request.job_ids, "job": request.spec, "verify": request.verify}
+    args: dict[str, object] = {
+        "job_ids": request.job_ids,
+        "job": request.spec,
+        "verify": request.verify,
+    }
     if request.hold is not None:
         args["hold"] = request.hold
+    if request.users is not None:
+        args["users"] = request.users
     reply = transport_of(ctx)("alter", args)
-    print_answers(reply.answers)
+    # qalter.c prints every answer, refusals included, on stdout
+    print_answers(reply.answers, errors_to_stdout=True)
     return exit_code(reply.answers)
 
 

@@ -1,21 +1,30 @@
-"""qdel: delete jobs (ids, ``id.task-range``, names, or ``all`` with ``-u``).
+"""qdel: delete jobs (ids, ``id.task-range``, names, patterns, or ``all`` with ``-u``).
 
-Sends ``delete`` and prints the qmaster's answer for each job
-(``alice has deleted job 1``, ``denied: job "7" does not exist`` ...); exit 1
-when any answer is an error.
+As Grid Engine's qdel, every word that is not ``-f``, ``-u``, ``-t`` or
+``-help`` names jobs (so ``qdel -x`` looks for a job called ``-x``), and
+``-t range`` restricts the jobs of the word before it to those tasks
+(``qdel 5 -t 3-4``, ``qdel 'sl*' -t 2``). Names and patterns select the
+caller's own jobs. Sends ``delete`` and prints the qmaster's answer for
+each job (``alice has deleted job 1``, ``denied: job "7" does not exist``
+...); exit 1 when any answer is an error.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import click
 
-from clients.common.errors import ClientError, invalid_argument
-from clients.common.output import exit_code, print_answers
+from clients.common.conventions import help_text
+from clients.common.errors import ClientError, invalid_argument, missing_argument
+from clients.common.output import EXIT_ERROR, err, exit_code, out, print_answers
 from clients.common.shell import GeCommand, Transport, transport_of
+from clients.submit import values as V
+
+NO_OPTION_ARGUMENT = "ERROR! no option argument"
 
 QDEL_USAGE = """\
 usage: qdel [options] job_task_list
@@ -35,31 +44,87 @@ def split_list(values: Sequence[str]) -> list[str]:
     return [item for value in values for item in value.split(",") if item]
 
 
-def delete_args(jobs: Sequence[str], users: Sequence[str], force: bool) -> dict[str, Any]:
-    """The ``delete`` request for these arguments, checked as qdel checks them."""
-    ids, names = split_list(jobs), split_list(users)
-    if not ids and not names:
-        raise ClientError("ERROR! no option argument", show_usage=True)
-    if "all" in ids and not names:
+@dataclass(slots=True)
+class QdelLine:
+    """qdel's command line: job references (with their ``-t`` ranges), users, force."""
+
+    refs: list[str] = field(default_factory=list)
+    users: list[str] = field(default_factory=list)
+    force: bool = False
+    last_jobs: list[int] = field(default_factory=list)
+
+    def add_jobs(self, word: str) -> None:
+        """A job_tasks word: ids, ``id.range``, names or patterns, comma separated."""
+        first = len(self.refs)
+        self.refs.extend(split_list([word]))
+        self.last_jobs = list(range(first, len(self.refs)))
+
+    def add_tasks(self, text: str) -> None:
+        """``-t range`` restricts the jobs of the word before it to those tasks."""
+        if not self.last_jobs:
+            raise ClientError(
+                f"error: found lonely '-t {text}' option (The -t option needs a leading job name)."
+            )
+        first, last, step = V.task_range(text)
+        for index in self.last_jobs:
+            self.refs[index] = f"{self.refs[index]}.{first}-{last}:{step}"
+        self.last_jobs = []
+
+
+def parse_qdel(argv: Sequence[str]) -> QdelLine:
+    """Read qdel's words as Grid Engine's qdel does: any word not a switch is a job."""
+    line = QdelLine()
+    words = iter(argv)
+    for word in words:
+        if word in ("-f", "--force"):
+            line.force = True
+        elif word == "-u":
+            users = next(words, None)
+            if users is not None:
+                line.users.extend(split_list([users]))
+        elif word == "-t":
+            text = next(words, None)
+            if text is None:
+                raise missing_argument("-t", "ERROR! -t option must have a list of task id ranges")
+            line.add_tasks(text)
+        elif word != "-help":
+            line.add_jobs(word)
+    return line
+
+
+def delete_args(line: QdelLine) -> dict[str, Any]:
+    """The ``delete`` request for a command line, checked as qdel checks it."""
+    if not line.refs and not line.users:
+        raise NothingToDelete()
+    if "all" in line.refs and not line.users:
         raise invalid_argument("all")
-    return {"job_ids": ids, "users": names or None, "force": force}
+    return {"job_ids": line.refs, "users": line.users or None, "force": line.force}
+
+
+class NothingToDelete(ClientError):
+    """qdel without jobs: the usage on stderr, ``ERROR! no option argument`` on stdout."""
+
+    def __init__(self) -> None:
+        super().__init__("", show_usage=True)
 
 
 @click.command(
     "qdel",
     cls=GeCommand,
     usage_text=QDEL_USAGE,
-    context_settings={"help_option_names": []},
+    context_settings={"ignore_unknown_options": True, "help_option_names": []},
 )
-@click.option("-f", "--force", "force", is_flag=True)
-@click.option("-u", "users", multiple=True)
-@click.argument("jobs", nargs=-1)
+@click.argument("argv", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
-def qdel_command(
-    ctx: click.Context, /, force: bool, users: tuple[str, ...], jobs: tuple[str, ...]
-) -> int:
+def qdel_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     """Delete jobs."""
-    reply = transport_of(ctx)("delete", delete_args(jobs, users, force))
+    try:
+        args = delete_args(parse_qdel(argv))
+    except NothingToDelete:
+        err(help_text(QDEL_USAGE).rstrip("\n"))
+        out(NO_OPTION_ARGUMENT)
+        return EXIT_ERROR
+    reply = transport_of(ctx)("delete", args)
     print_answers(reply.answers)
     return exit_code(reply.answers)
 

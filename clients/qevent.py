@@ -19,13 +19,15 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
+from clients.common.conventions import report, show_help
+from clients.common.errors import ClientError, invalid_argument, missing_argument
 from qmaster.gdi.client import Connection, GdiError, Reply
 
 USAGE = "usage: qevent -json [-kinds KIND[,KIND...]]"
 
 
-class UsageError(Exception):
-    """The command line is wrong."""
+UsageError = ClientError
+"""The command line is wrong (reported as :func:`clients.common.conventions.report` does)."""
 
 
 def parse_args(argv: list[str]) -> list[str] | None:
@@ -39,14 +41,12 @@ def parse_args(argv: list[str]) -> list[str] | None:
         elif arg in ("-kinds", "--kinds"):
             value = next(args, None)
             if not value:
-                raise UsageError(f"option {arg} needs an argument")
+                raise missing_argument(arg)
             kinds = [k for k in value.split(",") if k]
-        elif arg in ("-help", "--help", "-h"):
-            raise UsageError("")
         else:
-            raise UsageError(f'invalid option argument "{arg}"')
+            raise invalid_argument(arg)
     if not json_mode:
-        raise UsageError("qevent: only the -json output is supported")
+        raise UsageError("qevent: only the -json output is supported", show_usage=True)
     return kinds
 
 
@@ -77,13 +77,13 @@ def _write(fd: int, data: Any) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if any(arg in ("-help", "--help", "-h") for arg in args):
+        return show_help("qevent", USAGE)
     try:
-        kinds = parse_args(sys.argv[1:] if argv is None else argv)
+        kinds = parse_args(args)
     except UsageError as exc:
-        if str(exc):
-            print(exc, file=sys.stderr)
-        print(USAGE, file=sys.stderr)
-        return 1
+        return report("qevent", USAGE, exc)
     try:
         with Connection(timeout=None) as conn:
             conn.send("subscribe", {"kinds": kinds})

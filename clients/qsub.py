@@ -9,7 +9,9 @@ only the id, and a refusal ends with ``Unable to run job: <reason>.`` and
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,10 +19,14 @@ import click
 
 from clients.common.output import EXIT_OK, err, exit_code, out, print_answers
 from clients.common.shell import GeCommand, Transport, transport_of
+from clients.qstat_render.detail import render_detail
 from clients.submit.build import build_qsub
-from clients.submit.jsv_run import apply_client_jsvs
+from clients.submit.grammar import asks_for_help
+from clients.submit.jsv_run import apply_client_jsvs, user_and_group
+from clients.submit.sync import wait_for_end
 from clients.submit.usage import QSUB_USAGE
 from clients.submit.world import real_inputs
+from qmaster.cell import Cell
 from qmaster.gdi.answers import Quality
 from qmaster.gdi.client import Reply
 
@@ -66,21 +72,54 @@ def report_immediate(data: Any) -> int:
     "qsub",
     cls=GeCommand,
     usage_text=QSUB_USAGE,
+    asks_for_help=asks_for_help,
     context_settings={"ignore_unknown_options": True, "help_option_names": []},
 )
 @click.argument("argv", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
 def qsub_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     """Submit a job."""
-    request = build_qsub(argv, real_inputs())
+    inputs = real_inputs()
+    request = build_qsub(argv, inputs)
     apply_client_jsvs(request, "qsub", rejected_prefix="Unable to run job: ")
-    reply = transport_of(ctx)("submit", {"job": request.spec, "verify": request.verify})
+    if request.show_only:
+        out(render_detail(verify_detail(request.spec)).rstrip("\n"))
+        return EXIT_OK
+    transport = transport_of(ctx)
+    reply = transport("submit", {"job": request.spec, "verify": request.verify})
     if request.verify in ("v", "p") and any(
         a.text.startswith("verification: ") for a in reply.answers
     ):
         print_answers(reply.answers)  # the reasons per level, then the verdict (as qalter)
         return exit_code(reply.answers)
-    return report_submit(reply, request.terse)
+    code = report_submit(reply, request.terse)
+    if code != EXIT_OK or request.verify in ("v", "p") or not request.sync or not reply.data:
+        return code
+    job_id, tasks = int(reply.data["job_id"]), _task_ids(request.spec)
+    accounting = Cell.from_env(inputs.env).common / "accounting"
+    return wait_for_end(transport, job_id, tasks, accounting)
+
+
+def _task_ids(spec: dict[str, Any]) -> list[int]:
+    if spec.get("t_min") is None:
+        return []
+    first, last = int(spec["t_min"]), int(spec.get("t_max") or spec["t_min"])
+    return list(range(first, last + 1, int(spec.get("t_step") or 1)))
+
+
+def verify_detail(spec: dict[str, Any]) -> dict[str, Any]:
+    """``-verify``: the job as ``qstat -j`` would show it, not yet numbered."""
+    user, group = user_and_group()
+    return {
+        "job_id": "unassigned",
+        "submission_time": time.time(),
+        "owner": user,
+        "uid": os.getuid(),
+        "group": group,
+        "gid": os.getgid(),
+        "account": spec.get("A") or "sge",
+        "job": spec,
+    }
 
 
 def main(argv: Sequence[str] | None = None, *, transport: Transport | None = None) -> int:

@@ -31,7 +31,10 @@ import select
 import sys
 import time
 from pathlib import Path
+from typing import NoReturn
 
+from clients.common.conventions import report, show_help
+from clients.common.errors import ClientError, bad_value, invalid_argument, missing_argument
 from qmaster.events.seg import Cursor, CursorError, Scanner
 
 SCHEDULERS = ("minige", "sge")
@@ -155,11 +158,25 @@ def run(follower: Follower, out: Output, poll: float, stdin_fd: int | None) -> N
             raise Stop
 
 
+SEG_USAGE = "usage: seg -s minige [-t TIMESTAMP | -t T.K] [-c] [-r REPORTING_FILE] [-p SECONDS]"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with Grid Engine's complaints instead of its own texts and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        words = message.split()
+        if "expected one argument" in message:
+            raise missing_argument(words[1].rstrip(":"))
+        if message.startswith("unrecognized arguments:"):
+            raise invalid_argument(words[2])
+        if "required" in message:
+            raise missing_argument(words[-1])
+        raise bad_value(f"ERROR! {message}")
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="seg", description="minige scheduler event generator", prefix_chars="-", add_help=False
-    )
-    parser.add_argument("-help", "--help", "-h", action="help", help="print this help and exit")
+    parser = _Parser(prog="seg", prefix_chars="-", add_help=False)
     parser.add_argument("-s", dest="scheduler", required=True, help="scheduler module (minige)")
     parser.add_argument("-t", dest="timestamp", help="replay from TIMESTAMP or cursor T.K")
     parser.add_argument("-c", dest="cursor", action="store_true", help="append the cursor field")
@@ -179,7 +196,13 @@ def reporting_path(arg: str | None) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    if any(word in ("-help", "--help", "-h") for word in words):
+        return show_help("seg", SEG_USAGE)
+    try:
+        args = parse_args(words)
+    except ClientError as exc:
+        return report("seg", SEG_USAGE, exc)
     if args.scheduler not in SCHEDULERS:
         print(f'seg: unknown scheduler module "{args.scheduler}"', file=sys.stderr)
         return 1

@@ -291,7 +291,7 @@ class Daemon:
 
         answers: list[Answer] = []
         for ref in args.job_ids:
-            jobs = [j for j, _ in select_jobs(self.core, ref)]
+            jobs = [j for j, _ in select_jobs(self.core, ref, who.user)]
             if not jobs:  # the core says so in its words
                 one = args.model_copy(update={"job_ids": [ref]})
                 answers.extend((await self.run_request(Request(who, "alter", one))).answers)

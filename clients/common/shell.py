@@ -2,10 +2,13 @@
 
 click parses the options, but none of its texts or exit codes reach the user:
 
-* ``-help`` prints the command's own usage on stdout and exits 0;
-* a usage error prints ``ERROR! invalid option argument "<x>"`` (or
-  ``ERROR! -x option must have argument``) and the usage on stderr, exit 1;
-* a :class:`ClientError` prints its message, exit code as it says;
+* ``-help`` prints ``GE 6.2u5`` and the command's usage on stdout and exits
+  as Grid Engine's command does (0; qrstat 1);
+* a bad command line (:class:`OptionError`, click's usage errors translated
+  to one) is reported in the command's own Grid Engine layout and exit code
+  (:mod:`clients.common.conventions`);
+* a :class:`ClientError` prints its message (after the usage when it asks
+  for it), exit code as it says;
 * an unreachable qmaster (:class:`GdiError`) is one line on stderr, exit 1.
 
 The qmaster is reached through a *transport*, ``(op, args) -> Reply``. By
@@ -21,8 +24,9 @@ from typing import Any
 
 import click
 
-from clients.common.errors import ClientError, invalid_argument
-from clients.common.output import EXIT_ERROR, EXIT_OK, err, out
+from clients.common.conventions import report, show_help
+from clients.common.errors import ClientError, invalid_argument, missing_argument
+from clients.common.output import EXIT_ERROR, err
 from qmaster.gdi import client as gdi_client
 from qmaster.gdi.client import GdiError, Reply
 
@@ -45,18 +49,24 @@ def transport_of(ctx: click.Context) -> Transport:
 class GeCommand(click.Command):
     """A click command that behaves like a Grid Engine client on bad input."""
 
-    def __init__(self, *args: Any, usage_text: str, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        usage_text: str,
+        asks_for_help: Callable[[Sequence[str]], bool] | None = None,
+        **kwargs: Any,
+    ) -> None:
         kwargs.setdefault("context_settings", dict(CONTEXT_SETTINGS))
         kwargs["add_help_option"] = False
         super().__init__(*args, **kwargs)
         self.usage_text = usage_text
+        self.asks_for_help = asks_for_help or (lambda args: "-help" in args)
 
     def run(self, argv: Sequence[str] | None, transport: Transport | None = None) -> int:
         """Parse ``argv``, run the command and return its exit code."""
         args = list(sys.argv[1:] if argv is None else argv)
-        if "-help" in args:
-            out(self.usage_text)
-            return EXIT_OK
+        if self.asks_for_help(args):
+            return show_help(self.name or "", self.usage_text)
         passthrough = self.context_settings.get("ignore_unknown_options", False)
         unknown = None if passthrough else first_unknown(args, self._option_names())
         if unknown is not None:
@@ -77,10 +87,7 @@ class GeCommand(click.Command):
         return int(result or 0)
 
     def _report(self, exc: ClientError) -> int:
-        err(exc.message)
-        if exc.show_usage:
-            err(self.usage_text)
-        return exc.exit_code
+        return report(self.name or "", self.usage_text, exc)
 
     def _option_names(self) -> dict[str, bool]:
         """Every option name -> whether it takes a value."""
@@ -96,7 +103,7 @@ class GeCommand(click.Command):
         names = self._option_names()
         option = getattr(exc, "option_name", None)
         if isinstance(exc, click.BadOptionUsage) and option and names.get(option):
-            return ClientError(f"ERROR! {option} option must have argument", show_usage=True)
+            return missing_argument(option)
         token = first_unknown(args, names) or _bad_value(exc) or (args[-1] if args else "")
         return invalid_argument(token)
 

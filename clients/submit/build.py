@@ -57,6 +57,9 @@ class SubmitRequest:
     job_ids: list[str] = field(default_factory=list)
     jsv_scripts: list[str] = field(default_factory=list)
     hold: str | None = None
+    users: list[str] | None = None
+    show_only: bool = False
+    sync: bool = False
 
 
 def request_files(inputs: SubmitInputs) -> list[str]:
@@ -147,7 +150,9 @@ def _finish_qsub(
     spec.setdefault("N", os.path.basename(spec["CMDNAME"]) or STDIN_NAME)
     spec.setdefault("v", {}).update(environment_essentials(inputs))
     spec.pop("jsv", None)
-    return SubmitRequest(spec, state.verify or "n", state.terse)
+    request = SubmitRequest(spec, state.verify or "n", state.terse)
+    request.show_only, request.sync = state.show_only, state.sync
+    return request
 
 
 def build_qalter(argv: Sequence[str], inputs: SubmitInputs) -> SubmitRequest:
@@ -155,6 +160,8 @@ def build_qalter(argv: Sequence[str], inputs: SubmitInputs) -> SubmitRequest:
     state = SubmitState()
     apply_tokens(argv, state, inputs.context(qalter=True), allow_script=True)
     jsvs = list(state.spec.pop("jsv", []))
-    return SubmitRequest(
+    request = SubmitRequest(
         state.spec, state.verify or "n", state.terse, state.job_ids, jsvs, hold=state.hold
     )
+    request.users = state.users
+    return request

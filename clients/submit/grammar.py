@@ -19,7 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from clients.common.errors import ClientError, invalid_argument, missing_argument
+from clients.common.errors import bad_value, invalid_argument, missing_argument
+from clients.submit import more_options as M
 from clients.submit import values as V
 from clients.submit.dates import parse_date_time
 
@@ -39,6 +40,9 @@ class SubmitState:
     job_args: list[str] = field(default_factory=list)
     job_ids: list[str] = field(default_factory=list)
     hold: str | None = None  # qalter -h: the hold list (u o s add, U O S remove, n none)
+    users: list[str] | None = None
+    show_only: bool = False
+    sync: bool = False
 
     def clear(self) -> None:
         """``-clear``: forget every option collected so far."""
@@ -64,11 +68,20 @@ Effect = Callable[[SubmitState, list[str], ParseContext], None]
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One submit option: how many words it takes and what it does."""
+    """One submit option: how many words it takes and what it does.
+
+    ``words``, when given, says how many words the option takes from the
+    ones that follow it (``-binding [set|env|pe] strategy``).
+    """
 
     arity: int
     effect: Effect
     missing: str | None = None
+    words: Callable[[Sequence[str]], int] | None = None
+
+    def arity_at(self, following: Sequence[str]) -> int:
+        """The number of words this option takes here."""
+        return self.words(following) if self.words is not None else self.arity
 
 
 def _set(key: str, convert: Callable[[str], Any] = str) -> Effect:
@@ -122,16 +135,33 @@ def _export_all(state: SubmitState, _args: list[str], ctx: ParseContext) -> None
     state.spec.setdefault("v", {}).update(ctx.env)
 
 
+_CONTEXT_OPS = {"-ac": "+", "-dc": "-", "-sc": "="}
+
+
 def _context(option: str) -> Effect:
-    def effect(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
-        context: dict[str, str] = state.spec.setdefault("ac", {})
-        if option == "-dc":
-            for name in V.context_list(option, args[0], names_only=True):
-                context.pop(name, None)
+    """-ac adds, -dc deletes (a value given is ignored), -sc replaces the context.
+
+    qsub resolves them into the job's ``ac``; qalter sends them in order as
+    ``context_ops`` for the qmaster to apply to each job's own context.
+    """
+
+    def effect(state: SubmitState, args: list[str], ctx: ParseContext) -> None:
+        items = V.context_list(option, args[0])
+        if ctx.qalter:
+            ops = state.spec.setdefault("context_ops", [])
+            if option == "-sc":
+                ops.append(["=", "", ""])
+            op = "-" if option == "-dc" else "+"
+            ops.extend([op, name, value] for name, value in items.items())
             return
+        context: dict[str, str] = state.spec.setdefault("ac", {})
         if option == "-sc":
             context.clear()
-        context.update(V.context_list(option, args[0]))
+        if option == "-dc":
+            for name in items:
+                context.pop(name, None)
+        else:
+            context.update(items)
 
     return effect
 
@@ -146,7 +176,7 @@ def _hold(state: SubmitState, args: list[str], ctx: ParseContext) -> None:
         return
     letters = args[0]
     if not letters or any(ch not in "usonUSO" for ch in letters):
-        raise ClientError(f'ERROR! Unknown hold list "{letters}" specified to -h option')
+        raise bad_value(f'ERROR! Unknown hold list "{letters}" specified to -h option')
     state.hold = letters
     if any(ch in letters for ch in "uUn"):  # what a client JSV sees as h: the user hold
         state.spec["h"] = "u" in letters and "n" not in letters and "U" not in letters
@@ -174,6 +204,21 @@ def _terse(state: SubmitState, _args: list[str], _ctx: ParseContext) -> None:
     state.terse = True
 
 
+def _display(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+    """``-display``: the X display, passed to the job as ``DISPLAY``."""
+    state.spec.setdefault("v", {})["DISPLAY"] = args[0]
+
+
+def _show_only(state: SubmitState, _args: list[str], _ctx: ParseContext) -> None:
+    """``-verify``: show the job as it would be submitted, submit nothing."""
+    state.show_only = True
+
+
+def _sync(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+    """``-sync y``: wait for the job to end and exit with its exit status."""
+    state.sync = V.yes_no("-sync", args[0])
+
+
 def _prefix(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
     state.prefix = args[0]
 
@@ -185,7 +230,7 @@ def _clear(state: SubmitState, _args: list[str], _ctx: ParseContext) -> None:
 def _options_file(state: SubmitState, args: list[str], ctx: ParseContext) -> None:
     text = ctx.read_text(args[0])
     if text is None:
-        raise ClientError(f'ERROR! Could not read options file "{args[0]}"')
+        raise bad_value(f'ERROR! Could not read options file "{args[0]}"')
     apply_tokens(request_tokens(text), state, ctx, allow_script=False)
 
 
@@ -195,8 +240,8 @@ def _jsv(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
 
 OPTIONS: dict[str, Option] = {
     "-N": Option(1, _set("N", V.job_name)),
-    "-o": Option(1, _extend("o")),
-    "-e": Option(1, _extend("e")),
+    "-o": Option(1, M.paths("o", "-o")),
+    "-e": Option(1, M.paths("e", "-e")),
     "-j": Option(1, _yes_no("j", "-j")),
     "-cwd": Option(0, _cwd),
     "-wd": Option(1, _set("wd")),
@@ -208,7 +253,16 @@ OPTIONS: dict[str, Option] = {
     "-A": Option(1, _set("A")),
     "-P": Option(1, _set("P")),
     "-p": Option(1, _set("p", V.priority)),
-    "-hold_jid": Option(1, _extend("hold_jid")),
+    "-hold_jid": Option(1, M.job_refs("hold_jid", "-hold_jid")),
+    "-hold_jid_ad": Option(1, M.job_refs("hold_jid_ad", "-hold_jid_ad")),
+    "-binding": Option(1, M.binding, words=M.binding_words),
+    "-c": Option(1, M.checkpoint),
+    "-ckpt": Option(1, _set("ckpt")),
+    "-dl": Option(1, M.deadline),
+    "-i": Option(1, M.paths("i", "-i")),
+    "-js": Option(1, M.number("js", V.job_share)),
+    "-ot": Option(1, M.number("ot", V.override_tickets)),
+    "-tc": Option(1, M.number("tc", V.task_concurrency)),
     "-l": Option(1, _scoped_resources),
     "-soft": Option(0, _scope(False)),
     "-hard": Option(0, _scope(True)),
@@ -226,22 +280,37 @@ OPTIONS: dict[str, Option] = {
     "-t": Option(1, _tasks, "ERROR! -t option must have a list of task id ranges"),
     "-jsv": Option(1, _jsv),
     "-b": Option(1, _yes_no("b", "-b")),
-    "-S": Option(1, _extend("S"), "ERROR! -S option must have path_name argument"),
+    "-S": Option(1, M.paths("S", "-S"), "ERROR! -S option must have path_name argument"),
     "-R": Option(1, _yes_no("R", "-R")),
     "-a": Option(1, _date),
     "-ar": Option(1, _set("ar", V.ar_id)),
     "-shell": Option(1, _yes_no("shell", "-shell")),
     "-notify": Option(0, _flag("notify")),
     "-C": Option(1, _prefix),
+    "-display": Option(1, _display, "ERROR! -display option must have argument"),
+    "-verify": Option(0, _show_only),
+    "-sync": Option(1, _sync),
 }
+
+
+def _users(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
+    state.users = [*(state.users or []), *V.name_list(args[0])]
+
 
 QALTER_HOLD = Option(1, _hold)
 QSUB_HOLD = Option(0, _hold)
+QSUB_ONLY = frozenset({"-b", "-shell", "-sync", "-verify", "-now"})
+QALTER_TABLE = {
+    **{k: v for k, v in OPTIONS.items() if k not in QSUB_ONLY},
+    "-h": QALTER_HOLD,
+    "-u": Option(1, _users, "ERROR! -u option must have a list usernames"),
+}
+QSUB_TABLE = {**OPTIONS, "-h": QSUB_HOLD}
 
 
 def option_table(qalter: bool) -> dict[str, Option]:
-    """The options of qsub, or of qalter (whose ``-h`` takes a hold list)."""
-    return {**OPTIONS, "-h": QALTER_HOLD if qalter else QSUB_HOLD}
+    """The options of qsub, or of qalter (``-h`` takes a hold list, ``-u`` a user list)."""
+    return QALTER_TABLE if qalter else QSUB_TABLE
 
 
 def apply_tokens(
@@ -267,11 +336,12 @@ def apply_tokens(
                 continue
             state.script, state.job_args = token, list(tokens[i + 1 :])
             return
-        words = list(tokens[i + 1 : i + 1 + option.arity])
-        if len(words) < option.arity:
-            raise ClientError(option.missing) if option.missing else missing_argument(token)
+        arity = option.arity_at(tokens[i + 1 :])
+        words = list(tokens[i + 1 : i + 1 + arity])
+        if len(words) < arity:
+            raise missing_argument(token, option.missing)
         option.effect(state, words, ctx)
-        i += 1 + option.arity
+        i += 1 + arity
 
 
 def request_tokens(text: str) -> list[str]:
@@ -299,7 +369,21 @@ def _split(line: str) -> list[str]:
     try:
         return shlex.split(line)
     except ValueError:
-        raise ClientError(f'ERROR! invalid option argument "{line.strip()}"') from None
+        raise bad_value(f'ERROR! invalid option argument "{line.strip()}"') from None
+
+
+def asks_for_help(tokens: Sequence[str], qalter: bool = False) -> bool:
+    """``-help`` given as an option (not as another option's value or a job argument)."""
+    table = option_table(qalter)
+    i = 0
+    while i < len(tokens):
+        if tokens[i] == "-help":
+            return True
+        option = table.get(tokens[i])
+        if option is None and not qalter:
+            return False
+        i += 1 + (option.arity_at(tokens[i + 1 :]) if option else 0)
+    return False
 
 
 def split_command_line(tokens: Sequence[str], qalter: bool = False) -> tuple[list[str], list[str]]:
@@ -310,5 +394,5 @@ def split_command_line(tokens: Sequence[str], qalter: bool = False) -> tuple[lis
         option = table.get(tokens[i])
         if option is None:
             break
-        i += 1 + option.arity
+        i += 1 + option.arity_at(tokens[i + 1 :])
     return list(tokens[:i]), list(tokens[i:])

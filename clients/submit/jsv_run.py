@@ -22,7 +22,8 @@ from clients.submit.build import SubmitRequest
 from qmaster.gdi.specvalues import check_spec
 
 
-def _names() -> tuple[str, str]:
+def user_and_group() -> tuple[str, str]:
+    """The caller's user and group names (the ids when they have none)."""
     try:
         user = pwd.getpwuid(os.getuid()).pw_name
     except KeyError:
@@ -40,7 +41,7 @@ def apply_client_jsvs(request: SubmitRequest, client: str, *, rejected_prefix: s
         return
     from qmaster.jsv.client import run_client_jsvs
 
-    user, group = _names()
+    user, group = user_and_group()
     spec = {k: v for k, v in request.spec.items() if k not in ("CMDNAME", "CMDARGS")}
     if request.verify != "n":
         spec["w"] = request.verify

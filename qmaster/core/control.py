@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 import fnmatch
+import re
 from typing import Any
 
 from qmaster.core import lifecycle
+from qmaster.core.altertexts import alter_texts
 from qmaster.core.arjobs import check_job as check_job_ar
 from qmaster.core.errors import CoreError, InvalidRequest, NoSuchObject, PermissionDenied
 from qmaster.core.holds import check_hold_change, new_hold, set_hold, start_time_of
+from qmaster.core.jobchecks import (
+    check_array_holds,
+    check_deadline,
+    check_task_concurrency,
+    hold_split,
+)
 from qmaster.core.jobs import Identity, Job, format_id_runs, parse_task_range
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
-from qmaster.core.resources import check_priority
-from qmaster.core.specs import checked_spec, full_resource_names
+from qmaster.core.resources import check_alter_rights
+from qmaster.core.specs import altered_spec, checked_spec, full_resource_names
 from qmaster.core.states import TaskState
 from qmaster.core.submit import check_name, task_range, validate_spec, verification
 from qmaster.gdi.answers import Status, error, ok
@@ -22,8 +30,17 @@ from qmaster.gdi.messages import AlterArgs, DeleteArgs
 ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING)
 
 
-def select_jobs(core: Core, ref: str) -> list[tuple[Job, list[int] | None]]:
-    """Resolve ``7``, ``7.3``, ``7.1-5:2`` or a job name (``*`` wildcards) to jobs and tasks."""
+Selection = list[tuple[Job, list[int] | None]]
+
+
+def select_jobs(core: Core, ref: str, owner: str | None = None) -> Selection:
+    """Resolve ``7``, ``7.3``, ``7.1-5:2`` or a job name or pattern to jobs and tasks.
+
+    Names and patterns (sge_types(1) wildcards) select only ``owner``'s jobs
+    when ``owner`` is given, as qdel and qalter select them without ``-u``.
+    ``name.1-5:2`` is a name with a task range (``qdel name -t 1-5:2``) when
+    no job has the whole text as its name.
+    """
     head, dot, tasks = ref.partition(".")
     if head.isdigit():
         job = core.jobs.get(int(head))
@@ -31,14 +48,29 @@ def select_jobs(core: Core, ref: str) -> list[tuple[Job, list[int] | None]]:
             return []
         ids = list(parse_task_range(tasks).ids()) if dot else None
         return [(job, ids)]
-    return [(j, None) for j in core.jobs.values() if fnmatch.fnmatchcase(j.name, ref)]
+    found = _by_name(core, ref, owner, None)
+    name, dot, tasks = ref.rpartition(".")
+    if not found and dot and name and _RANGE_TEXT.fullmatch(tasks):
+        found = _by_name(core, name, owner, list(parse_task_range(tasks).ids()))
+    return found
 
 
-def named_jobs(core: Core, refs: list[str], out: Outcome) -> list[tuple[Job, list[int] | None]]:
+_RANGE_TEXT = re.compile(r"\d+(-\d+(:\d+)?)?")
+
+
+def _by_name(core: Core, pattern: str, owner: str | None, ids: list[int] | None) -> Selection:
+    return [
+        (j, ids)
+        for j in core.jobs.values()
+        if (owner is None or j.owner.user == owner) and fnmatch.fnmatchcase(j.name, pattern)
+    ]
+
+
+def named_jobs(core: Core, refs: list[str], out: Outcome, owner: str | None = None) -> Selection:
     """The jobs (and tasks) ``refs`` name; each ref naming none is answered as Grid Engine does."""
-    found: list[tuple[Job, list[int] | None]] = []
+    found: Selection = []
     for ref in refs:
-        jobs = select_jobs(core, ref)
+        jobs = select_jobs(core, ref, owner)
         if not jobs:
             out.answers.append(error(f'denied: job "{ref}" does not exist', Status.EEXIST))
         found.extend(jobs)
@@ -70,7 +102,7 @@ def handle_delete(core: Core, req: Request, now: float, out: Outcome) -> None:
             )
         targets = [(j, None) for j in picked]
         refs = []
-    targets.extend(named_jobs(core, refs, out))
+    targets.extend(named_jobs(core, refs, out, who.user))
     for job, ids in targets:
         if not _may_touch(core, who, job):
             out.answers.append(
@@ -84,7 +116,7 @@ def handle_delete(core: Core, req: Request, now: float, out: Outcome) -> None:
 
 
 def _all_own(core: Core, who: Identity, refs: list[str]) -> bool:
-    return all(j.owner.user == who.user for r in refs for j, _ in select_jobs(core, r))
+    return all(j.owner.user == who.user for r in refs for j, _ in select_jobs(core, r, who.user))
 
 
 def _matches(job: Job, ref: str) -> bool:
@@ -170,36 +202,6 @@ def _task_texts(
     return texts
 
 
-_ALTER_WHAT = {
-    "N": "job name",
-    "A": "account",
-    "l_hard": "hard resource list",
-    "l_soft": "soft resource list",
-    "q_hard": "hard queue list",
-    "q_soft": "soft queue list",
-    "masterq": "master hard queue list",
-    "M": "mail list",
-    "m": "mail options",
-    "o": "stdout path list",
-    "e": "stderr path list",
-    "j": "output merge behaviour",
-    "r": "restart behaviour",
-    "S": "shell list",
-    "v": "environment",
-    "ac": "context",
-    "CMDARGS": "script arguments",
-    "wd": "working directory",
-    "cwd": "working directory",
-    "a": "start time",
-    "pe_name": "slot range",
-    "p": "priority",
-    "hold_jid": "job id hold list",
-    "notify": "notify behaviour",
-    "P": "project",
-    "ar": "advance reservation",
-}
-
-
 @handler("alter")
 def handle_alter(core: Core, req: Request, now: float, out: Outcome) -> None:
     """qalter: change a pending job's specification; running tasks may not change."""
@@ -214,7 +216,7 @@ def handle_alter(core: Core, req: Request, now: float, out: Outcome) -> None:
         return
     if not changes and args.hold is None:
         raise InvalidRequest("No jobs modified")
-    for job, _ in named_jobs(core, args.job_ids, out):
+    for job, _ in _alter_targets(core, who, args, out):
         try:
             _alter(core, who, job, changes, out, now, hold_list=args.hold)
         except CoreError as exc:
@@ -233,11 +235,13 @@ def _verify_alter(
     out: Outcome,
 ) -> None:
     """qalter -w v|p: would the job, changed so, find a queue? Nothing is changed."""
-    for job, _ in named_jobs(core, refs, out):
+    for job, _ in named_jobs(core, refs, out, who.user):
         if not _may_touch(core, who, job):
             out.answers.append(_alter_denied(who, job).to_answer())
             continue
-        trial = Job(job.job_id, job.owner, job.submit_time, {**job.spec, **changes}, job.array)
+        trial = Job(
+            job.job_id, job.owner, job.submit_time, altered_spec(job.spec, changes), job.array
+        )
         out.answers.extend(verification(core, trial, mode, now))
 
 
@@ -261,27 +265,44 @@ def _alter(
         raise _alter_denied(who, job)
     if any(t.state is not TaskState.FINISHED for t in job.tasks.values()) and not job.pending:
         raise InvalidRequest(f"job {job.job_id} can't modify running jobs")
-    new = full_resource_names(checked_spec({**job.spec, **changes}, now), core.config.complexes)
+    new = full_resource_names(
+        checked_spec(altered_spec(job.spec, changes), now), core.config.complexes
+    )
     if "t_min" in changes:
         raise InvalidRequest("denied: the task range of a submitted job cannot be changed")
+    check_alter_rights(who.user, job.priority, changes, operator=core.is_manager(who))
+    check_task_concurrency(job, changes)
     check_name(str(new["N"]))
     task_range(new)
     validate_spec(core, new, job.owner if "P" in changes else None)
     start_time_of(new)
-    if "p" in changes:
-        check_priority(changes, operator=core.is_manager(who))
+    if "dl" in changes:
+        check_deadline(core, who, new)
+    if "hold_jid_ad" in changes:
+        check_array_holds(core, job.owner.user, new, job.array)
     if "ar" in changes:
         check_job_ar(core, job.owner, new, now)
     hold = new_hold(job, changes.get("h"), hold_list)
     check_hold_change(core, who, job, job.hold, hold)
+    texts = alter_texts(who, job, changes, hold, lambda refs: hold_split(core, job, refs))
     job.spec = new
     set_hold(job, hold)
     if "a" in changes:
         lifecycle.watch_start_time(core, job, now)
     core.spool_job(out, job)
-    for key in changes:
-        if key != "h":
-            what = _ALTER_WHAT.get(key, key)
-            out.answers.append(ok(f"modified {what} of job {job.job_id}"))
-    if "h" in changes or hold_list is not None:
-        out.answers.append(ok(f"modified hold of job {job.job_id}"))
+    out.answers.extend(ok(text) for text in texts)
+
+
+def _alter_targets(core: Core, who: Identity, args: AlterArgs, out: Outcome) -> Selection:
+    """The jobs a qalter names: ids, names and patterns (the caller's), or ``-u`` users' jobs."""
+    if args.users is None:
+        return named_jobs(core, args.job_ids, out, who.user)
+    users = set(args.users)
+    picked: Selection = [
+        (j, None) for j in core.jobs.values() if "*" in users or j.owner.user in users
+    ]
+    if not picked:
+        raise NoSuchObject(
+            "There is no job registered for the following users: " + ",".join(args.users)
+        )
+    return picked

@@ -36,8 +36,20 @@ _QSUB_TABLE = (
 )
 
 
+def fill_request(entry: ComplexEntry, text: str) -> str:
+    """The value a request of ``entry`` stands for: ``-l display_win_gui`` asks for
+    ``TRUE`` of a BOOL, as ``centry_list_fill_request()`` fills it; any other
+    attribute without a value is refused."""
+    if text != "":
+        return text
+    if entry.type is ValueType.BOOL:
+        return "TRUE"
+    raise InvalidRequest(f'denied: missing value for request "{entry.name}"')
+
+
 def stored_value(entry: ComplexEntry, text: str) -> str:
     """The text Grid Engine keeps for one requested value (raises on a bad value)."""
+    text = fill_request(entry, text)
     try:
         value = entry.parse_request(text)
     except (ValueParseError, ExpressionError) as exc:
@@ -84,3 +96,18 @@ def check_priority(spec: Mapping[str, Any], *, operator: bool) -> None:
         raise PermissionDenied(
             "job rejected: positive submission priority requires operator privileges"
         )
+
+
+def check_alter_rights(
+    user: str, old_priority: int, changes: Mapping[str, Any], *, operator: bool
+) -> None:
+    """qalter: override tickets and a higher priority need an operator (a manager in minige),
+    as ``mod_job_attributes()`` checks them."""
+    if operator:
+        return
+    if "ot" in changes:
+        raise PermissionDenied(
+            f'denied: "{user}" must be operator to change amount of override tickets'
+        )
+    if "p" in changes and int(changes["p"]) > old_priority:
+        raise PermissionDenied(f'denied: "{user}" must be operator to increase job priority')

@@ -10,6 +10,7 @@ would be (a PE without a slot range asks for 1 slot).
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from qmaster.complexes.table import ComplexTable
@@ -45,3 +46,31 @@ def full_resource_names(spec: dict[str, Any], complexes: ComplexTable) -> dict[s
 def _full_name(name: str, complexes: ComplexTable) -> str:
     entry = complexes.get(name)
     return entry.name if entry is not None else name
+
+
+def apply_context_ops(context: Mapping[str, str], ops: Iterable[Sequence[str]]) -> dict[str, str]:
+    """qalter's ``-ac``/``-dc``/``-sc`` (``context_ops``) applied in order to a context."""
+    result = dict(context)
+    for op, name, value in ops:
+        if op == "=":
+            result.clear()
+        elif op == "-":
+            result.pop(name, None)
+        else:
+            result[name] = value
+    return result
+
+
+def altered_spec(spec: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """A job's specification with qalter's ``changes``.
+
+    The context operations are applied to the job's own context, and a new
+    ``-binding`` replaces every ``binding_*`` key of the old one.
+    """
+    new = {**spec, **changes}
+    ops = new.pop("context_ops", None)
+    if ops is not None:
+        new["ac"] = apply_context_ops(spec.get("ac") or {}, ops)
+    if any(key.startswith("binding_") for key in changes):
+        new = {k: v for k, v in new.items() if not k.startswith("binding_") or k in changes}
+    return new

@@ -18,6 +18,7 @@ from qmaster.core.arjobs import check_job as check_job_ar
 from qmaster.core.confrefs import check_ckpt, check_project
 from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
 from qmaster.core.holds import start_time_of
+from qmaster.core.jobchecks import check_array_holds, check_checkpointing, check_deadline
 from qmaster.core.jobs import Identity, Job, TaskRange
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
@@ -70,6 +71,7 @@ def validate_spec(core: Core, spec: dict[str, Any], who: Identity | None = None)
         raise InvalidRequest("ERROR! invalid slot range: the minimum exceeds the maximum")
     normalise_spec_requests(core.config.complexes, spec)
     check_account(spec)
+    check_checkpointing(spec)
     cqueues = core.config.cqueues
     for pattern in [*(spec.get("q_hard") or []), *(spec.get("masterq") or [])]:
         cq = str(pattern).partition("@")[0] or "*"
@@ -136,7 +138,9 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
     array = task_range(spec)
     validate_spec(core, spec, req.identity)
     start_time_of(spec)
+    check_deadline(core, req.identity, spec)
     check_priority(spec, operator=core.is_manager(req.identity))
+    check_array_holds(core, req.identity.user, spec, array)
     check_job_ar(core, req.identity, spec, now)
     job = Job(0, req.identity, now, spec, array=array, hold=frozenset("u" if spec.get("h") else ""))
     n_tasks = (array.last - array.first) // array.step + 1 if array else 1

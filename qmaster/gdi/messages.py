@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from qmaster.gdi.binding import BINDING_EXP_KEY
 from qmaster.gdi.ops import CONF_KINDS
 
 Name = Annotated[str, StringConstraints(max_length=4096)]
@@ -26,6 +27,12 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class _Binding(BaseModel):
+    """Lets the explicit binding pairs through as extra keys (checked by JobSpec)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
 class Envelope(BaseModel):
     """A request frame: version, op, args (validated again per op)."""
 
@@ -36,7 +43,7 @@ class Envelope(BaseModel):
     user: str | None = None
 
 
-class JobSpec(_Strict):
+class JobSpec(_Binding):
     """A job's specification, keyed by the JSV parameter names of qsub(1)."""
 
     CMDNAME: Name
@@ -80,29 +87,48 @@ class JobSpec(_Strict):
     notify: bool | None = None
     shell: bool | None = None
     # jsv(1) parameters of the qsub options -ckpt, -c, -dl, -i, -js, -hold_jid_ad,
-    # -ot, -tc and -binding (stored, shown and passed to JSVs)
+    # -ot, -tc and -binding (stored, shown and passed to JSVs); dl is stored as
+    # seconds since the epoch (the qmaster converts the date_time a client sends)
     ckpt: Name | None = None
-    c_interval: str | None = None
-    c_occasion: str | None = None
-    dl: str | None = None
+    c_interval: Annotated[int, Field(ge=0)] | None = None
+    c_occasion: Name | None = None
+    dl: Annotated[int, Field(ge=0)] | Name | None = None
     i: list[str] | None = None
     js: Annotated[int, Field(ge=0)] | None = None
-    hold_jid_ad: list[str] | None = None
-    ot: int | None = None
+    ot: Annotated[int, Field(ge=0)] | None = None
     tc: Annotated[int, Field(ge=0)] | None = None
-    binding_strategy: str | None = None
-    binding_type: str | None = None
+    hold_jid_ad: list[str] | None = None
+    binding_type: Name | None = None
+    binding_strategy: Name | None = None
     binding_amount: Annotated[int, Field(ge=0)] | None = None
     binding_step: Annotated[int, Field(ge=0)] | None = None
     binding_socket: Annotated[int, Field(ge=0)] | None = None
     binding_core: Annotated[int, Field(ge=0)] | None = None
     binding_exp_n: Annotated[int, Field(ge=0)] | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _explicit_binding_pairs(cls, data: Any) -> Any:
+        """``binding_exp_socket<i>``/``binding_exp_core<i>`` are the only open-ended keys."""
+        if isinstance(data, dict):
+            for key, value in data.items():
+                if key in cls.model_fields:
+                    continue
+                if not BINDING_EXP_KEY.fullmatch(str(key)) or type(value) is not int:
+                    raise ValueError(f"Extra inputs are not permitted: {key}")
+        return data
+
 
 class JobChanges(JobSpec):
-    """qalter's partial specification: every key optional."""
+    """qalter's partial specification: every key optional.
+
+    ``context_ops`` are qalter's ``-ac``/``-dc``/``-sc`` in order, ``[op, name,
+    value]`` with op ``+`` (add), ``-`` (delete) or ``=`` (clear), applied by the
+    qmaster to each job's own context.
+    """
 
     CMDNAME: Name | None = None  # type: ignore[assignment]
+    context_ops: list[Annotated[list[str], Field(min_length=3, max_length=3)]] | None = None
 
 
 class NoArgs(_Strict):
@@ -135,6 +161,7 @@ class AlterArgs(_Strict):
     job: JobChanges
     verify: Verify = "n"
     hold: Annotated[str, StringConstraints(pattern="^[uosnUOS]+$")] | None = None  # qalter -h
+    users: list[str] | None = None  # qalter -u: every job of these users
 
 
 class ConfShowArgs(_Strict):

@@ -40,10 +40,15 @@ noted; a key absent means "not given by the submitter")::
     a         str   -a date_time (CCYYMMDDhhmm.SS)
     ar        int   -ar advance reservation id
     jsv       list[str] -jsv scripts (client side only)
-    ckpt str, c_interval str, c_occasion str, dl str (CCYYMMDDhhmm.SS), i list[str],
-    js int, hold_jid_ad list[str], ot int, tc int, binding_strategy str,
-    binding_type str, binding_amount/step/socket/core/exp_n int
-              (jsv(1) names of -ckpt, -c, -dl, -i, -js, -hold_jid_ad, -ot, -tc, -binding)
+    ckpt      str   -ckpt checkpointing environment
+    c_interval int  -c interval (seconds);  c_occasion str  -c letters (msx or n)
+    dl        str | int  -dl deadline: CCYYMMDDhhmm.SS as sent, stored as epoch seconds
+    i         list[str] stdin paths
+    js, ot, tc  int  job share, override tickets, task concurrency (>= 0)
+    hold_jid_ad list[str] array dependencies (ids or names)
+    binding_type, binding_strategy str; binding_amount, binding_step, binding_socket,
+    binding_core, binding_exp_n, binding_exp_socket<i>, binding_exp_core<i> int  -binding
+    (values as in :mod:`qmaster.gdi.specvalues`, which checks them for every source)
 
 Operations and their ``args`` -> ``data``:
 
@@ -56,7 +61,11 @@ Operations and their ``args`` -> ``data``:
     job_detail    {"job_ids": [str] | null}             -> {"jobs": [JobDetail], "missing": [str]}
     delete        {"job_ids": [str], "users": [str] | null, "force": bool}
                   ids may be "7", "7.3", "7.1-5:2" or a job name; answers one per job
-    alter         {"job_ids": [str], "job": JobSpec (only changed keys), "verify": str}
+    alter         {"job_ids": [str], "job": JobSpec (only changed keys), "verify": str,
+                   "hold": str | null, "users": [str] | null}
+                  hold: qalter -h letters; users: qalter -u, every job of those users;
+                  job may carry "context_ops": [[op, name, value]] (op + - =), qalter's
+                  -ac/-dc/-sc applied in order to each job's own context
     conf_show     {"kind": KIND, "name": str | null, "template": bool}
                   -> {"text": str} or {"names": [str]}; cqueue names are wc_queue_list
                   patterns (``all.q@host1``: the queue instance), template: ``-sq`` alone

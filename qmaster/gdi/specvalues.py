@@ -10,6 +10,10 @@ every submission and alteration (and qsub after its client JSVs), checks the
 typed values of a whole specification by parsing their protocol text again,
 then completes it as a submitted one would be (a PE request without a slot
 range asks for 1 slot).
+
+The deadline ``dl`` is stored as seconds since the epoch (what the scheduler
+reads): its ``date_time`` text is converted here, once, and a stored number
+is kept as it is. A JSV reads it back as ``CCYYMMDDhhmm.SS``.
 """
 
 from __future__ import annotations
@@ -18,10 +22,18 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from qmaster.gdi import values as V
+from qmaster.gdi.binding import check_binding
 
 Parser = Callable[[str, int], Any]
 
 _YES_NO: Final = ("b", "j", "now", "notify", "R", "r", "shell")
+
+
+def _path_list(key: str) -> Parser:
+    def parse(text: str, _year: int) -> list[str]:
+        return V.path_list(text, f"-{key}")
+
+    return parse
 
 
 def _yes_no(key: str) -> Parser:
@@ -41,14 +53,25 @@ PARSERS: Final[dict[str, Parser]] = {
     "l_soft": lambda text, _y: V.resource_list(text),
     "ac": lambda text, _y: V.context_list("-ac", text),
     "a": lambda text, year: V.parse_date_time(text, year, "-a"),
-    "dl": lambda text, year: V.parse_date_time(text, year, "-dl"),
+    "dl": lambda text, year: V.date_time_epoch(text, year, "-dl"),
     "pe_min": lambda text, _y: V.slot_range(text)[0],
     "pe_max": lambda text, _y: V.slot_range(text)[1],
     "t_min": lambda text, _y: V.task_range(text)[0],
     "t_max": lambda text, _y: V.task_range(text)[0],
     "t_step": lambda text, _y: V.task_range(f"1-1:{text}")[2],
+    "tc": lambda text, _y: V.task_concurrency(text),
+    "js": lambda text, _y: V.job_share(text),
+    "ot": lambda text, _y: V.override_tickets(text),
+    "c_interval": lambda text, _y: V.checkpoint_interval(text),
+    "c_occasion": lambda text, _y: V.occasion(text),
+    "hold_jid": lambda text, _y: V.job_refs(text, "-hold_jid"),
+    "hold_jid_ad": lambda text, _y: V.job_refs(text, "-hold_jid_ad"),
+    **{key: _path_list(key) for key in ("o", "e", "i", "S")},
     **{key: _yes_no(key) for key in _YES_NO},
 }
+
+#: Parameters whose stored form is a number of seconds (kept as it is when typed so).
+EPOCHS: Final = frozenset({"dl"})
 
 #: Parameters whose check needs the current year (read where a clock is).
 NEEDS_YEAR: Final = frozenset({"a", "dl"})
@@ -85,12 +108,27 @@ def check_spec(spec: Mapping[str, Any], year: int, *, complete: bool = True) -> 
     """
     out = dict(spec)
     for name, value in spec.items():
-        if name in PARSERS and value is not None:
+        if name not in PARSERS or value is None or value == []:
+            continue
+        if name in EPOCHS and _is_number(value):
+            out[name] = _epoch(name, value)
+        else:
             out[name] = PARSERS[name](as_text(value), year)
     if complete:
         _complete_pe(out)
     _check_ranges(out)
+    check_binding(out)
     return out
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _epoch(name: str, value: float) -> int:
+    if value < 0:
+        raise V.bad_value(f'ERROR! Wrong date/time format "{value}" specified to -{name} option')
+    return int(value)
 
 
 def _check_ranges(spec: dict[str, Any]) -> None:

@@ -10,6 +10,13 @@ current year) and returns a value or raises :class:`ValueRefused`.
 from __future__ import annotations
 
 import re
+import time
+
+SEMANTIC = 2
+"""Grid Engine's ``STATUS_ESEMANTIC``: an unknown option, a missing argument."""
+
+SYNTAX = 7
+"""Grid Engine's ``STATUS_ESYNTAX``: an option argument that does not parse."""
 
 
 class ValueRefused(Exception):
@@ -26,6 +33,31 @@ class ValueRefused(Exception):
         self.show_usage = show_usage
 
 
+class OptionError(ValueRefused):
+    """A bad command line or option value, in Grid Engine's words.
+
+    ``status`` is the answer status Grid Engine's parser gives it (qsub and
+    qalter exit with it); how the text is laid out (a ``qsub: `` prefix, the
+    usage before it, ``Usage: qconf -help`` after it) is the command's
+    ``clients.common.conventions.ErrorStyle``. ``kind`` is ``unknown``
+    (an option the command does not have; ``token`` is it), ``missing`` (an
+    option without its argument; ``token`` is the option) or ``value``.
+    """
+
+    def __init__(
+        self, message: str, status: int = SYNTAX, *, kind: str = "value", token: str = ""
+    ) -> None:
+        super().__init__(message, 1)
+        self.status = status
+        self.kind = kind
+        self.token = token
+
+
+def bad_value(message: str, status: int = SYNTAX) -> OptionError:
+    """An option argument Grid Engine's parser refuses, with its text."""
+    return OptionError(message, status)
+
+
 RANGE_INFINITY = 9999999
 """Grid Engine's stand-in for an open upper bound (``-pe mpi 2-``)."""
 
@@ -40,7 +72,7 @@ def yes_no(option: str, text: str) -> bool:
         return True
     if low in _NO:
         return False
-    raise ValueRefused(f'invalid option argument "{option} {text}"')
+    raise bad_value(f'invalid option argument "{option} {text}"')
 
 
 def name_list(text: str) -> list[str]:
@@ -55,49 +87,46 @@ def priority(text: str) -> int:
     except ValueError:
         value = 2000
     if not -1023 <= value <= 1024:
-        raise ValueRefused("ERROR! invalid priority, must be an integer from -1023 to 1024")
+        raise bad_value("ERROR! invalid priority, must be an integer from -1023 to 1024")
     return value
 
 
 def resource_list(text: str) -> dict[str, str]:
-    """``-l a=1,b=2``: names to values as typed."""
+    """``-l a=1,b``: names to values as typed; a name without a value is kept empty
+    (the qmaster fills in TRUE for a BOOL attribute and refuses the others)."""
     found: dict[str, str] = {}
     for item in text.split(","):
         name, sep, value = item.partition("=")
         if not name.strip():
-            raise ValueRefused(f'ERROR! Wrong resource list format "{text}" specified to -l option')
-        if not sep or not value:
-            raise ValueRefused(f'denied: missing value for request "{name}"')
-        found[name.strip()] = value.strip()
+            raise bad_value(f'ERROR! Wrong resource list format "{text}" specified to -l option')
+        found[name.strip()] = value.strip() if sep else ""
     return found
 
 
 def variable_list(text: str, env: dict[str, str]) -> dict[str, str]:
-    """``-v A=1,B``: a name without a value takes it from the caller's environment."""
+    """``-v A=1,B``: a name without a value takes it from the caller's environment.
+
+    A name that is not set there either gets an empty value, as Grid Engine's
+    ``var_list_parse_from_string()`` gives it.
+    """
     found: dict[str, str] = {}
     for item in text.split(","):
         name, sep, value = item.partition("=")
         if not name:
-            raise ValueRefused(
+            raise bad_value(
                 f'ERROR! Wrong variable list format -v "{text}" or environment variable not set'
             )
-        if not sep:
-            if name not in env:
-                raise ValueRefused(
-                    f'ERROR! Wrong variable list format -v "{text}" or environment variable not set'
-                )
-            value = env[name]
-        found[name] = value
+        found[name] = value if sep else env.get(name, "")
     return found
 
 
-def context_list(option: str, text: str, *, names_only: bool = False) -> dict[str, str]:
-    """``-ac``/``-sc`` ``a=1,b`` (``b`` gets an empty value); ``-dc`` takes names only."""
+def context_list(option: str, text: str) -> dict[str, str]:
+    """``-ac``/``-sc``/``-dc`` ``a=1,b`` (``b`` gets an empty value; -dc ignores values)."""
     found: dict[str, str] = {}
     for item in text.split(","):
-        name, sep, value = item.partition("=")
-        if not name or (names_only and sep):
-            raise ValueRefused(f'ERROR! Wrong context list format {option} "{text}"')
+        name, _, value = item.partition("=")
+        if not name:
+            raise bad_value(f'ERROR! Wrong context list format {option} "{text}"')
         found[name] = value
     return found
 
@@ -107,16 +136,16 @@ def mail_options(text: str) -> str:
     letters = text.replace(",", "")
     bad = any(ch not in "beasn" for ch in letters) or ("n" in letters and letters != "n")
     if not letters or bad:
-        raise ValueRefused(f'ERROR! Wrong mail options list format "{text}" specified to -m option')
+        raise bad_value(f'ERROR! Wrong mail options list format "{text}" specified to -m option')
     return "".join(dict.fromkeys(letters))
 
 
 def job_name(text: str) -> str:
     """``-N``: not empty and without ``/``."""
     if not text:
-        raise ValueRefused("ERROR! empty string argument to -N option invalid")
+        raise bad_value("ERROR! empty string argument to -N option invalid", SEMANTIC)
     if "/" in text:
-        raise ValueRefused("ERROR! argument to -N option must not contain / ")
+        raise bad_value("ERROR! argument to -N option must not contain / ", SEMANTIC)
     return text
 
 
@@ -125,7 +154,7 @@ _NUMBER = re.compile(r"\d+")
 
 def _number(text: str) -> int:
     if not _NUMBER.fullmatch(text):
-        raise ValueRefused(
+        raise bad_value(
             "Numerical value invalid!\n"
             f'The initial portion of string "{text}" contains no decimal number'
         )
@@ -140,7 +169,7 @@ def task_range(text: str) -> tuple[int, int, int]:
     last = _number(last_text) if dash else first
     step = _number(step_text) if step_text else 1
     if first < 1 or last < first or step < 1:
-        raise ValueRefused("ERROR! -t option must have a list of task id ranges")
+        raise bad_value("ERROR! -t option must have a list of task id ranges")
     return first, last, step
 
 
@@ -151,16 +180,16 @@ def slot_range(text: str) -> tuple[int, int]:
         first = int(first_text) if first_text else 1
         last = int(last_text) if last_text else (RANGE_INFINITY if dash else first)
     except ValueError:
-        raise ValueRefused("ERROR! -pe option must have range as 2nd argument") from None
+        raise bad_value("ERROR! -pe option must have range as 2nd argument") from None
     if first < 0 or last < first or (not first_text and not last_text):
-        raise ValueRefused("ERROR! -pe option must have range as 2nd argument")
+        raise bad_value("ERROR! -pe option must have range as 2nd argument")
     return first, last
 
 
 def ar_id(text: str) -> int:
     """``-ar``: a positive advance reservation id."""
     if not _NUMBER.fullmatch(text) or int(text) == 0:
-        raise ValueRefused(f'ERROR! invalid option argument "{text}"')
+        raise bad_value(f'ERROR! invalid option argument "{text}"')
     return int(text)
 
 
@@ -174,8 +203,8 @@ _LIMITS = (
 )
 
 
-def _fail(reason: str, text: str, option: str) -> ValueRefused:
-    return ValueRefused(
+def _fail(reason: str, text: str, option: str) -> OptionError:
+    return bad_value(
         f'{reason}\nERROR! Wrong date/time format "{text}" specified to {option} option'
     )
 
@@ -214,5 +243,109 @@ VERIFY_MODES = frozenset("ewnvp")
 def verify_mode(text: str) -> str:
     """``-w e|w|n|v|p``."""
     if len(text) != 1 or text not in VERIFY_MODES:
-        raise ValueRefused(f'invalid option argument "-w {text}"')
+        raise bad_value(f'invalid option argument "-w {text}"')
     return text
+
+
+def date_time_epoch(text: str, current_year: int, option: str) -> int:
+    """A ``date_time`` (``-a``, ``-dl``) as seconds since the epoch, local time."""
+    normal = parse_date_time(text, current_year, option)
+    try:
+        return int(time.mktime(time.strptime(normal, "%Y%m%d%H%M.%S")))
+    except (ValueError, OverflowError):
+        raise _fail("Invalid day specification.", text, option) from None
+
+
+def date_time_text(epoch: float) -> str:
+    """Seconds since the epoch as the ``CCYYMMDDhhmm.SS`` a JSV reads (local time)."""
+    return time.strftime("%Y%m%d%H%M.%S", time.localtime(epoch))
+
+
+# -- the 6.2u5 options -js, -ot, -tc, -c, -i/-o/-e/-S, -hold_jid[_ad] (parse_qsub.c)
+
+
+def unsigned(text: str, message: str) -> int:
+    """A decimal integer of at least 0, or ``message``."""
+    if not re.fullmatch(r"\+?\d+", text.strip()):
+        raise bad_value(message, SEMANTIC)
+    return int(text)
+
+
+def task_concurrency(text: str) -> int:
+    """``-tc``: how many tasks of the array may run at once (0: no limit)."""
+    match = re.match(r"\s*([-+]?\d+)", text)
+    value = int(match.group(1)) if match else 0
+    if match is None or value < 0:
+        raise bad_value(
+            f"invalid task concurrency number {value}. Must be an integer greater or equal to 0."
+        )
+    return value
+
+
+def job_share(text: str) -> int:
+    """``-js``: the job share, an unsigned integer."""
+    return unsigned(text, "ERROR! invalid jobshare, must be an unsigned integer")
+
+
+def override_tickets(text: str) -> int:
+    """``-ot``: override tickets, an unsigned integer."""
+    return unsigned(text, "ERROR! invalid override tickets, must be an unsigned integer")
+
+
+_TIME = re.compile(r"(\d*):(\d*):(\d*)")
+_OCCASIONS = frozenset("msx")
+
+
+def checkpoint(text: str) -> dict[str, int | str]:
+    """``-c``: an occasion (letters of ``msx``, or ``n``) or an interval (time)."""
+    if text and (text[0].isdigit() or text[0] == ":"):
+        return {"c_interval": checkpoint_interval(text)}
+    return {"c_occasion": occasion(text)}
+
+
+def checkpoint_interval(text: str) -> int:
+    """The ``-c`` interval, ``hh:mm:ss`` or seconds, in seconds (at least 1)."""
+    match = _TIME.fullmatch(text)
+    if match:
+        h, m, s = (int(part or 0) for part in match.groups())
+        seconds = h * 3600 + m * 60 + s
+    else:
+        seconds = int(text) if text.isdigit() else 0
+    if not seconds:
+        raise bad_value("ERROR! -c argument invalid", SEMANTIC)
+    return seconds
+
+
+def occasion(text: str) -> str:
+    """The ``-c`` occasion letters: any of ``m``, ``s``, ``x``, or ``n`` alone."""
+    ok = text == "n" or (bool(text) and set(text) <= _OCCASIONS)
+    if not ok:
+        raise bad_value("ERROR! -c specifier invalid", SEMANTIC)
+    return "".join(dict.fromkeys(text))
+
+
+_PATH_LIST_WHAT = {"-o": "stdout path list", "-S": "shell list"}
+
+
+def path_list(text: str, option: str) -> list[str]:
+    """``-i``/``-o``/``-e``/``-S``: ``[host:]path`` items separated by commas.
+
+    ``-i`` is refused with ``-e``'s text, as ``parse_qsub.c`` does.
+    """
+    items = [item for item in text.split(",") if item]
+    if not items or any(item.count(":") > 1 or item.endswith(":") for item in items):
+        what = _PATH_LIST_WHAT.get(option, "path list")
+        shown = option if option in _PATH_LIST_WHAT else "-e"
+        raise bad_value(f'ERROR! Wrong {what} format "{text}" specified to {shown} option')
+    return items
+
+
+def job_refs(text: str, option: str) -> list[str]:
+    """``-hold_jid``/``-hold_jid_ad``: job ids, names or patterns."""
+    items = [item for item in text.split(",") if item]
+    if not items:
+        suffix = "_ad" if option.endswith("_ad") else ""
+        raise bad_value(
+            f'ERROR! Wrong jid_hold{suffix} list format "{text}" specified to {option} option'
+        )
+    return items

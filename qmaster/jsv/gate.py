@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from qmaster.conf.cluster import GlobalConf
 from qmaster.core.jobs import Identity
+from qmaster.core.specs import altered_spec
 from qmaster.gdi.messages import JobSpec
 from qmaster.jsv.pool import JsvPool
 from qmaster.jsv.protocol import JsvContext, ResultState, Verdict
@@ -43,6 +44,7 @@ SWITCH_OF = {
     "t_max": "t",
     "t_step": "t",
     "CMDNAME": "CMDNAME",
+    "context_ops": "ac",
 }
 
 
@@ -164,7 +166,7 @@ class JsvGate:
         refused = disallowed_changes(changes, self.conf)
         if refused:
             return GateResult(error=refused)
-        merged = {**current, **changes}
+        merged = altered_spec(current, changes)
         verdict = await self.verify(who, with_verify(merged, verify), job_id)
         if not verdict.accepted:
             return GateResult(error=refused_text(verdict))

@@ -9,8 +9,9 @@ keys                          Python value            protocol text
 ============================  ======================  =====================
 b j now notify R r shell      ``bool``                ``y`` / ``n``
 h                             ``bool``                ``u`` / ``n``
-p pe_min pe_max t_* ar js     ``int``                 decimal
-tc ot binding_<number>
+p pe_min pe_max t_* ar js tc  ``int``                 decimal
+ot c_interval binding_<n>
+dl                            ``int`` (epoch seconds) ``CCYYMMDDhhmm.SS``
 l_hard l_soft ac              ``dict[str, str]``      ``a=1,b=5`` (``b`` if "")
 q_hard q_soft masterq M       ``list[str]``           ``a,b``
 hold_jid hold_jid_ad o e S i
@@ -25,7 +26,10 @@ only as ``n``, ``m`` not as ``n``, ``p`` not as 0, and ``now`` never.
 ``wd`` (``-wd``) is sent as ``cwd``, the one parameter of -cwd and -wd in
 jsv(1); a JSV's ``cwd`` replaces both. ``v`` (the job environment) travels as ``ENV`` lines, and ``script``, ``jsv``
 and ``V`` never reach a JSV. An empty value sent back by a JSV deletes the
-parameter. Scoped names of newer Grid Engines (``global_l_hard``,
+parameter. ``binding_<n>`` are the integer binding parameters
+(``binding_amount``, ``binding_step``, ``binding_socket``, ``binding_core``,
+``binding_exp_n``, ``binding_exp_socket<i>``, ``binding_exp_core<i>``, see
+:mod:`qmaster.gdi.binding`). Scoped names of newer Grid Engines (``global_l_hard``,
 ``master_q_hard``, ...) are accepted as aliases.
 """
 
@@ -34,19 +38,21 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from qmaster.gdi.specvalues import PARSERS, parse_param
+from qmaster.gdi.binding import BINDING_EXP_KEY, BINDING_INTS
+from qmaster.gdi.specvalues import EPOCHS, PARSERS, parse_param
+from qmaster.gdi.values import date_time_text
 from qmaster.jsv.errors import JsvProtocolError, JsvValueError
 
 YES_NO: Final = frozenset({"b", "j", "now", "notify", "R", "r", "shell"})
 INTS: Final = frozenset(
-    {"p", "pe_min", "pe_max", "t_min", "t_max", "t_step", "ar", "js", "tc", "ot"}
-    | {f"binding_{k}" for k in ("amount", "step", "socket", "core", "exp_n")}
+    {"p", "pe_min", "pe_max", "t_min", "t_max", "t_step", "ar", "js", "tc", "ot", "c_interval"}
+    | BINDING_INTS
 )
 DICTS: Final = frozenset({"l_hard", "l_soft", "ac"})
 LISTS: Final = frozenset(
     {"q_hard", "q_soft", "masterq", "M", "hold_jid", "hold_jid_ad", "o", "e", "S", "i"}
 )
-NOT_SENT: Final = frozenset({"v", "V", "script", "jsv", "CMDNAME", "CMDARGS"})
+NOT_SENT: Final = frozenset({"v", "V", "script", "jsv", "CMDNAME", "CMDARGS", "context_ops"})
 
 #: Pseudo parameters a JSV may read but never change.
 READ_ONLY: Final = frozenset({"CLIENT", "CONTEXT", "VERSION", "USER", "GROUP", "JOB_ID"})
@@ -64,6 +70,8 @@ def encode_value(name: str, value: Any) -> str:
     """The protocol text of one parameter value."""
     if name == "h":
         text = "u" if value else "n"
+    elif name in EPOCHS and isinstance(value, int | float) and not isinstance(value, bool):
+        text = date_time_text(value)
     elif isinstance(value, bool):
         text = "y" if value else "n"
     elif isinstance(value, Mapping):
@@ -91,7 +99,7 @@ def decode_value(name: str, text: str) -> Any:
         if text in ("u", "y", "n"):
             return text != "n"
         raise JsvValueError(f'JSV tries to set "{name}" to "{text}"')
-    if name in INTS:
+    if name in INTS or BINDING_EXP_KEY.fullmatch(name):
         try:
             return int(text)
         except ValueError:

@@ -61,7 +61,7 @@ def test_qalter_ar_only_while_pending() -> None:
     qrsub(core, a=T0 + HOUR, d=HOUR)
     submit(core, h=True)
     out = request(core, ALICE, "alter", job_ids=["1"], job={"ar": 1})
-    assert texts(out) == ["modified advance reservation of job 1"]
+    assert texts(out) == ["alice@localhost sets job advance reservation of job 1 to 1"]
     submit(core, CMDARGS=["1000"])
     run_until(core, T0 + 1)
     out = request(core, ALICE, "alter", T0 + 1, job_ids=["2"], job={"ar": 1})

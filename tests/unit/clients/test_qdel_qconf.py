@@ -118,6 +118,8 @@ def test_qconf_add_users_to_each_list(qmaster: FakeQmaster) -> None:
 def test_qconf_unknown_switch_is_refused(
     qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """An unknown qconf switch gets GE's invalid option message and exit 1."""
+    """An unknown qconf switch: GE's logged message and the -help hint, exit 1."""
     assert qconf.main(["-bogus"], transport=qmaster) == 1
-    assert capsys.readouterr().err.startswith('ERROR! invalid option argument "-bogus"')
+    assert capsys.readouterr().err == (
+        'error: invalid option argument "-bogus"\nUsage: qconf -help\n'
+    )

@@ -77,6 +77,8 @@ def test_nothing_to_delete_is_a_usage_error(
 
 
 def test_unknown_switch(qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]) -> None:
-    """An unknown switch is Grid Engine's invalid option argument, exit 1."""
+    """An unknown switch: the usage, then GE's invalid option argument as logged, exit 1."""
     assert qrdel.main(["-x", "1"], transport=qmaster) == 1
-    assert capsys.readouterr().err.startswith('ERROR! invalid option argument "-x"')
+    err = capsys.readouterr().err
+    assert err.startswith("GE 6.2u5\nusage: qrdel")
+    assert err.endswith('\nerror: ERROR! invalid option argument "-x"\n')

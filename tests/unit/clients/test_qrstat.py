@@ -321,9 +321,9 @@ def test_default_files_are_read_before_the_command_line(
 
 
 def test_help_goes_to_stdout(qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]) -> None:
-    """-help prints the usage on stdout, exit 0, nothing asked."""
-    assert qrstat.main(["-help"], transport=qmaster) == 0
-    assert capsys.readouterr().out.startswith("usage: qrstat")
+    """-help prints the version line and usage on stdout and exits 1 as GE's qrstat does."""
+    assert qrstat.main(["-help"], transport=qmaster) == 1
+    assert capsys.readouterr().out.startswith("GE 6.2u5\nusage: qrstat")
     assert qmaster.calls == []
 
 

@@ -188,10 +188,11 @@ def test_j_xml_writes_detailed_job_info(
 def test_bad_s_is_refused_before_asking_the_qmaster(
     qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """qstat -s x prints 'ERROR! wrong argument to -s option' and the usage, exit 1."""
+    """qstat -s x prints the usage, then 'ERROR! wrong argument to -s option', exit 1."""
     assert qstat.main(["-s", "x"], transport=qmaster) == 1
     err = capsys.readouterr().err
-    assert err.startswith("ERROR! wrong argument to -s option\nusage: qstat")
+    assert err.startswith("GE 6.2u5\nusage: qstat")  # qstat_usage() first, as qstat.c
+    assert err.endswith("\nERROR! wrong argument to -s option\n")
     assert qmaster.calls == []
 
 

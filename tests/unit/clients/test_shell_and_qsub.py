@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -102,35 +103,39 @@ def test_warnings_go_to_stderr(
 
 
 @pytest.mark.parametrize(
-    ("argv", "first_line"),
+    ("argv", "line", "code"),
     [
-        (["-bogus", "job.sh"], 'ERROR! invalid option argument "-bogus"'),
-        (["-N"], "ERROR! -N option must have argument"),
+        (["-bogus", "job.sh"], 'qsub: ERROR! invalid option argument "-bogus"', 2),
+        (["-N"], "qsub: ERROR! -N option must have argument", 2),
+        (["-a", "13011200", "job.sh"], 'qsub: ERROR! Wrong date/time format "13011200"', 7),
+        (["-j", "maybe", "job.sh"], 'qsub: invalid option argument "-j maybe"', 7),
     ],
 )
-def test_bad_options_exit_1_in_grid_engine_words(
+def test_bad_options_exit_with_the_parser_status_in_grid_engine_words(
     workdir: Path,
     qmaster: FakeQmaster,
     capsys: pytest.CaptureFixture[str],
     argv: list[str],
-    first_line: str,
+    line: str,
+    code: int,
 ) -> None:
-    """Bad options print GE's error and the usage on stderr, exit 1, no click text."""
-    assert qsub.main(argv, transport=qmaster) == 1
+    """Bad options print 'qsub: ' and GE's error, no usage, exit 2 or 7 as GE's qsub."""
+    assert qsub.main(argv, transport=qmaster) == code
     captured = capsys.readouterr()
-    assert captured.err.splitlines()[0] == first_line
-    assert "usage: qsub" in captured.err
+    assert captured.err.splitlines()[-1].startswith(line)
+    assert "usage: qsub" not in captured.err
     assert not any(text in captured.err + captured.out for text in CLICK_TEXTS)
     assert qmaster.calls == []
 
 
-def test_help_prints_usage_on_stdout_and_exits_0(
-    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("command", [qsub, qalter])
+def test_help_prints_version_and_usage_on_stdout_and_exits_0(
+    command: Any, qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """-help prints the usage on stdout and exits 0."""
-    assert qsub.main(["-help"], transport=qmaster) == 0
+    """-help prints 'GE 6.2u5' and the usage on stdout and exits 0."""
+    assert command.main(["-help"], transport=qmaster) == 0
     captured = capsys.readouterr()
-    assert captured.out.startswith("usage: qsub")
+    assert captured.out.startswith(f"GE 6.2u5\nusage: {command.__name__.split('.')[-1]}")
     assert captured.err == ""
 
 
@@ -164,10 +169,11 @@ def test_qalter_sends_changed_keys_and_prints_answers(
 def test_qalter_error_answer_exits_1(
     qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """An error answer from alter goes to stderr with exit 1."""
+    """An error answer from alter is printed on stdout, as qalter.c prints it, exit 1."""
     qmaster.reply("alter", [error('denied: job "99" does not exist', Status.EEXIST)])
     assert qalter.main(["-p", "5", "99"], transport=qmaster) == 1
-    assert capsys.readouterr().err == 'denied: job "99" does not exist\n'
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ('denied: job "99" does not exist\n', "")
 
 
 def test_qalter_without_arguments_prints_usage_and_exits_1(
@@ -176,4 +182,5 @@ def test_qalter_without_arguments_prints_usage_and_exits_1(
     """qalter with nothing to do complains and shows its usage."""
     assert qalter.main([], transport=qmaster) == 1
     err = capsys.readouterr().err
-    assert err.startswith("ERROR! no option argument\nusage: qalter")
+    assert err.startswith("GE 6.2u5\nusage: qalter")
+    assert err.endswith("\nERROR! no option argument\n")

@@ -188,10 +188,10 @@ def test_bad_values_get_grid_engine_messages(argv: list[str], message: str) -> N
     assert info.value.message == message
 
 
-def test_unset_variable_without_value_is_refused() -> None:
-    """-v NAME with NAME not in the environment is an error."""
-    with pytest.raises(ClientError, match="environment variable not set"):
-        build_qsub(["-v", "NOPE", "job.sh"], inputs(SCRIPT))
+def test_unset_variable_without_value_gets_an_empty_value() -> None:
+    """-v NAME with NAME not in the environment passes NAME with an empty value."""
+    spec = build_qsub(["-v", "NOPE", "job.sh"], inputs(SCRIPT)).spec
+    assert spec["v"]["NOPE"] == ""
 
 
 def test_missing_script_file_is_reported() -> None:

@@ -122,7 +122,7 @@ def test_malformed_hold_value_is_refused_in_ge_words() -> None:
         ("b", ["-b", "maybe"]),
         ("m", ["-m", "xyz"]),
         ("N", ["-N", "a/b"]),
-        ("l_hard", ["-l", "h_rt"]),
+        ("l_hard", ["-l", "=1"]),
         ("ar", ["-ar", "0"]),
         ("a", ["-a", "troete"]),
     ],

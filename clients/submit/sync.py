@@ -1,0 +1,107 @@
+"""``qsub -sync y``: wait for the job to end and exit with its exit status.
+
+(``-now y`` needs no waiting here: the qmaster runs the pass the immediate job
+waits for inside the submission and answers with its decision.)
+
+As Grid Engine's qsub (``report_exit_status()``): one line per task,
+``Job 5 exited with exit code 0.`` (``Job 5.2 ...`` for an array task),
+``Job 5 exited because of signal SIGKILL.``, or ``Job 5 never ran because it
+was deleted.``; the exit code is the first non-zero one (1 after a signal or
+a deletion). The end of the job is seen by asking the qmaster until the job
+is gone; how it ended is read from the cell's accounting file.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from clients.common.output import out
+from qmaster.gdi.client import Reply
+
+Transport = Callable[[str, dict[str, Any]], Reply]
+
+POLL_SECONDS = 1.0
+RECORD_WAIT_SECONDS = 15.0
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How one task ended, from its accounting record (``None``: no record)."""
+
+    task: int
+    exit_status: int | None
+    ran: bool
+
+
+def read_endings(path: Path, job_id: int) -> dict[int, Ending]:
+    """The accounting records of ``job_id``, by task number (0 for a plain job)."""
+    found: dict[int, Ending] = {}
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return found
+    for row in text.splitlines():
+        fields = row.split(":")
+        if len(fields) < 36 or fields[5] != str(job_id):
+            continue
+        task = int(fields[35]) if fields[35].isdigit() else 0
+        ran = fields[9] not in ("", "0")
+        found[task] = Ending(
+            task, int(fields[12]) if fields[12].lstrip("-").isdigit() else None, ran
+        )
+    return found
+
+
+def ending_line(name: str, ending: Ending | None) -> tuple[str, int]:
+    """The line qsub -sync prints for one task, and the exit code it stands for."""
+    if ending is None or not ending.ran or ending.exit_status is None:
+        return f"Job {name} never ran because it was deleted.", 1
+    status = ending.exit_status
+    if 128 < status < 160:
+        try:
+            signame = signal.Signals(status - 128).name
+        except ValueError:
+            signame = str(status - 128)
+        return f"Job {name} exited because of signal {signame}.", 1
+    return f"Job {name} exited with exit code {status}.", status
+
+
+def wait_for_end(
+    transport: Transport,
+    job_id: int,
+    tasks: list[int],
+    accounting: Path,
+    sleep: Callable[[float], None] = time.sleep,
+) -> int:
+    """Wait until the job is gone; print how each task ended; the exit code."""
+    while _still_there(transport, job_id):
+        sleep(POLL_SECONDS)
+    wanted = tasks or [0]
+    endings = read_endings(accounting, job_id)
+    waited = 0.0
+    while any(t not in endings for t in wanted) and waited < RECORD_WAIT_SECONDS:
+        sleep(POLL_SECONDS)
+        waited += POLL_SECONDS
+        endings = read_endings(accounting, job_id)
+    code = 0
+    for task in wanted:
+        name = f"{job_id}.{task}" if tasks else str(job_id)
+        text, task_code = ending_line(name, endings.get(task))
+        out(text)
+        code = code or task_code
+    return code
+
+
+def _still_there(transport: Transport, job_id: int) -> bool:
+    return _detail(transport, job_id) is not None
+
+
+def _detail(transport: Transport, job_id: int) -> dict[str, Any] | None:
+    reply = transport("job_detail", {"job_ids": [str(job_id)]})
+    jobs = (reply.data or {}).get("jobs") if reply.ok else None
+    return jobs[0] if jobs else None

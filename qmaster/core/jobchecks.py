@@ -1,0 +1,101 @@
+"""Checks and fills of a job specification that hold for every source of it.
+
+Whatever a value came through (qsub's command line, a request file, a ``#$``
+line, a client or server JSV, qalter), it passes here before it is stored:
+
+* ``-c`` needs ``-ckpt``, and ``-ckpt`` refuses ``-c n``;
+* ``-dl`` needs the submitter in the ``deadlineusers`` user set;
+* ``-hold_jid_ad`` is for array jobs waiting on arrays of the same range.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from typing import Any
+
+from qmaster.core.errors import InvalidRequest, PermissionDenied
+from qmaster.core.jobs import Identity, Job, TaskRange
+from qmaster.core.machine import Core
+
+DEADLINE_USERS = "deadlineusers"
+
+
+def is_deadline_user(core: Core, who: Identity) -> bool:
+    """Member of the ``deadlineusers`` user set (by name or ``@group``)."""
+    userset = core.config.usersets.get(DEADLINE_USERS)
+    entries = set(userset.entries) if userset is not None else set()
+    return who.user in entries or f"@{who.group}" in entries
+
+
+def check_deadline(core: Core, who: Identity, spec: dict[str, Any]) -> None:
+    """A deadline (``-dl``) may be set only by a deadline user."""
+    if spec.get("dl") and not is_deadline_user(core, who):
+        raise PermissionDenied(
+            f'job rejected: the user "{who.user}" is no deadline initiation user'
+        )
+
+
+def check_checkpointing(spec: dict[str, Any]) -> None:
+    """``-c`` needs a ``-ckpt`` environment, and ``-ckpt`` with ``-c n`` is a contradiction."""
+    occasion = spec.get("c_occasion")
+    if spec.get("ckpt"):
+        if occasion == "n":
+            raise InvalidRequest('job rejected: checkpointing with "-c n" requested')
+    elif (occasion and occasion != "n") or spec.get("c_interval"):
+        raise InvalidRequest(
+            "job rejected: checkpointing without checkpointing environment requested"
+        )
+
+
+def check_task_concurrency(job: Job, changes: dict[str, Any]) -> None:
+    """qalter -tc of more than 0 is for array jobs only (the text is Grid Engine's)."""
+    if int(changes.get("tc") or 0) > 0 and job.array is None:
+        raise InvalidRequest('ERROR! invalid option argument "task concurrency"')
+
+
+def hold_split(core: Core, job: Job, refs: list[str]) -> tuple[list[int], list[str]]:
+    """The jobs a hold list waits for, and the numeric references naming none."""
+    blocking: list[int] = []
+    exited: list[str] = []
+    for ref in refs:
+        if ref.isdigit():
+            if int(ref) in core.jobs:
+                blocking.append(int(ref))
+            else:
+                exited.append(ref)
+            continue
+        blocking.extend(
+            other.job_id
+            for other in core.jobs.values()
+            if other.owner.user == job.owner.user
+            and other.job_id != job.job_id
+            and fnmatch.fnmatchcase(other.name, ref)
+        )
+    return sorted(set(blocking)), exited
+
+
+def check_array_holds(
+    core: Core, owner: str, spec: dict[str, Any], array: TaskRange | None
+) -> None:
+    """``-hold_jid_ad``: only for an array job, and only on arrays of the same task range."""
+    refs = [str(ref) for ref in spec.get("hold_jid_ad") or []]
+    if not refs:
+        return
+    if array is None:
+        raise InvalidRequest(
+            'Can only specify "-hold_jid_ad" option with an array job (using "-t" option)'
+        )
+    for ref in refs:
+        if ref.isdigit():
+            found = [core.jobs[int(ref)]] if int(ref) in core.jobs else []
+        else:
+            found = [
+                j
+                for j in core.jobs.values()
+                if j.owner.user == owner and fnmatch.fnmatchcase(j.name, ref)
+            ]
+        if any(j.array != array for j in found):
+            raise InvalidRequest(
+                "This array job must have the same range of sub-tasks as the dependent array "
+                "job specified with -hold_jid_ad"
+            )

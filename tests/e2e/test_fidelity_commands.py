@@ -1,0 +1,66 @@
+"""Installed commands: bad options and -help in Grid Engine's form, qdel -t, qsub -sync."""
+
+from __future__ import annotations
+
+import pytest
+
+from qmaster.testing import RunningCell
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def test_bad_option_exits_like_grid_engine(shared_served: RunningCell) -> None:
+    """qsub -x: one 'qsub: ERROR!' line, no usage, exit 2; qstat -x: usage first, exit 1."""
+    result = shared_served.run("qsub", "-x", "-b", "y", "sleep", "1")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == 'qsub: ERROR! invalid option argument "-x"\n'
+    result = shared_served.run("qstat", "-x")
+    assert result.returncode == 1
+    assert result.stderr.startswith("GE 6.2u5\nusage: qstat")
+
+
+def test_help_of_every_command_starts_with_the_version(shared_served: RunningCell) -> None:
+    """Every command's -help begins with 'GE 6.2u5' on stdout."""
+    for command in ("qsub", "qalter", "qdel", "qstat", "qconf", "qrsub", "qrdel", "qevent"):
+        result = shared_served.run(command, "-help")
+        assert result.stdout.startswith("GE 6.2u5\nusage: "), command
+        assert result.returncode == 0, command
+
+
+def test_qdel_task_range_and_name_pattern(served: RunningCell) -> None:
+    """qdel 1 -t 3-4 deletes two tasks; qdel 'sl*' deletes the caller's sleep job."""
+    assert (
+        served.run("qsub", "-h", "-N", "arr", "-t", "1-4", "-b", "y", "sleep", "1").returncode == 0
+    )
+    assert served.run("qsub", "-h", "-N", "sleepy", "-b", "y", "sleep", "1").returncode == 0
+    result = served.run("qdel", "1", "-t", "3-4")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.endswith("has deleted job-array tasks 3-4:1 of job 1\n")
+    result = served.run("qdel", "sl*")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.endswith("has deleted job 2\n")
+    assert "1-2:1" in served.run("qstat", "-u", "*").stdout
+
+
+def test_sync_waits_for_the_job_and_returns_its_status(served: RunningCell) -> None:
+    """qsub -sync y prints the submission, waits, then 'Job N exited with exit code 0.'"""
+    result = served.run("qsub", "-sync", "y", "-b", "y", "sleep", "1")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        'Your job 1 ("sleep") has been submitted',
+        "Job 1 exited with exit code 0.",
+    ]
+
+
+def test_immediate_job_is_scheduled_or_refused(served: RunningCell) -> None:
+    """qsub -now y waits for the first pass: scheduled (exit 0), or 'try again later' (exit 1)."""
+    result = served.run("qsub", "-now", "y", "-b", "y", "sleep", "5")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == (
+        "Waiting for immediate job to be scheduled.\n\n"
+        "Your immediate job 1 has been successfully scheduled.\n"
+    )
+    result = served.run("qsub", "-now", "y", "-l", "arch=no-such", "-b", "y", "sleep", "5")
+    assert result.returncode == 1
+    assert result.stderr.endswith("\nYour qsub request could not be scheduled, try again later.\n")
+    assert served.run("qstat", "-u", "*", "-j", "2").returncode == 1

@@ -1,0 +1,160 @@
+"""Every command reports a bad command line and answers -help as its Grid Engine 6.2u5 client."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clients import qalter, qconf, qdel, qevent, qrdel, qrstat, qrsub, qstat, qsub, seg
+
+from .conftest import FakeQmaster
+
+CLICK_TEXTS = ("Try '", "No such option", "Error:", "--help")
+
+
+@pytest.fixture(autouse=True)
+def _cell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("SGE_ROOT", str(tmp_path / "root"))
+
+
+def run(module: Any, argv: list[str], qmaster: FakeQmaster) -> int:
+    main: Callable[..., int] = module.main
+    if module in (qevent, seg):
+        return main(argv)
+    return main(argv, transport=qmaster)
+
+
+# (module, its name, what stderr is after a bad option "-x", exit code)
+UNKNOWN = [
+    (qsub, 'qsub: ERROR! invalid option argument "-x"\n', 2),
+    (qalter, 'qalter: ERROR! invalid option argument "-x"\n', 2),
+    (qrsub, 'qrsub: ERROR! invalid option argument "-x"\n', 1),
+    (qrstat, 'error: ERROR! invalid option argument "-x"\n', 1),
+    (qconf, 'error: invalid option argument "-x"\nUsage: qconf -help\n', 1),
+]
+
+USAGE_FIRST = [
+    (qstat, 'invalid option argument "-x"'),
+    (qrdel, 'error: ERROR! invalid option argument "-x"'),
+    (qevent, 'ERROR! invalid option argument "-x"'),
+]
+
+
+@pytest.mark.parametrize(("module", "stderr", "code"), UNKNOWN)
+def test_unknown_option_is_one_grid_engine_line_without_usage(
+    module: Any, stderr: str, code: int, qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qsub/qalter/qrsub/qrstat/qconf print only Grid Engine's line(s) and exit as it does."""
+    assert run(module, ["-x", "1"], qmaster) == code
+    captured = capsys.readouterr()
+    assert captured.err == stderr
+    assert captured.out == ""
+    assert qmaster.calls == []
+
+
+@pytest.mark.parametrize(("module", "last_line"), USAGE_FIRST)
+def test_unknown_option_after_the_usage(
+    module: Any, last_line: str, qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qstat, qrdel (and qevent) print the usage on stderr first, then the complaint, exit 1."""
+    argv = ["-json", "-x"] if module is qevent else ["-x"]
+    assert run(module, argv, qmaster) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("GE 6.2u5\nusage: ")
+    assert err.splitlines()[-1] == last_line
+    assert not any(text in err for text in CLICK_TEXTS)
+
+
+ALL = [qsub, qalter, qstat, qdel, qrsub, qrstat, qrdel, qconf, qevent, seg]
+
+
+@pytest.mark.parametrize("module", ALL)
+def test_help_starts_with_the_version_line(
+    module: Any, qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """-help prints 'GE 6.2u5' and the usage on stdout; exit 0 (qrstat: 1, as in 6.2u5)."""
+    code = run(module, ["-help"], qmaster)
+    assert code == (1 if module is qrstat else 0)
+    out = capsys.readouterr().out
+    assert out.startswith("GE 6.2u5\nusage: ")
+    assert qmaster.calls == []
+
+
+def test_qconf_missing_argument_logs_and_shows_usage(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qconf -Mc without a file: the usage, then 'error: no option argument provided to'."""
+    assert qconf.main(["-Mc"], transport=qmaster) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("GE 6.2u5\nusage: qconf")
+    assert err.endswith('error: no option argument provided to "-Mc"\n')
+
+
+def test_qsub_value_error_exits_with_the_syntax_status(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A value qsub's parser refuses exits 7 (STATUS_ESYNTAX), after the parser's own line."""
+    assert qsub.main(["-a", "01321000", "job.sh"], transport=qmaster) == 7
+    assert capsys.readouterr().err == (
+        "Invalid day specification.\n"
+        'qsub: ERROR! Wrong date/time format "01321000" specified to -a option\n'
+    )
+
+
+def test_qdel_treats_an_unknown_dash_word_as_a_job_name(qmaster: FakeQmaster) -> None:
+    """As Grid Engine's qdel, '-x' is looked up as a job, not refused by the client."""
+    qdel.main(["-x"], transport=qmaster)
+    assert qmaster.last == ("delete", {"job_ids": ["-x"], "users": None, "force": False})
+
+
+def test_qdel_task_range_applies_to_the_jobs_before_it(qmaster: FakeQmaster) -> None:
+    """qdel 5,sl* -t 3-4 deletes tasks 3-4 of job 5 and of the jobs named sl*."""
+    assert qdel.main(["5,sl*", "-t", "3-4", "7"], transport=qmaster) == 0
+    assert qmaster.last[1]["job_ids"] == ["5.3-4:1", "sl*.3-4:1", "7"]
+
+
+def test_qdel_lonely_task_range_is_refused(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A -t with no job before it is Grid Engine's 'lonely -t' error, nothing sent."""
+    assert qdel.main(["-t", "2"], transport=qmaster) == 1
+    assert "found lonely '-t 2' option" in capsys.readouterr().err
+    assert qmaster.calls == []
+
+
+def test_qdel_without_jobs_prints_the_error_on_stdout(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qdel alone: usage on stderr, 'ERROR! no option argument' on stdout, exit 1."""
+    assert qdel.main([], transport=qmaster) == 1
+    captured = capsys.readouterr()
+    assert captured.err.startswith("GE 6.2u5\nusage: qdel")
+    assert captured.out == "ERROR! no option argument\n"
+
+
+def test_qalter_user_list_selects_jobs_by_owner(qmaster: FakeQmaster) -> None:
+    """qalter -u bob -h u sends the users instead of job ids."""
+    assert qalter.main(["-u", "bob", "-h", "u"], transport=qmaster) == 0
+    op, args = qmaster.last
+    assert (op, args["users"], args["job_ids"], args["job"]) == (
+        "alter",
+        ["bob"],
+        [],
+        {"h": True},
+    )
+
+
+def test_help_after_the_script_is_a_job_argument(
+    tmp_path: Path, qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qsub job.sh -help submits job.sh with the argument -help; -N -help names the job."""
+    (tmp_path / "job.sh").write_text("sleep 1\n")
+    qsub.main(["-N", "-help", "job.sh", "-help"], transport=qmaster)
+    spec = qmaster.last[1]["job"]
+    assert (spec["N"], spec["CMDARGS"]) == ("-help", ["-help"])
+    assert "usage" not in capsys.readouterr().out

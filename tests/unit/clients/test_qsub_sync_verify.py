@@ -1,0 +1,81 @@
+"""qsub -sync y waits for the job and exits with its status; -verify shows and submits nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clients import qsub
+from clients.submit.sync import (
+    Ending,
+    ending_line,
+    read_endings,
+    wait_for_end,
+)
+from qmaster.gdi.answers import ok
+from qmaster.gdi.client import Reply
+
+from .conftest import FakeQmaster
+
+
+def acct_row(job_id: int, task: int, exit_status: int, start: int = 100) -> str:
+    fields = ["all.q", "host1", "users", "alice", "x", str(job_id), "sge", "0", "90", str(start)]
+    fields += ["200", "0", str(exit_status)] + ["0"] * 18 + ["NONE", "defaultdepartment", "NONE"]
+    fields += ["1", str(task), "0", "0", "0", "-u alice", "0", "NONE", "0", "0", "0"]
+    return ":".join(fields) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("ending", "text", "code"),
+    [
+        (Ending(0, 3, True), "Job 9 exited with exit code 3.", 3),
+        (Ending(0, 137, True), "Job 9 exited because of signal SIGKILL.", 1),
+        (Ending(0, 0, False), "Job 9 never ran because it was deleted.", 1),
+        (None, "Job 9 never ran because it was deleted.", 1),
+    ],
+)
+def test_each_ending_is_reported_as_qsub_does(ending: Ending | None, text: str, code: int) -> None:
+    """An exit code, a signal and a job that never ran each get qsub -sync's line and code."""
+    assert ending_line("9", ending) == (text, code)
+
+
+def test_sync_waits_until_the_job_is_gone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The qmaster is asked until the job is gone; each task's line, first non-zero code."""
+    accounting = tmp_path / "accounting"
+    accounting.write_text(acct_row(8, 1, 0) + acct_row(7, 1, 5) + acct_row(7, 2, 0))
+    answers = iter([True, True, False])
+    calls: list[Any] = []
+
+    def transport(op: str, args: dict[str, Any]) -> Reply:
+        calls.append((op, args))
+        return Reply([], {"jobs": [{"job_id": 7}] if next(answers) else []})
+
+    assert wait_for_end(transport, 7, [1, 2], accounting, sleep=lambda _s: None) == 5
+    assert capsys.readouterr().out == (
+        "Job 7.1 exited with exit code 5.\nJob 7.2 exited with exit code 0.\n"
+    )
+    assert calls == [("job_detail", {"job_ids": ["7"]})] * 3
+    assert set(read_endings(accounting, 8)) == {1}
+
+
+def test_verify_shows_the_job_and_submits_nothing(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    qmaster: FakeQmaster,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """qsub -verify prints the job in qstat -j's layout and sends no request."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SGE_ROOT", str(tmp_path))
+    (tmp_path / "job.sh").write_text("#$ -N shown\nsleep 1\n")
+    qmaster.reply("submit", [ok("must not be sent")])
+    assert qsub.main(["-verify", "-A", "proj", "job.sh"], transport=qmaster) == 0
+    out = capsys.readouterr().out
+    assert "job_number:                 unassigned\n" in out
+    assert "account:                    proj\n" in out
+    assert "job_name:                   shown\n" in out
+    assert qmaster.calls == []

@@ -1,0 +1,143 @@
+"""The 6.2u5 submit options qsub and qalter take, stored under their JSV parameter names."""
+
+from __future__ import annotations
+
+import pytest
+
+from clients.common.errors import OptionError
+from clients.submit.build import build_qalter, build_qsub
+
+from .test_submit_grammar import SCRIPT, inputs
+
+CASES = [
+    (
+        ["-binding", "linear:2"],
+        {"binding_type": "set", "binding_strategy": "linear_automatic", "binding_amount": 2},
+    ),
+    (
+        ["-binding", "env", "striding:2:4:0,1"],
+        {
+            "binding_type": "env",
+            "binding_strategy": "striding",
+            "binding_amount": 2,
+            "binding_step": 4,
+            "binding_socket": 0,
+            "binding_core": 1,
+        },
+    ),
+    (
+        ["-binding", "pe", "explicit:0,0:1,3"],
+        {
+            "binding_type": "pe",
+            "binding_strategy": "explicit",
+            "binding_exp_n": 2,
+            "binding_exp_socket0": 0,
+            "binding_exp_core0": 0,
+            "binding_exp_socket1": 1,
+            "binding_exp_core1": 3,
+        },
+    ),
+    (["-c", "sx"], {"c_occasion": "sx"}),
+    (["-c", "0:5:0"], {"c_interval": 300}),
+    (["-ckpt", "blcr"], {"ckpt": "blcr"}),
+    (["-dl", "12241800"], {"dl": "202612241800.00"}),
+    (["-i", "in.txt,host:/x/in"], {"i": ["in.txt", "host:/x/in"]}),
+    (["-js", "10"], {"js": 10}),
+    (["-ot", "5"], {"ot": 5}),
+    (["-tc", "4"], {"tc": 4}),
+    (["-hold_jid_ad", "7,prep*"], {"hold_jid_ad": ["7", "prep*"]}),
+]
+
+
+@pytest.mark.parametrize(("argv", "keys"), CASES)
+def test_new_option_stored_under_its_jsv_names(argv: list[str], keys: dict[str, object]) -> None:
+    """Each option is stored as jsv(1) names it, on qsub's command line and qalter's."""
+    spec = build_qsub([*argv, "job.sh"], inputs(SCRIPT)).spec
+    assert {k: spec[k] for k in keys} == keys
+    assert build_qalter([*argv, "1"], inputs()).spec == keys
+
+
+@pytest.mark.parametrize(("argv", "keys"), CASES)
+def test_new_option_means_the_same_in_every_source(
+    argv: list[str], keys: dict[str, object]
+) -> None:
+    """A #$ line and a request file give the option the same value as the command line."""
+    line = " ".join(argv)
+    script = {"/work/job.sh": f"#!/bin/sh\n#$ {line}\nsleep 1\n"}
+    from_script = build_qsub(["job.sh"], inputs(script)).spec
+    from_file = build_qsub(["job.sh"], inputs({**SCRIPT, "/work/.sge_request": line})).spec
+    assert {k: from_script[k] for k in keys} == keys
+    assert {k: from_file[k] for k in keys} == keys
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["-binding", "linear"], 'ERROR! Wrong binding format "linear" specified to -binding'),
+        (["-binding", "set", "explicit:1"], 'Wrong binding format "set explicit:1"'),
+        (["-c", "q"], "ERROR! -c specifier invalid"),
+        (["-c", "0"], "ERROR! -c argument invalid"),
+        (["-dl", "1301"], 'ERROR! Wrong date/time format "1301" specified to -dl option'),
+        (["-js", "-3"], "ERROR! invalid jobshare, must be an unsigned integer"),
+        (["-ot", "x"], "ERROR! invalid override tickets, must be an unsigned integer"),
+        (["-tc", "-1"], "invalid task concurrency number -1. Must be an integer greater or"),
+        (["-hold_jid_ad", ","], 'Wrong jid_hold_ad list format "," specified to -hold_jid_ad'),
+        (["-o", "a:b:c"], 'ERROR! Wrong stdout path list format "a:b:c" specified to -o option'),
+        (["-e", "h:"], 'ERROR! Wrong path list format "h:" specified to -e option'),
+        (["-i", "h:"], 'ERROR! Wrong path list format "h:" specified to -e option'),
+        (["-S", "a:b:c"], 'ERROR! Wrong shell list format "a:b:c" specified to -S option'),
+    ],
+)
+def test_bad_values_are_refused_in_grid_engine_words(argv: list[str], message: str) -> None:
+    """A bad value stops qsub with Grid Engine's message."""
+    with pytest.raises(OptionError) as caught:
+        build_qsub([*argv, "job.sh"], inputs(SCRIPT))
+    assert message in caught.value.message
+
+
+def test_a_later_binding_replaces_the_earlier_one() -> None:
+    """-binding on the command line replaces one from a #$ line, keys and all."""
+    script = {"/work/job.sh": "#$ -binding explicit:0,0:1,1\nsleep 1\n"}
+    spec = build_qsub(["-binding", "linear:1", "job.sh"], inputs(script)).spec
+    assert sorted(k for k in spec if k.startswith("binding_")) == [
+        "binding_amount",
+        "binding_strategy",
+        "binding_type",
+    ]
+
+
+def test_binding_type_word_is_optional_before_the_script() -> None:
+    """-binding linear:1 job.sh takes one word; the script still follows."""
+    request = build_qsub(["-binding", "linear:1", "job.sh", "arg"], inputs(SCRIPT))
+    assert request.spec["CMDNAME"] == "job.sh"
+    assert request.spec["CMDARGS"] == ["arg"]
+
+
+def test_delete_context_accepts_a_value_and_ignores_it() -> None:
+    """qalter -dc a=1 deletes a (the value is ignored, as qsub(1) says)."""
+    spec = build_qalter(["-dc", "a=1,b", "5"], inputs()).spec
+    assert spec["context_ops"] == [["-", "a", "1"], ["-", "b", ""]]
+
+
+def test_qsub_context_options_apply_in_order() -> None:
+    """qsub -ac a=1,b=2 -dc a=9 -ac c gives b=2 and c (empty)."""
+    spec = build_qsub(["-ac", "a=1,b=2", "-dc", "a=9", "-ac", "c", "job.sh"], inputs(SCRIPT))
+    assert spec.spec["ac"] == {"b": "2", "c": ""}
+
+
+def test_bare_resource_request_is_sent_for_the_qmaster_to_fill() -> None:
+    """-l display_win_gui (no value) is sent empty; the qmaster fills in TRUE."""
+    spec = build_qsub(["-l", "display_win_gui,arch=lx-amd64", "job.sh"], inputs(SCRIPT)).spec
+    assert spec["l_hard"] == {"display_win_gui": "", "arch": "lx-amd64"}
+
+
+def test_set_variable_keeps_its_environment_value() -> None:
+    """-v NAME takes NAME's value from the caller's environment when it is set there."""
+    spec = build_qsub(["-v", "FOO,BAR=2", "job.sh"], inputs(SCRIPT, FOO="x")).spec
+    assert (spec["v"]["FOO"], spec["v"]["BAR"]) == ("x", "2")
+
+
+def test_qalter_refuses_qsub_only_switches() -> None:
+    """qalter has no -b and no -shell (they are qsub's only, as in parse_qsub.c)."""
+    with pytest.raises(OptionError, match='invalid option argument "-b"'):
+        build_qalter(["-b", "y", "1"], inputs())

@@ -1,0 +1,254 @@
+"""qalter's answers, qdel of names and task ranges, and the 6.2u5 options in the core."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from qmaster.core import Core
+from tests.unit.core.helpers import (
+    ALICE,
+    BOB,
+    ROOT,
+    T0,
+    make_core,
+    request,
+    run_until,
+    states,
+    submit,
+    texts,
+)
+
+
+def alter(core: Core, who: Any = ALICE, ids: tuple[str, ...] = ("1",), **job: Any) -> Any:
+    return request(core, who, "alter", T0, job_ids=list(ids), job=job)
+
+
+def add_ckpt(core: Core, name: str) -> None:
+    request(core, ROOT, "conf_modify", T0, kind="ckpt", text=f"ckpt_name {name}\n", add=True)
+
+
+@pytest.mark.parametrize(
+    ("change", "answers"),
+    [
+        ({"h": True}, []),
+        ({"h": False}, [f"modified hold of job-array task 1.{t}" for t in range(1, 5)]),
+        ({"R": True}, ["modified reservation behaviour of job 1"]),
+        ({"r": True}, ["modified restart behaviour of job 1"]),
+        ({"N": "other"}, ["modified job name of job 1"]),
+        ({"ckpt": "x"}, ["modified checkpointing environment of job 1"]),
+        ({"i": ["in"]}, ["modified stdin path list of job 1"]),
+        (
+            {"pe_name": "mpi", "pe_min": 2, "pe_max": 2},
+            [
+                "modified parallel environment of job 1",
+                "modified slot range of job 1",
+            ],
+        ),
+        (
+            {"binding_type": "set", "binding_strategy": "linear_automatic", "binding_amount": 1},
+            ["modified binding of job 1"],
+        ),
+        ({"js": 5}, ["root@localhost sets job share of job 1 to 5"]),
+        ({"ot": 7}, ["root@localhost sets override tickets of job 1 to 7"]),
+        ({"p": -5}, ["root@localhost sets scheduling priority of job 1 to -5"]),
+        (
+            {"hold_jid": ["99"]},
+            ["modified job id hold list of job 1\n   blocking jobs: \n   exited jobs:   99"],
+        ),
+        ({"tc": 3}, ["modified task concurrency of job 3"]),
+    ],
+)
+def test_alter_answers_in_grid_engine_words(change: dict[str, Any], answers: list[str]) -> None:
+    """Each change answers as mod_job_attributes() does (the -tc line prints the value, as GE)."""
+    core = make_core()
+    add_ckpt(core, "x")
+    submit(core, h=True, t_min=1, t_max=4)
+    out = alter(core, ROOT, **change)
+    assert texts(out) == answers
+    for key, value in change.items():
+        if key == "h":
+            assert ("u" in core.jobs[1].hold) is value
+        else:
+            assert core.jobs[1].spec[key] == value
+
+
+def test_alter_answers_follow_grid_engines_order() -> None:
+    """Answers come in mod_job_attributes() order, whatever the order of the switches."""
+    core = make_core()
+    submit(core, h=True)
+    out = alter(core, N="n2", A="acct", R=True)
+    assert texts(out) == [
+        "modified account of job 1",
+        "modified reservation behaviour of job 1",
+        "modified job name of job 1",
+    ]
+
+
+def test_context_operations_apply_to_each_jobs_own_context() -> None:
+    """qalter -dc a=1 deletes a and keeps b; -ac adds; -sc replaces."""
+    core = make_core()
+    submit(core, h=True, ac={"a": "1", "b": "2"})
+    assert texts(alter(core, context_ops=[["-", "a", "1"]])) == ["modified context of job 1"]
+    assert core.jobs[1].spec["ac"] == {"b": "2"}
+    alter(core, context_ops=[["+", "c", "3"]])
+    assert core.jobs[1].spec["ac"] == {"b": "2", "c": "3"}
+    alter(core, context_ops=[["=", "", ""], ["+", "d", ""]])
+    assert core.jobs[1].spec["ac"] == {"d": ""}
+    assert "context_ops" not in core.jobs[1].spec
+
+
+def test_raising_priority_needs_an_operator() -> None:
+    """A user may lower his job's priority but not raise it; nothing changes then."""
+    core = make_core()
+    submit(core, h=True)
+    out = alter(core, p=10)
+    assert texts(out) == ['denied: "alice" must be operator to increase job priority']
+    assert "p" not in core.jobs[1].spec
+    assert texts(alter(core, p=-10)) == ["alice@localhost sets scheduling priority of job 1 to -10"]
+
+
+def test_bare_boolean_request_becomes_true_on_submit_and_alter() -> None:
+    """-l display_win_gui is stored as TRUE; a bare non-BOOL request is refused."""
+    core = make_core()
+    submit(core, h=True, l_hard={"display_win_gui": ""})
+    assert core.jobs[1].spec["l_hard"] == {"display_win_gui": "TRUE"}
+    alter(core, l_hard={"dwg": ""})
+    assert core.jobs[1].spec["l_hard"] == {"display_win_gui": "TRUE"}  # the full name
+    out = submit(core, l_hard={"arch": ""})
+    assert texts(out) == ['denied: missing value for request "arch"']
+    assert len(core.jobs) == 1
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"binding_strategy": "explicit", "binding_exp_n": 2, "binding_exp_socket0": 0},
+        {"binding_type": "set", "binding_strategy": "linear", "binding_amount": 1},
+        {"binding_type": "bogus", "binding_strategy": "linear_automatic", "binding_amount": 1},
+        {"c_occasion": "q"},
+        {"dl": "tomorrow"},
+    ],
+)
+def test_bad_option_values_are_refused_from_any_source(spec: dict[str, Any]) -> None:
+    """A value the client would refuse is refused by the qmaster too (JSV, old clients)."""
+    core = make_core()
+    out = submit(core, **spec)
+    assert out.answers
+    assert all(a.is_error for a in out.answers)
+    assert core.jobs == {}
+
+
+def test_deadline_needs_a_deadline_user() -> None:
+    """-dl by a user outside deadlineusers is refused with Grid Engine's text."""
+    core = make_core()
+    out = submit(core, dl="202612241800.00")
+    assert texts(out) == ['job rejected: the user "alice" is no deadline initiation user']
+    request(core, ROOT, "conf_add", T0, kind="userset", name="deadlineusers", members=["alice"])
+    submit(core, dl="202612241800.00")
+    # stored as the epoch the scheduler reads
+    assert core.jobs[1].spec["dl"] == int(time.mktime((2026, 12, 24, 18, 0, 0, 0, 0, -1)))
+
+
+def test_qdel_pattern_deletes_only_the_callers_jobs() -> None:
+    """qdel 'sl*' deletes alice's sleep jobs and leaves bob's alone, without complaint."""
+    core = make_core()
+    submit(core, ALICE, N="sleep", h=True)
+    submit(core, BOB, N="sleepy", h=True)
+    submit(core, ALICE, N="other", h=True)
+    out = request(core, ALICE, "delete", T0, job_ids=["sl*"], force=False, users=None)
+    assert texts(out) == ["alice has deleted job 1"]
+    assert states(core) == {"2": "hqw", "3": "hqw"}
+
+
+def test_qdel_name_with_task_range_deletes_those_tasks() -> None:
+    """qdel sleep -t 2-3 (sent as sleep.2-3:1) deletes tasks 2 and 3 only."""
+    core = make_core()
+    submit(core, N="sleep", h=True, t_min=1, t_max=4)
+    out = request(core, ALICE, "delete", T0, job_ids=["sleep.2-3:1"], force=False, users=None)
+    assert texts(out) == ["alice has deleted job-array tasks 2-3:1 of job 1"]
+    assert states(core) == {"1.1-4:3": "hqw"}
+
+
+def test_qalter_by_pattern_and_by_user() -> None:
+    """qalter 'sl*' changes the caller's matching jobs; -u bob changes all of bob's."""
+    core = make_core()
+    submit(core, ALICE, N="sleep", h=True)
+    submit(core, BOB, N="sleep", h=True)
+    assert texts(alter(core, ids=("sl*",), A="x")) == ["modified account of job 1"]
+    out = request(core, ROOT, "alter", T0, job_ids=[], users=["bob"], job={"A": "y"})
+    assert texts(out) == ["modified account of job 2"]
+
+
+def test_array_dependency_needs_arrays_of_the_same_range() -> None:
+    """-hold_jid_ad is refused for a plain job and against an array of another range."""
+    core = make_core()
+    submit(core, N="pre", h=True, t_min=1, t_max=4)
+    plain = submit(core, hold_jid_ad=["pre"])
+    assert texts(plain) == [
+        'Can only specify "-hold_jid_ad" option with an array job (using "-t" option)'
+    ]
+    other = submit(core, hold_jid_ad=["1"], t_min=1, t_max=5)
+    assert texts(other)[0].startswith("This array job must have the same range of sub-tasks")
+    same = submit(core, hold_jid_ad=["pre"], t_min=1, t_max=4)
+    assert not same.answers[0].is_error
+    assert sorted(core.jobs) == [1, 2]
+
+
+def test_task_concurrency_is_for_array_jobs() -> None:
+    """qalter -tc 2 of a plain job is refused in Grid Engine's words; the job stays as it was."""
+    core = make_core()
+    submit(core, h=True)
+    assert texts(alter(core, tc=2)) == ['ERROR! invalid option argument "task concurrency"']
+    assert "tc" not in core.jobs[1].spec
+
+
+def test_positive_submission_priority_needs_an_operator() -> None:
+    """qsub -p 10 by a user is refused in Grid Engine's words; root may."""
+    core = make_core()
+    out = submit(core, p=10)
+    assert texts(out) == ["job rejected: positive submission priority requires operator privileges"]
+    assert core.jobs == {}
+    submit(core, ROOT, p=10)
+    assert core.jobs[1].priority == 10
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ({"c_occasion": "sx"}, "checkpointing without checkpointing environment requested"),
+        ({"c_interval": 300}, "checkpointing without checkpointing environment requested"),
+        ({"ckpt": "blcr", "c_occasion": "n"}, 'checkpointing with "-c n" requested'),
+    ],
+)
+def test_checkpoint_options_must_agree(spec: dict[str, Any], message: str) -> None:
+    """-c needs -ckpt, and -ckpt with -c n is refused, as sge_gdi_add_job() refuses them."""
+    core = make_core()
+    add_ckpt(core, "blcr")
+    assert texts(submit(core, **spec)) == [f"job rejected: {message}"]
+    assert core.jobs == {}
+
+
+def test_hold_of_a_plain_job_answers_once_and_only_on_change() -> None:
+    """qalter -h u of a plain job: 'modified hold of job 1'; again: nothing to say."""
+    core = make_core()
+    submit(core)
+    assert texts(alter(core, h=True)) == ["modified hold of job 1"]
+    assert texts(alter(core, h=True)) == []
+    assert states(core) == {"1": "hqw"}
+
+
+def test_start_time_holds_the_job_until_then() -> None:
+    """qsub -a: the job waits (qw) until its start time, then the pass at that time starts it."""
+    core = make_core()
+    start = T0 + 600
+    stamp = time.strftime("%Y%m%d%H%M.%S", time.localtime(start))
+    submit(core, CMDARGS=["100"], a=stamp)
+    run_until(core, start - 1)
+    assert states(core, start - 1) == {"1": "qw"}
+    assert core.next_deadline() is not None
+    assert core.next_deadline() <= start
+    run_until(core, start + 1)
+    assert states(core, start + 1)["1"] in ("t", "r")
