@@ -148,7 +148,7 @@ def test_client_jsv_bad_value_fails_like_the_typed_option(
     script.chmod(0o755)
     typed = minige_cell.run("qsub", "-a", "troete", "-b", "y", "sleep", "1")
     via_jsv = minige_cell.run("qsub", "-jsv", str(script), "-b", "y", "sleep", "1")
-    assert typed.returncode == via_jsv.returncode == 1
+    assert typed.returncode == via_jsv.returncode == 7  # the parser's STATUS_ESYNTAX
     assert via_jsv.stderr == typed.stderr
     assert 'Wrong date/time format "troete" specified to -a option' in typed.stderr
     assert minige_cell.run("qstat").stdout == ""
