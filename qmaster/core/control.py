@@ -11,7 +11,7 @@ from qmaster.core.errors import CoreError, InvalidRequest, NoSuchObject, Permiss
 from qmaster.core.jobs import Identity, Job, format_id_runs, parse_task_range
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
-from qmaster.core.specs import checked_spec, full_resource_names
+from qmaster.core.specs import checked_spec
 from qmaster.core.states import TaskState
 from qmaster.core.submit import check_name, task_range, validate_spec, verification
 from qmaster.gdi.answers import Status, error, ok
@@ -252,7 +252,7 @@ def _alter(
         raise _alter_denied(who, job)
     if any(t.state is not TaskState.FINISHED for t in job.tasks.values()) and not job.pending:
         raise InvalidRequest(f"job {job.job_id} can't modify running jobs")
-    new = full_resource_names(checked_spec({**job.spec, **changes}, now), core.config.complexes)
+    new = checked_spec({**job.spec, **changes}, now)
     if "t_min" in changes:
         raise InvalidRequest("denied: the task range of a submitted job cannot be changed")
     check_name(str(new["N"]))

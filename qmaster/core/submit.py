@@ -21,9 +21,9 @@ from qmaster.core.jobs import Identity, Job, TaskRange
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
 from qmaster.core.resources import check_account, normalise_spec_requests
-from qmaster.core.specs import checked_spec, full_resource_names
-from qmaster.core.verification import wait_for_verification
+from qmaster.core.specs import checked_spec
 from qmaster.core.view import assemble, job_request
+from qmaster.core.waiting import wait_for_verification
 from qmaster.gdi.answers import Answer, error, ok, warning
 from qmaster.gdi.messages import JobSpec, SubmitArgs
 from schedd import Reason, schedule
@@ -130,7 +130,7 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
     """Store a new job, or answer a verification."""
     args = req.args
     assert isinstance(args, SubmitArgs)
-    spec = full_resource_names(checked_spec(_normalise(args.job), now), core.config.complexes)
+    spec = checked_spec(_normalise(args.job), now)
     check_name(str(spec["N"]))
     array = task_range(spec)
     validate_spec(core, spec, req.identity)

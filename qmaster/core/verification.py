@@ -11,23 +11,16 @@ the JSV's message.
 
 from __future__ import annotations
 
+from typing import Any
+
 from qmaster.core import lifecycle
-from qmaster.core.errors import InvalidRequest
+from qmaster.core.errors import CoreError
 from qmaster.core.jobs import Job, VerifyWait
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
-from qmaster.core.specs import checked_spec, full_resource_names
-from qmaster.gdi.answers import warning
+from qmaster.core.specs import checked_spec
+from qmaster.core.submit import check_name, validate_spec
 from qmaster.gdi.messages import JsvVerdictArgs
-
-
-def wait_for_verification(core: Core, job: Job, message: str, now: float, out: Outcome) -> None:
-    """Keep a just-submitted job until the JSV is asked again."""
-    retries = core.config.global_conf.jsv_reject_wait_retries
-    backoff = core.config.global_conf.jsv_reject_wait_backoff
-    job.verify_wait = VerifyWait(tries=1, next_at=now + backoff, message=message)
-    core.verify_waiting.add(job.job_id)
-    out.answers.append(warning(f"{message}: job waits for verification (try 1 of {retries + 1})"))
 
 
 @handler("jsv_verdict")
@@ -42,8 +35,8 @@ def handle_verdict(core: Core, req: Request, now: float, out: Outcome) -> None:
     if args.state == "CORRECT" and args.job is not None:
         corrected = {**args.job.model_dump(exclude_none=True), "N": job.spec.get("N")}
         try:
-            job.spec = full_resource_names(checked_spec(corrected, now), core.config.complexes)
-        except InvalidRequest as exc:
+            job.spec = _checked(core, job, corrected, now)
+        except CoreError as exc:
             args = args.model_copy(update={"state": "REJECT", "message": str(exc)})
     if args.state in ("ACCEPT", "CORRECT"):
         job.verify_wait = None
@@ -63,3 +56,11 @@ def handle_verdict(core: Core, req: Request, now: float, out: Outcome) -> None:
     out.log("jsv_rejected_late", job_id=job.job_id, message=args.message)
     for task_id in list(job.pending):
         lifecycle.finish_pending(core, job, task_id, now, out)
+
+
+def _checked(core: Core, job: Job, corrected: dict[str, Any], now: float) -> dict[str, Any]:
+    """A late correction checked and completed exactly as a submission is."""
+    spec = checked_spec(corrected, now)
+    check_name(str(spec["N"]))
+    validate_spec(core, spec, job.owner)
+    return spec
