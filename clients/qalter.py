@@ -38,6 +38,8 @@ def qalter_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
         raise ClientError("ERROR! no job id list specified", show_usage=True)
     apply_client_jsvs(request, "qalter", rejected_prefix="Unable to modify job: ")
     args = {"job_ids": request.job_ids, "job": request.spec, "verify": request.verify}
+    if request.hold is not None:
+        args["hold"] = request.hold
     reply = transport_of(ctx)("alter", args)
     print_answers(reply.answers)
     return exit_code(reply.answers)

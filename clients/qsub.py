@@ -47,7 +47,19 @@ def report_submit(reply: Reply, terse: bool) -> int:
         out(ident)
     else:
         print_answers(reply.answers)
-    return EXIT_OK
+    return report_immediate(reply.data)
+
+
+def report_immediate(data: Any) -> int:
+    """``-now y``: the qmaster's decision on the immediate job, as qsub prints it."""
+    if not isinstance(data, dict) or "immediate" not in data:
+        return EXIT_OK
+    err("Waiting for immediate job to be scheduled.")
+    if data["immediate"]:
+        err(f"\nYour immediate job {terse_id(data)} has been successfully scheduled.")
+        return EXIT_OK
+    err("\nYour qsub request could not be scheduled, try again later.")
+    return 1
 
 
 @click.command(

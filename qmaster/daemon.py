@@ -308,6 +308,7 @@ class Daemon:
                     job_ids=[str(job.job_id)],
                     job=JobChanges.model_validate(diff),
                     verify=result.verify,
+                    hold=args.hold,
                 )
                 answers.extend((await self.run_request(Request(who, "alter", one))).answers)
         return Reply(answers)

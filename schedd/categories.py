@@ -23,6 +23,7 @@ from fnmatch import fnmatchcase
 from qmaster.complexes.levels import GLOBAL, Level
 from schedd.matching import (
     may_access,
+    project_reason,
     queue_matches,
     soft_violations,
     static_level,
@@ -78,6 +79,7 @@ def base_key(job: JobRequest) -> Hashable:
         job.pe_min,
         job.pe_max,
         job.master_queues,
+        job.project,
     )
 
 
@@ -164,6 +166,7 @@ class Groups:
             h = view.host(q.host)
             sig = (
                 q.disabled, q.name in view.ar_queues, q.pe_list, q.user_lists, q.xuser_lists, h.user_lists, h.xuser_lists,
+                q.projects, q.xprojects, h.projects, h.xprojects,
                 (q.cqueue, q.host, q.host_groups) if by_name else None,
                 _level_sig(h.level, names), _level_sig(q.queue_level, names),
             )  # fmt: skip
@@ -259,7 +262,8 @@ def _host_never(view: View, job: JobRequest, c: Compiled, host: str) -> Reason |
     state = view.host(host)
     if not may_access(job, state.user_lists, state.xuser_lists, view.usersets):
         return Reason("no_access", "host", host)
-    return static_level(c, state.level)
+    no_project = project_reason(job.project, state.projects, state.xprojects, "host", host)
+    return no_project or static_level(c, state.level)
 
 
 def _queue_never(
@@ -283,6 +287,9 @@ def _queue_never(
         return hosts[q.host]
     if not may_access(job, q.user_lists, q.xuser_lists, view.usersets):
         return Reason("no_access", "queue", q.name)
+    no_project = project_reason(job.project, q.projects, q.xprojects, "queue", q.name)
+    if no_project is not None:
+        return no_project
     level: Level = q.queue_level
     reason = static_level(cat.compiled, level)
     if reason is not None:

@@ -14,10 +14,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from qmaster.complexes.compare import satisfies
 from qmaster.complexes.formula import evaluate, parse_formula
+from qmaster.complexes.table import ComplexTable
 from qmaster.complexes.values import ValueParseError
 from schedd.reasons import Reason
 from schedd.view import QueueState, View
@@ -35,6 +36,11 @@ class LoadModel:
         self.adjustments = tuple(view.load_adjustments)
         self.added: dict[str, dict[str, float]] = {}
         self.version = 0
+        self.changed: list[tuple[str, ...]] = []
+        self.keys: dict[str, tuple[float, float, str]] = {}
+        self.on_host: dict[str, list[str]] = {}
+        for q in view.queues:
+            self.on_host.setdefault(q.host, []).append(q.name)
         decay = view.load_decay
         for hosts, when in view.recent:
             factor = 1.0 - (now - when) / decay if decay > 0 else 0.0
@@ -62,7 +68,15 @@ class LoadModel:
         for q, n in assignment:
             per_host[q.host] = per_host.get(q.host, 0) + n
         self._add(per_host.items(), 1.0)
+        for host in per_host:
+            for name in self.on_host.get(host, ()):
+                self.keys.pop(name, None)
+        self.changed.append(tuple(per_host))
         self.version += 1
+
+    def changed_since(self, version: int) -> set[str]:
+        """The hosts whose load changed after ``version``."""
+        return {host for hosts in self.changed[version:] for host in hosts}
 
     def value(self, host: str, name: str) -> float | None:
         """A host's load value with its adjustments, or None when not reported."""
@@ -77,25 +91,42 @@ class LoadModel:
         return ERROR_LOAD if found is None else found
 
     def key(self, q: QueueState) -> tuple[float, float, str]:
-        """Sort key of a queue instance under ``queue_sort_method``."""
-        load = self.host_load(q.host)
-        if self.by_load:
-            return (load, q.seq_no, q.name)
-        return (q.seq_no, load, q.name)
+        """Sort key of a queue instance under ``queue_sort_method`` (kept until its host changes)."""
+        found = self.keys.get(q.name)
+        if found is None:
+            load = self.host_load(q.host)
+            found = (load, q.seq_no, q.name) if self.by_load else (q.seq_no, load, q.name)
+            self.keys[q.name] = found
+        return found
 
     def alarm(self, q: QueueState) -> Reason | None:
         """Why the queue instance is in load alarm (a threshold passed), or None."""
-        table = self.view.complexes
-        for name, text in q.load_thresholds:
-            entry = table.get(name)
-            load = self.value(q.host, entry.name) if entry else None
-            if entry is None or load is None:
-                continue
-            try:
-                threshold = entry.parse(text)
-            except ValueParseError:
-                continue
-            if not satisfies(entry.type, entry.relop, threshold, load):
-                detail = f"{entry.name}={load:f} {entry.relop.value} {text}"
-                return Reason("overloaded", "queue", q.name, entry.name, text, detail)
-        return None
+        found = load_alarm(self.view.complexes, q.load_thresholds, lambda n: self.value(q.host, n))
+        if found is None:
+            return None
+        name, text, detail = found
+        return Reason("overloaded", "queue", q.name, name, text, detail)
+
+
+def load_alarm(
+    table: ComplexTable,
+    thresholds: Iterable[tuple[str, str]],
+    value: Callable[[str], float | None],
+) -> tuple[str, str, str] | None:
+    """The first of a queue's ``load_thresholds`` its load passes, as (name, threshold,
+    ``name=value relop threshold``), or None; a value not reported raises no alarm.
+
+    ``qstat`` can show the alarm state ``a`` with the same test.
+    """
+    for name, text in thresholds:
+        entry = table.get(name)
+        load = value(entry.name) if entry else None
+        if entry is None or load is None:
+            continue
+        try:
+            threshold = entry.parse(text)
+        except ValueParseError:
+            continue
+        if not satisfies(entry.type, entry.relop, threshold, load):
+            return entry.name, text, f"{entry.name}={load:f} {entry.relop.value} {text}"
+    return None

@@ -61,7 +61,8 @@ def _offers(req: Req, level: Level, value: Value, source: str, *, reserved: bool
 
 def _full_or_offers(req: Req, level: Level, value: float, reserved: bool = False) -> Reason:
     if req.name == "slots" and level.kind == QUEUE and not reserved:
-        return Reason("full", QUEUE, level.name, "slots", req.text, format_offer(req.vtype, value))
+        code = "no_slots" if level.capacity.get("slots", 0.0) < 1 else "full"
+        return Reason(code, QUEUE, level.name, "slots", req.text, format_offer(req.vtype, value))
     return _offers(req, level, value, "c", reserved=reserved)
 
 
@@ -219,6 +220,22 @@ def may_access(
     if xusers and member(xusers):
         return False
     return not users or member(users)
+
+
+def project_reason(
+    project: str | None,
+    projects: tuple[str, ...],
+    xprojects: tuple[str, ...],
+    level: str,
+    target: str,
+) -> Reason | None:
+    """queue_conf(5)/host_conf(5) ``projects``/``xprojects``: excluded wins; a non-empty
+    ``projects`` admits only jobs of those projects (none without a project)."""
+    if project is not None and project in xprojects:
+        return Reason("excluded_project", level, target, requested=project)
+    if projects and (project is None or project not in projects):
+        return Reason("no_project", level, target, requested=project)
+    return None
 
 
 def debits(c: Compiled, view: View, assignment: list[tuple[QueueState, int]]) -> tuple[Debit, ...]:

@@ -27,16 +27,20 @@ def _slots(view: View, job: JobRequest) -> float:
 
 def job_urgencies(view: View, now: float) -> list[float]:
     """The urgency of every job of the view, in the view's order."""
+    w = view.weights
     cache: dict[Hashable, float] = {}
     out: list[float] = []
     for job in view.jobs:
-        slots = _slots(view, job)
-        key = (job.category if job.category is not None else base_key(job), slots)
+        # the key holds the requests and the PE range, so the slots follow from it
+        key = job.category if job.category is not None else base_key(job)
         resource = cache.get(key)
         if resource is None:
             c = compile_requests(view.complexes, job.hard_resources, {}, parallel=bool(job.pe_name))
-            resource = cache[key] = resource_urgency(c, view.complexes, slots)
-        out.append(urgency(resource, job.submit_time, job.deadline, now, view.weights))
+            resource = cache[key] = resource_urgency(c, view.complexes, _slots(view, job))
+        if w.waiting_time or job.deadline is not None:
+            out.append(urgency(resource, job.submit_time, job.deadline, now, w))
+        else:
+            out.append(resource)
     return out
 
 

@@ -13,6 +13,7 @@ earliest start at which it fits, and later jobs only backfill around it.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Sequence
 
 from qmaster.complexes.levels import Level
@@ -63,7 +64,8 @@ class _Pass:
     def _check_full(self, q: QueueState) -> None:
         """A queue instance without a free slot is dropped for every job of the pass."""
         if q.queue_level.available("slots") < 1 and q.name not in self.full:
-            self.full[q.name] = Reason("full", "queue", q.name, "slots")
+            empty = q.queue_level.capacity.get("slots", 0.0) < 1
+            self.full[q.name] = Reason("no_slots" if empty else "full", "queue", q.name, "slots")
 
     def finish(self) -> None:
         """Add the queue instances found full to every pending job's reasons."""
@@ -169,16 +171,28 @@ class _Pass:
         return None
 
     def _resort(self, cat: Category) -> None:
-        """Put the candidates in load order again after job load adjustments changed it."""
-        if cat.sorted_at == self.load.version:
+        """Put the candidates in load order again after job load adjustments changed it.
+
+        Candidates before ``cat.start`` had no room and never will in this pass, so
+        they go; the queue instances of hosts whose load changed move to their place.
+        """
+        load = self.load
+        if cat.sorted_at == load.version:
             return
-        cat.sorted_at = self.load.version
-        rank = cat.soft_rank
-        if rank:
-            cat.candidates.sort(key=lambda q: (rank.get(q.name, 0), self.load.key(q)))
-        else:
-            cat.candidates.sort(key=self.load.key)
+        del cat.candidates[: cat.start]
         cat.start = 0
+        hosts = load.changed_since(cat.sorted_at)
+        cat.sorted_at = load.version
+        rank = cat.soft_rank
+        key = (lambda q: (rank.get(q.name, 0), load.key(q))) if rank else load.key
+        moved = [q for q in cat.candidates if q.host in hosts]
+        if len(moved) * 8 > len(cat.candidates):
+            cat.candidates.sort(key=key)
+            return
+        kept = [q for q in cat.candidates if q.host not in hosts]
+        for q in moved:
+            insort(kept, q, key=key)
+        cat.candidates = kept
 
     # -- parallel jobs --------------------------------------------------------------
 

@@ -76,6 +76,10 @@ def _full(r: Reason) -> str:
     return f'queue instance "{r.target}" dropped because it is full'
 
 
+def _no_slots(r: Reason) -> str:
+    return f'cannot run in queue instance "{r.target}" because it has "0" slots'
+
+
 def _disabled(r: Reason) -> str:
     return f'queue instance "{r.target}" dropped because it is disabled'
 
@@ -101,10 +105,6 @@ def _pe_slots(r: Reason) -> str:
 
 def _pe_access(r: Reason) -> str:
     return f'cannot run because no access to pe "{r.target}"'
-
-
-def _pe_range(r: Reason) -> str:
-    return f'cannot run because requested amount of slots is not supported by pe "{r.target}"'
 
 
 def _pe_none(r: Reason) -> str:
@@ -147,16 +147,28 @@ def _max_aj_instances(r: Reason) -> str:
     return "not all array task may be started due to 'max_aj_instances'"
 
 
-def _job_dependencies(r: Reason) -> str:
-    return "job dropped because of job dependencies"
-
-
 def _overloaded(r: Reason) -> str:
     return f'queue instance "{r.target}" dropped because it is overloaded: {r.offered}'
 
 
 def _failed(r: Reason) -> str:
     return f"job could not be matched: {r.offered}"
+
+
+def _project_place(r: Reason) -> str:
+    return f'queue "{r.target}"' if r.level == "queue" else f'host "{r.target}"'
+
+
+def _no_project(r: Reason) -> str:
+    who = "(no project)" if r.requested is None else f"(project {r.requested})"
+    return f"{who} does not have the correct project to run in {_project_place(r)}"
+
+
+def _excluded_project(r: Reason) -> str:
+    return (
+        f"(project {r.requested}) is not allowed to run in {_project_place(r)} based on the "
+        "excluded project list"
+    )
 
 
 def _no_queue(r: Reason) -> str:
@@ -168,13 +180,15 @@ _RENDER = {
     "unknown_resource": _unknown,
     "forced": _forced,
     "full": _full,
+    "no_slots": _no_slots,
     "disabled": _disabled,
     "hard_queue": _hard_queue,
     "no_access": _access,
+    "no_project": _no_project,
+    "excluded_project": _excluded_project,
     "pe_list": _pe_list,
     "pe_slots": _pe_slots,
     "pe_access": _pe_access,
-    "pe_range": _pe_range,
     "pe_none": _pe_none,
     "masterq": _masterq,
     "not_parallel": _not_parallel,
@@ -187,7 +201,6 @@ _RENDER = {
     "overloaded": _overloaded,
     "user_limit": _user_limit,
     "max_aj_instances": _max_aj_instances,
-    "job_dependencies": _job_dependencies,
 }
 
 

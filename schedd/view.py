@@ -56,6 +56,7 @@ class JobRequest:
     """Tasks of this array job that may run at once (``-tc``, ``max_aj_instances``)."""
     running_tasks: int = 0
     """Tasks of this job running now (filled where a limit needs it)."""
+    project: str | None = None
     # the job's category key, when the caller keeps it from pass to pass (as Grid
     # Engine assigns a job its category at submission); None: worked out per pass
     category: Hashable | None = field(default=None, compare=False)
@@ -78,6 +79,8 @@ class QueueState:
     host_groups: tuple[str, ...] = ()
     level: Level | None = None
     load_thresholds: tuple[tuple[str, str], ...] = ()
+    projects: tuple[str, ...] = ()
+    xprojects: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.level is None:
@@ -106,6 +109,8 @@ class HostState:
     level: Level
     user_lists: tuple[str, ...] = ()
     xuser_lists: tuple[str, ...] = ()
+    projects: tuple[str, ...] = ()
+    xprojects: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)

@@ -56,6 +56,7 @@ class SubmitRequest:
     terse: bool = False
     job_ids: list[str] = field(default_factory=list)
     jsv_scripts: list[str] = field(default_factory=list)
+    hold: str | None = None
 
 
 def request_files(inputs: SubmitInputs) -> list[str]:
@@ -154,4 +155,6 @@ def build_qalter(argv: Sequence[str], inputs: SubmitInputs) -> SubmitRequest:
     state = SubmitState()
     apply_tokens(argv, state, inputs.context(qalter=True), allow_script=True)
     jsvs = list(state.spec.pop("jsv", []))
-    return SubmitRequest(state.spec, state.verify or "n", state.terse, state.job_ids, jsvs)
+    return SubmitRequest(
+        state.spec, state.verify or "n", state.terse, state.job_ids, jsvs, hold=state.hold
+    )

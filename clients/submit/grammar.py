@@ -38,6 +38,7 @@ class SubmitState:
     script: str | None = None
     job_args: list[str] = field(default_factory=list)
     job_ids: list[str] = field(default_factory=list)
+    hold: str | None = None  # qalter -h: the hold list (u o s add, U O S remove, n none)
 
     def clear(self) -> None:
         """``-clear``: forget every option collected so far."""
@@ -146,7 +147,9 @@ def _hold(state: SubmitState, args: list[str], ctx: ParseContext) -> None:
     letters = args[0]
     if not letters or any(ch not in "usonUSO" for ch in letters):
         raise ClientError(f'ERROR! Unknown hold list "{letters}" specified to -h option')
-    state.spec["h"] = "u" in letters and "n" not in letters and "U" not in letters
+    state.hold = letters
+    if any(ch in letters for ch in "uUn"):  # what a client JSV sees as h: the user hold
+        state.spec["h"] = "u" in letters and "n" not in letters and "U" not in letters
 
 
 def _pe(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:

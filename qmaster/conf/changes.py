@@ -13,7 +13,7 @@ from typing import Any
 from qmaster.complexes.rules import BUILTIN_TYPES
 from qmaster.complexes.table import ComplexTable
 from qmaster.conf.access import UsersetConf, parse_managers
-from qmaster.conf.cluster import GlobalConf, SchedConf
+from qmaster.conf.cluster import OPTIONAL_ON_MODIFY, GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError
 from qmaster.conf.flatfile import read_pairs
 from qmaster.conf.loading import (
@@ -105,21 +105,33 @@ def _modify_managers(state: ConfState, text: str, who: str) -> Change:
     return change
 
 
-def _require_all(cls: type[ConfObject], text: str, source: str) -> None:
+def _require_all(
+    cls: type[ConfObject], text: str, source: str, optional: frozenset[str] = frozenset()
+) -> None:
     """A modification gives every attribute: a truncated file must not reset the rest."""
     pairs = read_pairs(text, source)
     given = {p.key for p in pairs}
     last = pairs[-1].line if pairs else 1
     for attr in cls.FORMAT.attrs:
-        if attr.name not in given:
+        if attr.name not in given and attr.name not in optional:
             raise ConfigError(source, last, f'missing attribute "{attr.name}"')
+
+
+def _keep_optional(state: ConfState, text: str, source: str) -> str:
+    """-Mconf text with the optional keys it leaves out added at their current values."""
+    given = {p.key for p in read_pairs(text, source)}
+    kept = [f"{k} {state.global_conf.attrs[k]}" for k in sorted(OPTIONAL_ON_MODIFY - given)]
+    return text if not kept else text.rstrip("\n") + "\n" + "\n".join(kept) + "\n"
 
 
 def _modify(state: ConfState, args: dict[str, Any], who: str) -> Change:
     kind, text = args["kind"], args["text"]
     source = args.get("source") or "-"
-    if kind in ("global", "sched"):
-        _require_all(GlobalConf if kind == "global" else SchedConf, text, source)
+    if kind == "global":
+        _require_all(GlobalConf, text, source, OPTIONAL_ON_MODIFY)
+        text = _keep_optional(state, text, source)
+    if kind == "sched":
+        _require_all(SchedConf, text, source)
     if kind in OBJECT_KINDS:
         return _modify_object(state, args, source, who)
     if kind == "complex":

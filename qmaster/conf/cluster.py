@@ -1,6 +1,8 @@
 """The global configuration (sge_conf(5)) and the scheduler configuration (sched_conf(5)).
 
-``jsv_timeout`` and ``jsv_threshold`` are ``qmaster_params`` entries, as in
+``libjvm_path`` and ``additional_jvm_args`` (Grid Engine's JMX server) are
+stored and shown; minige has no JMX server. ``jsv_timeout`` and
+``jsv_threshold`` are ``qmaster_params`` entries, as in
 sge_conf(5) (``qmaster_params jsv_timeout=10,jsv_threshold=5000``). minige
 additions beyond Grid Engine: ``jsv_reject_wait_retries`` (0, the
 default, makes ``REJECT_WAIT`` refuse the submission as Grid Engine does; N > 0
@@ -37,6 +39,12 @@ def _time(name: str, default: str) -> Attr:
 def _bool(name: str, default: str) -> Attr:
     return Attr(name, default, f.check_bool)
 
+
+OPTIONAL_ON_MODIFY = frozenset(
+    {"libjvm_path", "additional_jvm_args", "jsv_reject_wait_retries", "jsv_reject_wait_backoff"}
+)
+"""Keys a ``qconf -Mconf`` file may leave out (keeping their values): Grid Engine's JMX
+settings, which older configurations lack, and minige's own additions."""
 
 GLOBAL_FORMAT = Format(
     kind="global",
@@ -105,6 +113,8 @@ GLOBAL_FORMAT = Format(
         _uint("reprioritize", "0"),
         Attr("jsv_url", "none", check_server_url),
         _text("jsv_allowed_mod", "ac,h,i,e,o,j,M,N,p,w"),
+        _text("libjvm_path", "none"),
+        _text("additional_jvm_args", "none"),
         _uint("jsv_reject_wait_retries", "0"),
         _time("jsv_reject_wait_backoff", "00:00:10"),
     ),

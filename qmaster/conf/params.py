@@ -1,6 +1,6 @@
 """``qmaster_params`` of sge_conf(5): a list of ``NAME=value`` (or bare ``NAME``) entries.
 
-Names are case-insensitive; entries are separated by commas or blanks. The
+Names are case-insensitive; entries are separated by commas, semicolons or blanks. The
 integer parameters minige acts on are checked; others are kept as given, as
 Grid Engine keeps parameters it does not use.
 """
@@ -16,9 +16,10 @@ LEGACY_TOP_LEVEL = ("jsv_timeout", "jsv_threshold")
 
 
 def split_params(text: str) -> dict[str, str]:
-    """The entries as ``{lower-case name: value}``; a bare name is ``true``."""
+    """The entries (separated by ``,``, ``;`` or blanks) as ``{lower-case name: value}``;
+    a bare name is ``true``."""
     params: dict[str, str] = {}
-    for item in f.split_list(text):
+    for item in f.split_list(text.replace(";", ",")):
         name, eq, value = item.partition("=")
         params[name.strip().lower()] = value.strip() if eq else "true"
     return params

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
+from qmaster.complexes.formula import parse_formula
 from qmaster.complexes.table import ComplexTable
 from qmaster.complexes.values import ValueParseError
 from qmaster.conf import fields as f
@@ -175,6 +176,23 @@ class _Checker:
                 except ValueParseError as exc:
                     self.fail(kind, obj, "complex_values", str(exc))
 
+    def load_names(self, kind: str, obj: ConfObject, key: str, names: list[str]) -> None:
+        """Load thresholds, adjustments and formulas name complex attributes."""
+        for name in names:
+            if name not in self.state.complexes:
+                self.fail(kind, obj, key, f'unknown resource "{name}"')
+
+    def load_settings(self) -> None:
+        s = self.state
+        for q in s.cqueues.values():
+            for text in self.values(q, "load_thresholds"):
+                self.load_names("cqueue", q, "load_thresholds", list(f.split_pairs(text)))
+        sched = s.sched_conf
+        adjustments = list(f.split_pairs(sched.attrs["job_load_adjustments"]))
+        self.load_names("sched", sched, "job_load_adjustments", adjustments)
+        terms = parse_formula(sched.attrs["load_formula"])
+        self.load_names("sched", sched, "load_formula", [n for _, n in terms if n is not None])
+
     def hostlist(self, kind: str, obj: QueueConf | HostgroupConf) -> None:
         for item in obj.hostlist:
             known = self.state.hostgroups if item.startswith("@") else self.state.exechosts
@@ -211,6 +229,7 @@ class _Checker:
         for prj in s.projects.values():
             self.names("project", prj, "acl", s.usersets, "userset")
             self.names("project", prj, "xacl", s.usersets, "userset")
+        self.load_settings()
 
 
 def check_state(state: ConfState, texts: dict[tuple[str, str], str] | None = None) -> None:

@@ -9,7 +9,9 @@ AR still holding its resources (``w r W E``) could no longer be honoured:
   reserve there;
 * a queue's or host's ``user_lists``/``xuser_lists``, or a userset's
   ``entries``, lock out a user of an AR's access list;
-* a parallel environment's ``slots`` drop below what ARs reserve in it.
+* a parallel environment's ``slots`` drop below what ARs reserve in it;
+* a queue's or host's ``complex_values`` drop (or remove) a consumable
+  below what ARs reserve there.
 
 A reserved queue instance that disappears (its host leaves the queue, the
 queue or host is deleted) is not refused: the AR goes into error instead
@@ -63,6 +65,7 @@ def _problems(
     if not (queues or hosts or users_changed):
         return
     instances = {qi.name: qi for qi in new.queue_instances}
+    yield from _consumable_problems(core, live, new, instances, queues, hosts)
     for ar in live:
         for name, _ in ar.granted:
             qi = instances.get(name)
@@ -93,6 +96,50 @@ def _queue_problems(
         )
     if not all(may_access(p, qi.user_lists, qi.xuser_lists, sets) for p in _principals(ar, sets)):
         yield _access_text("user_lists", ar)
+
+
+def _consumable_problems(
+    core: Core,
+    live: list[AdvanceReservation],
+    new: ConfState,
+    instances: dict[str, QueueInstanceConf],
+    queues: set[str],
+    hosts: set[str],
+) -> Iterator[str]:
+    """``complex_values`` of a changed queue or host below what ARs reserved there."""
+    seen: set[tuple[str, str, str]] = set()
+    for ar in live:
+        for kind, name, attr, _ in ar.debits:
+            key = (kind, name, attr)
+            if key in seen or attr == "slots":
+                continue
+            seen.add(key)
+            values = _complex_values(new, kind, name, instances, queues, hosts)
+            if values is None:
+                continue
+            if attr not in values:
+                yield f'denied: changing "{attr}" in complex_values would break advance reservations'
+                continue
+            entry = new.complexes.get(attr)
+            configured = float(entry.parse(values[attr])) if entry is not None else math.inf
+            if core.ar_calendar.peak(key, -math.inf, math.inf) > configured + 1e-9:
+                yield f'denied: changing "{attr}" in complex_values would break advance reservation'
+
+
+def _complex_values(
+    new: ConfState,
+    kind: str,
+    name: str,
+    instances: dict[str, QueueInstanceConf],
+    queues: set[str],
+    hosts: set[str],
+) -> dict[str, str] | None:
+    """The new ``complex_values`` of a changed queue instance or host, else None."""
+    if kind == "queue" and name in instances and instances[name].cqueue in queues:
+        return instances[name].complex_values
+    if kind == "host" and name in hosts and name in new.exechosts:
+        return new.exechosts[name].complex_values
+    return None
 
 
 def _host_admits(new: ConfState, ar: AdvanceReservation, host: str, sets: Usersets) -> bool:

@@ -25,9 +25,10 @@ from qmaster.core.arlife import jobs_of, rebook
 from qmaster.core.arlimit import duration_offset
 from qmaster.core.ars import LIVE, AdvanceReservation, ArState
 from qmaster.core.errors import InvalidRequest, NoSuchObject, PermissionDenied
+from qmaster.core.holds import dispatchable_tasks
 from qmaster.core.jobs import Identity, Job
 from qmaster.core.outcome import Outcome
-from qmaster.core.view import assemble, is_held, job_request
+from qmaster.core.view import assemble, job_request
 from schedd import Reason, View, schedule
 from schedd.reasons import ReasonList
 
@@ -111,7 +112,7 @@ def _check_within(core: Core, ar: AdvanceReservation, who: Identity, spec: dict[
 def run_passes(core: Core, now: float, out: Outcome) -> None:
     """Schedule the pending jobs of every AR; say why the others wait."""
     for ar in list(core.ars.values()):
-        jobs = [j for j in jobs_of(core, ar.ar_id) if j.pending and not is_held(core, j)]
+        jobs = [j for j in jobs_of(core, ar.ar_id) if dispatchable_tasks(core, j, now)]
         if not jobs:
             continue
         why = _blocked(ar, now)
@@ -148,7 +149,8 @@ def _pass(core: Core, ar: AdvanceReservation, jobs: list[Job], now: float, out: 
             fitting.append(job)
     if not fitting:
         return
-    view = ar_view(core, ar, [job_request(j, j.pending) for j in fitting], now)
+    requests = [job_request(j, dispatchable_tasks(core, j, now)) for j in fitting]
+    view = ar_view(core, ar, requests, now)
     plan = schedule(view, now)
     for order in plan.orders:
         lifecycle.dispatch(core, order, now, out)

@@ -8,10 +8,12 @@ from typing import Any
 from qmaster.core import lifecycle
 from qmaster.core.arjobs import check_job as check_job_ar
 from qmaster.core.errors import CoreError, InvalidRequest, NoSuchObject, PermissionDenied
+from qmaster.core.holds import check_hold_change, new_hold, set_hold, start_time_of
 from qmaster.core.jobs import Identity, Job, format_id_runs, parse_task_range
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
-from qmaster.core.specs import checked_spec
+from qmaster.core.resources import check_priority
+from qmaster.core.specs import checked_spec, full_resource_names
 from qmaster.core.states import TaskState
 from qmaster.core.submit import check_name, task_range, validate_spec, verification
 from qmaster.gdi.answers import Status, error, ok
@@ -210,11 +212,11 @@ def handle_alter(core: Core, req: Request, now: float, out: Outcome) -> None:
     if args.verify in ("v", "p"):
         _verify_alter(core, who, args.job_ids, changes, args.verify, now, out)
         return
-    if not changes:
+    if not changes and args.hold is None:
         raise InvalidRequest("No jobs modified")
     for job, _ in named_jobs(core, args.job_ids, out):
         try:
-            _alter(core, who, job, changes, out, now)
+            _alter(core, who, job, changes, out, now, hold_list=args.hold)
         except CoreError as exc:
             out.answers.append(exc.to_answer())
     if any(not a.is_error for a in out.answers):
@@ -246,24 +248,40 @@ def _alter_denied(who: Identity, job: Job) -> PermissionDenied:
 
 
 def _alter(
-    core: Core, who: Identity, job: Job, changes: dict[str, Any], out: Outcome, now: float
+    core: Core,
+    who: Identity,
+    job: Job,
+    changes: dict[str, Any],
+    out: Outcome,
+    now: float,
+    *,
+    hold_list: str | None = None,
 ) -> None:
     if not _may_touch(core, who, job):
         raise _alter_denied(who, job)
     if any(t.state is not TaskState.FINISHED for t in job.tasks.values()) and not job.pending:
         raise InvalidRequest(f"job {job.job_id} can't modify running jobs")
-    new = checked_spec({**job.spec, **changes}, now)
+    new = full_resource_names(checked_spec({**job.spec, **changes}, now), core.config.complexes)
     if "t_min" in changes:
         raise InvalidRequest("denied: the task range of a submitted job cannot be changed")
     check_name(str(new["N"]))
     task_range(new)
     validate_spec(core, new, job.owner if "P" in changes else None)
+    start_time_of(new)
+    if "p" in changes:
+        check_priority(changes, operator=core.is_manager(who))
     if "ar" in changes:
         check_job_ar(core, job.owner, new, now)
+    hold = new_hold(job, changes.get("h"), hold_list)
+    check_hold_change(core, who, job, job.hold, hold)
     job.spec = new
-    if "h" in changes:
-        job.user_hold = bool(changes["h"])
+    set_hold(job, hold)
+    if "a" in changes:
+        lifecycle.watch_start_time(core, job, now)
     core.spool_job(out, job)
     for key in changes:
-        what = _ALTER_WHAT.get(key, "hold state" if key == "h" else key)
-        out.answers.append(ok(f"modified {what} of job {job.job_id}"))
+        if key != "h":
+            what = _ALTER_WHAT.get(key, key)
+            out.answers.append(ok(f"modified {what} of job {job.job_id}"))
+    if "h" in changes or hold_list is not None:
+        out.answers.append(ok(f"modified hold of job {job.job_id}"))

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from qmaster.core.holds import is_held
 from qmaster.core.jobs import Job, Task, format_id_runs
 from qmaster.core.sched_info import scheduling_info
 from qmaster.core.states import ACTIVE, TaskState, display_state
-from qmaster.core.view import is_held
 
 if TYPE_CHECKING:
     from qmaster.core.machine import Core
@@ -30,6 +30,13 @@ def pending_state(core: Core, job: Job) -> str:
     return display_state(TaskState.PENDING, held=is_held(core, job))
 
 
+def task_state(task: Task) -> str:
+    """A started task's state column; ``dt`` for one deleted before its execd started it."""
+    if task.state is TaskState.DELETING and task.start_time is None:
+        return display_state(TaskState.TRANSFERRING, held=False, deleting=True)
+    return display_state(task.state, held=False)
+
+
 def usage(task: Task, now: float) -> dict[str, float]:
     """A running task's simulated usage: one CPU busy since it started, no memory or I/O."""
     began = task.start_time or task.dispatch_time or now
@@ -41,7 +48,7 @@ def _tasks(core: Core, job: Job, now: float) -> list[dict[str, Any]]:
         {
             "task_id": t.task_id if job.array else None,
             "task_number": t.task_id if job.array else 1,
-            "state": display_state(t.state, held=False),
+            "state": task_state(t),
             "queue": t.queue,
             "start_time": t.start_time,
             "exit_status": t.exit_status,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
-from qmaster.core.hold_letters import hold_letters
+from qmaster.core.holds import hold_letters
 from qmaster.core.jobs import Job, format_id_runs
 from qmaster.state_filter import PENDING, RUNNING, ZOMBIE, selected_holds
 

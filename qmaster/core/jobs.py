@@ -158,7 +158,8 @@ class Job:
     submit_time: float
     spec: dict[str, Any]
     array: TaskRange | None = None
-    user_hold: bool = False
+    # the hold bits Grid Engine keeps: "u" user, "o" operator, "s" system (see holds.py)
+    hold: frozenset[str] = frozenset()
     pending: list[int] = field(default_factory=list)
     tasks: dict[int, Task] = field(default_factory=dict)
     verify_wait: VerifyWait | None = None
@@ -196,7 +197,7 @@ class Job:
             "submit_time": self.submit_time,
             "spec": self.spec,
             "array": [self.array.first, self.array.last, self.array.step] if self.array else None,
-            "user_hold": self.user_hold,
+            "hold": "".join(sorted(self.hold)),
             "verify_wait": (
                 [self.verify_wait.tries, self.verify_wait.next_at, self.verify_wait.message]
                 if self.verify_wait
@@ -214,7 +215,7 @@ class Job:
             submit_time=row["submit_time"],
             spec=row["spec"],
             array=TaskRange(*arr) if arr else None,
-            user_hold=row["user_hold"],
+            hold=frozenset(row.get("hold", "u" if row.get("user_hold") else "")),
             verify_wait=VerifyWait(*row["verify_wait"]) if row.get("verify_wait") else None,
         )
         job.tasks = {t.task_id: t for t in tasks}

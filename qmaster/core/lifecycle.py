@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from qmaster.complexes.values import parse_time
 from qmaster.core import reports
 from qmaster.core.arlimit import ar_runtime_limit
+from qmaster.core.holds import start_time
 from qmaster.core.job_filter import remember_finished
 from qmaster.core.jobs import Job, Task
 from qmaster.core.outcome import Outcome
@@ -27,10 +28,13 @@ SIGKILL_EXIT = 137
 SIGUSR1_EXIT = 138
 # accounting(5) "failed" of a job its execd killed with a signal (h_rt: SIGKILL, s_rt:
 # SIGUSR1, qdel: SIGKILL): the execd's reaper sets SSTATE_FAILURE_AFTER_JOB for any job
-# that died through a signal. (37, SSTATE_QMASTER_ENFORCED_LIMIT, is for limits the
-# qmaster enforces when an execd does not answer; a simulated execd always does.)
+# that died through a signal.
 FAILED_AFTER_JOB = 100
+# ... and of a job the qmaster ends without its execd's report (qdel -f, the end of its
+# AR): the qmaster makes the report itself, SSTATE_QMASTER_ENFORCED_LIMIT, exit status 0
+FAILED_BY_QMASTER = 37
 EXIT_STATUS_VAR = "MINIGE_EXIT_STATUS"
+START_TIME = "start_time"  # the timer of a job's -a start time
 
 
 def simulated_runtime(job: Job, default: float) -> float:
@@ -119,6 +123,9 @@ def dispatch(core: Core, order: Order, now: float, out: Outcome) -> None:
 def fire(core: Core, timer: Timer, now: float, out: Outcome) -> None:
     """A task's timer is due; stale timers (task gone or moved on) are ignored."""
     job = core.jobs.get(timer.job_id)
+    if timer.kind == START_TIME and job is not None:
+        core.request_pass(now)  # its -a start time has come
+        return
     task = job.tasks.get(timer.task_id) if job else None
     if job is None or task is None:
         return
@@ -137,11 +144,33 @@ def fire(core: Core, timer: Timer, now: float, out: Outcome) -> None:
             core.set_timer(end_at, "end", job.job_id, task.task_id)
 
 
+def watch_start_time(core: Core, job: Job, now: float) -> None:
+    """A job with a ``-a`` start time still to come gets a pass when it comes (and none before)."""
+    at = start_time(job)
+    if at is not None and at > now:
+        core.set_timer(at, START_TIME, job.job_id, 0)
+
+
 def register_deletion(core: Core, job: Job, task: Task, why: str, now: float, out: Outcome) -> None:
-    """qdel of a task in ``t`` or ``r``: the execd is told to kill it (``dt``/``dr`` until then)."""
+    """qdel of a task in ``t`` or ``r``: the execd is told to kill it (``dt``/``dr`` until then).
+
+    A running ``-notify`` job is sent SIGUSR2 first and killed its queue's
+    ``notify`` time later, as Grid Engine's execd does.
+    """
     task.move(job.job_id, TaskState.DELETING, why)
     core.spool_task(out, job, task)
-    core.set_timer(now, "end", job.job_id, task.task_id)
+    core.set_timer(now + notify_delay(core, job, task), "end", job.job_id, task.task_id)
+
+
+def notify_delay(core: Core, job: Job, task: Task) -> float:
+    """Seconds between SIGUSR2 and SIGKILL for a running ``-notify`` job (else 0)."""
+    qi = core.queue_instance(task.queue) if task.queue else None
+    if not job.spec.get("notify") or task.start_time is None or qi is None:
+        return 0.0
+    try:
+        return parse_time(qi.attrs.get("notify", "0"))
+    except ValueError:
+        return 0.0
 
 
 def killed(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
@@ -165,7 +194,8 @@ def killed(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
 
 
 def force_deletion(core: Core, job: Job, task: Task, why: str, now: float, out: Outcome) -> None:
-    """qdel -f (or the end of its AR): the task is gone at once, without the execd's word."""
+    """qdel -f (or the end of its AR): the task is gone at once, without the execd's word;
+    the qmaster accounts it itself, as Grid Engine's does (failed 37, exit status 0)."""
     if task.state is TaskState.RUNNING:
         task.move(job.job_id, TaskState.DELETING, why)
     finish(
@@ -174,9 +204,9 @@ def force_deletion(core: Core, job: Job, task: Task, why: str, now: float, out: 
         task,
         now,
         out,
-        exit_status=SIGKILL_EXIT,
+        exit_status=0,
         event="deleted",
-        failed=FAILED_AFTER_JOB,
+        failed=FAILED_BY_QMASTER,
         account=True,
     )
 
@@ -287,6 +317,7 @@ def restore_task_timers(core: Core, job: Job, now: float) -> None:
     """After recovery: rebook consumables and re-arm the timers of active tasks."""
     from qmaster.core.view import recovery_view, task_debits
 
+    watch_start_time(core, job, now)
     for task in job.tasks.values():
         if task.state in (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING):
             view = recovery_view(core, now)

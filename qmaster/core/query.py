@@ -6,14 +6,16 @@ from typing import Any
 
 from qmaster.complexes.load import running_slots_by_host, simulated_load
 from qmaster.core.errors import InvalidRequest
-from qmaster.core.job_detail import detail, pending_state
+from qmaster.core.holds import ad_held_tasks
+from qmaster.core.job_detail import detail, pending_state, task_state
 from qmaster.core.job_filter import keeps, wants_zombies, zombie_row
 from qmaster.core.job_priority import JobPriorities
 from qmaster.core.jobs import Job, format_id_runs
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
 from qmaster.core.sched_info import job_info_setting, summary
-from qmaster.core.states import ACTIVE, TaskState, display_state
+from qmaster.core.states import ACTIVE, TaskState
+from qmaster.core.view import queue_alarms
 from qmaster.gdi.messages import JobDetailArgs, JobListArgs
 from qmaster.state_filter import DEFAULT, parse_state_filter
 from qmaster.version import VERSION
@@ -44,7 +46,7 @@ def job_rows(core: Core, job: Job, prior: float) -> list[dict[str, Any]]:
             _row(
                 job,
                 prior,
-                display_state(task.state, held=False),
+                task_state(task),
                 start_time=task.start_time or task.dispatch_time,
                 queue=task.queue,
                 slots=task.slots or job.slots,
@@ -53,8 +55,13 @@ def job_rows(core: Core, job: Job, prior: float) -> list[dict[str, Any]]:
         )
     if job.pending:
         state = pending_state(core, job)
-        tasks = format_id_runs(job.pending) if job.array else None
-        rows.append(_row(job, prior, state, tasks=tasks))
+        waiting = ad_held_tasks(core, job) if state == "qw" else set()
+        free = [t for t in job.pending if t not in waiting]
+        for ids, shown in ((free, state), (sorted(waiting), "hqw")):
+            if ids:
+                rows.append(
+                    _row(job, prior, shown, tasks=format_id_runs(ids) if job.array else None)
+                )
     return rows
 
 
@@ -120,6 +127,7 @@ def queue_rows(core: Core) -> list[dict[str, Any]]:
     """``qstat -f``'s queue instance lines."""
     resv, held = reserved_slots(core)
     running = running_slots_by_host(core.booked)
+    alarms = queue_alarms(core)
     rows = []
     for qi in core.config.queue_instances():
         host = core.config.exechost(qi.host)
@@ -133,7 +141,7 @@ def queue_rows(core: Core) -> list[dict[str, Any]]:
                 "total": qi.slots,
                 "load_avg": float(load["load_avg"]) if "load_avg" in load else None,
                 "arch": str(load.get("arch", "-")),
-                "states": "",
+                "states": "a" if qi.name in alarms else "",
             }
         )
     return rows + orphaned_rows(core, {str(row["name"]) for row in rows})

@@ -1,4 +1,4 @@
-"""A job's resource requests (``-l``) as Grid Engine stores them, and its other free text.
+"""A job's resource requests (``-l``) as Grid Engine stores them, and its other checked values.
 
 Every request reaches the core through :func:`normalise_requests`, whatever
 its source (command line, ``#$`` lines, sge_request files, a JSV, qalter): the
@@ -18,7 +18,7 @@ from qmaster.complexes.pattern import ExpressionError
 from qmaster.complexes.table import ComplexEntry, ComplexTable
 from qmaster.complexes.types import Requestable, ValueType
 from qmaster.complexes.values import INFINITY, ValueParseError
-from qmaster.core.errors import InvalidRequest
+from qmaster.core.errors import InvalidRequest, PermissionDenied
 
 REQUEST_KEYS = ("l_hard", "l_soft")
 
@@ -76,3 +76,11 @@ def check_account(spec: Mapping[str, Any]) -> None:
         if char in str(account):
             shown = f" ('{char}')" if char.isprintable() else ""
             raise InvalidRequest(f"{word}{shown} not allowed in objectname")
+
+
+def check_priority(spec: Mapping[str, Any], *, operator: bool) -> None:
+    """``-p`` above 0 is for operators and managers only (Grid Engine's rule)."""
+    if int(spec.get("p") or 0) > 0 and not operator:
+        raise PermissionDenied(
+            "job rejected: positive submission priority requires operator privileges"
+        )

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from qmaster.core.hold_letters import hold_letters
+from qmaster.core.holds import hold_letters
 from qmaster.core.job_priority import deadline_epoch
 from qmaster.core.jobs import Job
 from schedd.reasons import Reason

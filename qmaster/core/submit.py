@@ -13,17 +13,18 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from qmaster.core import reports
+from qmaster.core import immediate, lifecycle, reports
 from qmaster.core.arjobs import check_job as check_job_ar
 from qmaster.core.confrefs import check_ckpt, check_project
 from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
+from qmaster.core.holds import start_time_of
 from qmaster.core.jobs import Identity, Job, TaskRange
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
-from qmaster.core.resources import check_account, normalise_spec_requests
-from qmaster.core.specs import checked_spec
+from qmaster.core.resources import check_account, check_priority, normalise_spec_requests
+from qmaster.core.specs import checked_spec, full_resource_names
+from qmaster.core.verification import wait_for_verification
 from qmaster.core.view import assemble, job_request
-from qmaster.core.waiting import wait_for_verification
 from qmaster.gdi.answers import Answer, error, ok, warning
 from qmaster.gdi.messages import JobSpec, SubmitArgs
 from schedd import Reason, schedule
@@ -130,12 +131,14 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
     """Store a new job, or answer a verification."""
     args = req.args
     assert isinstance(args, SubmitArgs)
-    spec = checked_spec(_normalise(args.job), now)
+    spec = full_resource_names(checked_spec(_normalise(args.job), now), core.config.complexes)
     check_name(str(spec["N"]))
     array = task_range(spec)
     validate_spec(core, spec, req.identity)
+    start_time_of(spec)
+    check_priority(spec, operator=core.is_manager(req.identity))
     check_job_ar(core, req.identity, spec, now)
-    job = Job(0, req.identity, now, spec, array=array, user_hold=bool(spec.get("h")))
+    job = Job(0, req.identity, now, spec, array=array, hold=frozenset("u" if spec.get("h") else ""))
     n_tasks = (array.last - array.first) // array.step + 1 if array else 1
     if args.verify in ("v", "p"):
         out.answers.extend(verification(core, job, args.verify, now))
@@ -157,9 +160,12 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
     out.reports.append(reports.job_log(job, -1 if array else 0, "pending", "qw", now))
     out.answers.append(ok(submitted_text(job)))
     out.data = {"job_id": job.job_id, "name": job.name, "tasks": str(array) if array else None}
+    if spec.get("now") and job.verify_wait is None:
+        out.data["immediate"] = immediate.decide(core, job, now, out)
     flush = core.config.sched_conf.flush_submit_sec
     if flush > 0:
         core.request_pass(now + flush)
+    lifecycle.watch_start_time(core, job, now)
 
 
 def _normalise(spec: JobSpec) -> dict[str, Any]:

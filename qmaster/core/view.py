@@ -20,11 +20,13 @@ from qmaster.complexes.values import parse_time
 from qmaster.conf import fields as f
 from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.ars import LIVE
+from qmaster.core.holds import dispatchable_tasks
 from qmaster.core.jobs import Job, Task
 from qmaster.core.states import TaskState
 from qmaster.core.viewload import load_settings
 from schedd import Booked, HostState, JobRequest, PeState, QueueState, Running, View
 from schedd.categories import with_category
+from schedd.load import load_alarm
 from schedd.matching import debits
 from schedd.priority import Weights
 from schedd.requests import compile_requests, duration
@@ -35,60 +37,6 @@ if TYPE_CHECKING:
 ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING)
 GLOBAL_HOST = "global"
 _QUEUE_FIXED = ("seq_no", "rerun", "tmpdir", "calendar")
-
-
-def _held_by_jid(core: Core, job: Job) -> bool:
-    refs = job.hold_jids
-    if not refs:
-        return False
-    for ref in refs:
-        if ref.isdigit():
-            other = core.jobs.get(int(ref))
-            if other is not None and other.job_id != job.job_id:
-                return True
-        elif any(
-            j.name == ref and j.owner.user == job.owner.user and j.job_id != job.job_id
-            for j in core.jobs.values()
-        ):
-            return True
-    return False
-
-
-def is_held(core: Core, job: Job) -> bool:
-    """Held by the user (``-h``), by an unfinished predecessor (``-hold_jid``), or
-    waiting for the server JSV's verification (``vqw``): not to be dispatched."""
-    return job.user_hold or job.verify_wait is not None or _held_by_jid(core, job)
-
-
-def _ad_refs(core: Core, job: Job) -> list[Job]:
-    """The jobs ``-hold_jid_ad`` names (ids, or names of the owner's jobs)."""
-    out: list[Job] = []
-    for ref in job.spec.get("hold_jid_ad") or ():
-        text = str(ref)
-        if text.isdigit():
-            other = core.jobs.get(int(text))
-            out.extend([other] if other is not None and other is not job else [])
-        else:
-            out.extend(
-                j for j in core.jobs.values()
-                if j.name == text and j.owner.user == job.owner.user and j is not job
-            )  # fmt: skip
-    return out
-
-
-def _task_done(job: Job, task_id: int) -> bool:
-    if task_id in job.pending:
-        return False
-    task = job.tasks.get(task_id)
-    return task is None or task.state is TaskState.FINISHED
-
-
-def free_tasks(core: Core, job: Job) -> list[int]:
-    """Pending tasks not held by ``-hold_jid_ad``: task i waits for task i of each named job."""
-    refs = _ad_refs(core, job) if job.spec.get("hold_jid_ad") else []
-    if not refs:
-        return job.pending
-    return [t for t in job.pending if all(_task_done(other, t) for other in refs)]
 
 
 def _active(job: Job) -> int:
@@ -148,18 +96,14 @@ def _request(job: Job) -> JobRequest:
         reserve=bool(spec.get("R")),
         runtime_limit=parse_time(h_rt) if h_rt is not None else None,
         deadline=_deadline(spec.get("dl")),
+        project=str(spec["P"]) if spec.get("P") else None,
     )
 
 
 def _deadline(value: object) -> float | None:
-    """The ``-dl`` deadline (spec key ``dl``) as epoch seconds, when set."""
+    """The ``-dl`` deadline (spec key ``dl``, epoch seconds), when set."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return None
     return None
 
 
@@ -203,6 +147,8 @@ def queue_states(core: Core, *, empty: bool = False) -> list[QueueState]:
             host_groups=tuple(core.config.state.groups_of(qi.host)),
             level=queue_level(qi, table, booked),
             load_thresholds=tuple(f.split_pairs(qi.attrs.get("load_thresholds", "NONE")).items()),
+            projects=tuple(f.split_list(qi.attrs.get("projects", "NONE"))),
+            xprojects=tuple(f.split_list(qi.attrs.get("xprojects", "NONE"))),
         )
         for qi in core.config.queue_instances()
     ]
@@ -239,8 +185,31 @@ def _hosts(core: Core, booked: Bookings) -> tuple[Level, dict[str, HostState]]:
         level.used = booked.at(HOST, name)
         users = tuple(f.split_list(conf.attrs.get("user_lists", "NONE")))
         xusers = tuple(f.split_list(conf.attrs.get("xuser_lists", "NONE")))
-        hosts[name] = HostState(level, users, xusers)
+        projects = tuple(f.split_list(conf.attrs.get("projects", "NONE")))
+        xprojects = tuple(f.split_list(conf.attrs.get("xprojects", "NONE")))
+        hosts[name] = HostState(level, users, xusers, projects, xprojects)
     return global_level, hosts
+
+
+def queue_alarms(core: Core) -> set[str]:
+    """Queue instances whose host load passes their ``load_thresholds`` (qstat's state ``a``)."""
+    _, hosts = _hosts(core, core.booked)
+    table = core.config.complexes
+    out: set[str] = set()
+    for qi in core.config.queue_instances():
+        thresholds = f.split_pairs(qi.attrs.get("load_thresholds", "NONE"))
+        state = hosts.get(qi.host)
+        if not thresholds or state is None:
+            continue
+        values = state.level.values
+
+        def value(name: str, values: dict[str, float | str] = values) -> float | None:
+            found = values.get(name)
+            return found if isinstance(found, float) else None
+
+        if load_alarm(table, thresholds.items(), value) is not None:
+            out.add(qi.name)
+    return out
 
 
 def _pes(core: Core, booked: Bookings) -> dict[str, PeState]:
@@ -329,11 +298,10 @@ def build_view(core: Core, now: float) -> View:
     maxujobs = core.config.sched_conf.maxujobs
     jobs: list[JobRequest] = []
     for job in core.jobs.values():
-        if not job.pending or is_held(core, job) or job.spec.get("ar"):
-            continue
-        tasks = free_tasks(core, job)
-        if tasks:
-            jobs.append(_limited(core, job, job_request(job, tasks), maxujobs))
+        if job.pending and not job.spec.get("ar"):
+            tasks = dispatchable_tasks(core, job, now)
+            if tasks:
+                jobs.append(_limited(core, job, job_request(job, tasks), maxujobs))
     view = assemble(core, jobs, now)
     if maxujobs:
         view.maxujobs = maxujobs

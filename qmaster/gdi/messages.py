@@ -134,6 +134,7 @@ class AlterArgs(_Strict):
     job_ids: list[str]
     job: JobChanges
     verify: Verify = "n"
+    hold: Annotated[str, StringConstraints(pattern="^[uosnUOS]+$")] | None = None  # qalter -h
 
 
 class ConfShowArgs(_Strict):

@@ -86,6 +86,24 @@ def test_qsub_w_v_verifies_without_submitting(shared_served: RunningCell) -> Non
     assert after <= before  # the cell is shared: other tests' jobs may only have ended
 
 
+def test_qsub_w_v_without_a_suitable_queue_lists_reasons_and_exits_1(
+    shared_served: RunningCell,
+) -> None:
+    """qsub -w v -pe mpi 100: the PE line, then 'verification: no suitable queues', exit 1."""
+    code, out, err = qsub(shared_served, "-w", "v", "-pe", "mpi", "100", "-b", "y", "sleep", "1")
+    assert code == 1
+    assert 'cannot run in PE "mpi" because it only offers 16 slots' in out
+    assert err.strip() == "verification: no suitable queues"
+
+
+def test_qsub_of_a_request_that_cannot_compile_is_refused(shared_served: RunningCell) -> None:
+    """qsub -w v -l 'arch=[z-a]x' is refused with the reason, not an internal error."""
+    code, _out, err = qsub(shared_served, "-w", "v", "-l", "arch=[z-a]x", "-b", "y", "sleep", "1")
+    assert code == 1
+    assert err.startswith('Unable to run job: invalid expression "[z-a]x"')
+    assert "internal error" not in err
+
+
 def test_qdel_of_an_unknown_job_is_denied(shared_served: RunningCell) -> None:
     """qdel 99 prints 'denied: job "99" does not exist' and exits 1."""
     result = shared_served.run("qdel", "99")

@@ -151,3 +151,11 @@ def test_ckpt_environments_with_qconf_and_qrsub(served: RunningCell, tmp_path: P
     assert served.run("qconf", "-sckptl").stdout.split() == ["blcr"]
     assert served.run("qconf", "-sckpt", "blcr").stdout.startswith("ckpt_name          blcr\n")
     assert served.run("qrsub", "-d", "1:0:0", "-ckpt", "blcr").returncode == 0
+
+
+def test_grid_engine_global_configuration_loads(served: RunningCell) -> None:
+    """qconf -Mconf of a Grid Engine 6.2u5 global configuration file is accepted."""
+    path = Path(__file__).parents[1] / "data" / "ge62u5_configuration"
+    result = served.run("qconf", "-Mconf", str(path))
+    assert result.returncode == 0, result.stderr
+    assert "additional_jvm_args          -Xmx256m" in served.run("qconf", "-sconf").stdout

@@ -37,7 +37,7 @@ def test_submitted_jobs_are_listed_with_owner_and_name(live: LiveDaemon) -> None
 
 
 def test_job_detail_returns_the_stored_spec_and_reports_missing_ids(live: LiveDaemon) -> None:
-    """job_detail gives the job's spec back as submitted and lists unknown ids as missing."""
+    """job_detail gives the job's spec back as stored (TIME in seconds) and lists unknown ids."""
     live.call("submit", job("100", N="detailed", l_hard={"h_rt": "0:10:0"}))
     data = live.call("job_detail", {"job_ids": ["1", "42"]}).data
     assert data["missing"] == ["42"]
@@ -46,7 +46,7 @@ def test_job_detail_returns_the_stored_spec_and_reports_missing_ids(live: LiveDa
     assert detail["uid"] == os.getuid()
     assert detail["job"]["N"] == "detailed"
     assert detail["job"]["CMDARGS"] == ["100"]
-    assert detail["job"]["l_hard"] == {"h_rt": "0:10:0"}
+    assert detail["job"]["l_hard"] == {"h_rt": "600"}
 
 
 def test_delete_removes_a_pending_job_from_the_list(live: LiveDaemon) -> None:

@@ -81,3 +81,29 @@ def test_changes_that_keep_the_ar_whole_are_accepted() -> None:
     _mpi_ar(core)
     assert not modify_queue(core, T0, pe_list="make mpi", slots="8").answers[0].is_error
     assert not _modify(core, "pe", "make", slots="1").answers[0].is_error
+
+
+def _with_gpus(core: Core) -> None:
+    """A consumable ``gpu`` with 4 on host1."""
+    text = request(core, ROOT, "conf_show", T0, kind="complex", name=None).data["text"]
+    out = request(
+        core, ROOT, "conf_modify", T0, kind="complex", text=text + "gpu gpu INT <= YES YES 0 0\n"
+    )
+    assert not out.answers[0].is_error, out.answers
+    assert not _modify(core, "exechost", "host1", complex_values="gpu=4").answers[0].is_error
+
+
+def test_lowering_or_removing_a_reserved_consumable_is_refused() -> None:
+    """A host's complex_values below (or without) what an AR reserved there are refused."""
+    core = ar_core()
+    _with_gpus(core)
+    assert not qrsub(core, d=HOUR, l_hard={"h": "host1", "gpu": "3"}).answers[0].is_error
+    out = _modify(core, "exechost", "host1", complex_values="gpu=2")
+    assert texts(out) == [
+        'denied: changing "gpu" in complex_values would break advance reservation'
+    ]
+    out = _modify(core, "exechost", "host1", complex_values="NONE")
+    assert texts(out) == [
+        'denied: changing "gpu" in complex_values would break advance reservations'
+    ]
+    assert not _modify(core, "exechost", "host1", complex_values="gpu=3").answers[0].is_error

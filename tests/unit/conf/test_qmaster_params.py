@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from qmaster.cell import DEFAULT_CONF_DIR
@@ -44,3 +46,21 @@ def test_old_top_level_keys_move_into_qmaster_params() -> None:
     conf = GlobalConf.parse("qmaster_params FOO\njsv_timeout 3\n")
     assert conf.attrs["qmaster_params"] == "FOO,jsv_timeout=3"
     assert conf.jsv_timeout == 3.0
+
+
+def test_grid_engine_configuration_file_loads() -> None:
+    """-Mconf of a Grid Engine 6.2u5 global configuration works; minige's own keys keep values."""
+    conf = ClusterConfig.load_dir(DEFAULT_CONF_DIR)
+    text = (Path(__file__).parents[2] / "data" / "ge62u5_configuration").read_text()
+    change = conf.apply("conf_modify", {"kind": "global", "text": text}, "root", "h", True)
+    assert [a.text for a in change.answers] == ['root@h modified "global" in configuration list']
+    glob = conf.global_conf
+    assert glob.attrs["additional_jvm_args"] == "-Xmx256m"
+    assert glob.attrs["jsv_reject_wait_backoff"] == "00:00:10"
+    assert (glob.jsv_timeout, glob.max_advance_reservations) == (10.0, 0)
+
+
+def test_qmaster_params_may_be_separated_by_semicolons() -> None:
+    """qmaster_params entries separated by ';' are read as Grid Engine reads them."""
+    conf = GlobalConf.parse("qmaster_params jsv_timeout=4;jsv_threshold=7\n")
+    assert (conf.jsv_timeout, conf.jsv_threshold) == (4.0, 7.0)

@@ -36,6 +36,7 @@ def test_qdel_of_a_transferring_job_kills_and_accounts_it() -> None:
     _in_transfer(core)
     out = request(core, ALICE, "delete", T0, job_ids=["1"])
     assert texts(out) == ["alice has registered the job 1 for deletion"]
+    assert states(core) == {"1": "dt"}
     outs = run_until(core, T0 + 5)
     assert states(core) == {}
     assert [(a.exit_status, a.failed, a.ru_wallclock) for a in _accts(outs)] == [(137, 100, 0)]
@@ -58,13 +59,13 @@ def test_a_spooled_deletion_in_transfer_recovers_and_ends() -> None:
 
 
 def test_qdel_f_of_a_transferring_job_accounts_it_at_once() -> None:
-    """qdel -f of a job in t removes it at once with its accounting record."""
+    """qdel -f of a job in t removes it at once; the qmaster accounts it: failed 37, exit 0."""
     core = make_core()
     _in_transfer(core)
     out = request(core, ALICE, "delete", T0, job_ids=["1"], force=True)
     assert texts(out) == ["warning: alice forced the deletion of job 1"]
     assert states(core) == {}
-    assert [(a.exit_status, a.failed) for a in _accts([out])] == [(137, 100)]
+    assert [(a.exit_status, a.failed) for a in _accts([out])] == [(0, 37)]
 
 
 def test_qrdel_of_an_ar_whose_job_is_in_transfer() -> None:
@@ -80,3 +81,26 @@ def test_qrdel_of_an_ar_whose_job_is_in_transfer() -> None:
     assert core.jobs == {}
     assert core.ars == {}
     assert [(a.exit_status, a.failed) for a in _accts(outs)] == [(137, 100)]
+
+
+def test_qdel_f_of_a_running_job_is_accounted_by_the_qmaster() -> None:
+    """qdel -f of a running job: gone at once, acct failed 37 and exit status 0."""
+    core = make_core()
+    submit(core, CMDARGS=["100"])
+    run_until(core, T0 + 1)
+    out = request(core, ALICE, "delete", T0 + 2, job_ids=["1"], force=True)
+    assert states(core, T0 + 2) == {}
+    assert [(a.exit_status, a.failed, a.ru_wallclock) for a in _accts([out])] == [(0, 37, 2)]
+
+
+def test_qdel_of_a_notify_job_kills_it_after_the_queue_notify_time() -> None:
+    """-notify: qdel sends SIGUSR2 and kills the job the queue's notify time (60 s) later."""
+    core = make_core()
+    submit(core, CMDARGS=["1000"], notify=True)
+    run_until(core, T0 + 1)
+    request(core, ALICE, "delete", T0 + 2, job_ids=["1"])
+    run_until(core, T0 + 61, start=T0 + 2)
+    assert states(core, T0 + 61) == {"1": "dr"}
+    outs = run_until(core, T0 + 63, start=T0 + 61)
+    (acct,) = _accts(outs)
+    assert (acct.exit_status, acct.failed, acct.end_time) == (137, 100, int(T0 + 62))

@@ -148,7 +148,7 @@ def test_priority_orders_dispatch():
     core = make_core()
     submit(core, CMDARGS=["100"], t_min=1, t_max=15)
     submit(core, CMDARGS=["100"], N="low", p=-10)
-    submit(core, CMDARGS=["100"], N="high", p=10)
+    submit(core, CMDARGS=["100"], N="high", p=-1)
     core.tick(T0)
     assert states(core)["3"] == "t"
     assert states(core)["2"] == "qw"

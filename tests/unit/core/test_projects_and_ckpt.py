@@ -4,9 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from qmaster.conf.store import ClusterConfig
 from qmaster.core import Core
 from qmaster.core.jobs import Identity
-from tests.unit.core.helpers import ALICE, BOB, ROOT, make_core, request, submit, texts
+from tests.unit.core.helpers import (
+    ALICE,
+    BOB,
+    ROOT,
+    T0,
+    make_core,
+    request,
+    run_until,
+    states,
+    submit,
+    texts,
+)
 
 HOUR = 3600.0
 
@@ -107,3 +119,45 @@ def test_bad_ckpt_interface_is_refused() -> None:
     refused = _add(core, "ckpt", "ckpt_name c\ninterface magic\n")
     assert refused
     assert 'no valid checkpoint interface "magic"' in refused[0]
+
+
+def test_projects_and_ckpts_are_spooled() -> None:
+    """Projects and checkpointing environments come back from the spool rows after a restart."""
+    core = make_core()
+    _add(core, "project", "name p1\n")
+    _add(core, "ckpt", "ckpt_name blcr\n")
+    rows = core.config.to_rows()
+    assert ("project", "p1") in {(k, n) for k, n, _ in rows}
+    again = ClusterConfig.from_rows(rows)
+    assert again.projects == core.config.projects
+    assert again.ckpts == core.config.ckpts
+
+
+def _queue_projects(core: Core, projects: str, xprojects: str = "NONE") -> None:
+    text = request(core, ROOT, "conf_show", kind="cqueue", name="all.q").data["text"]
+    text = text.replace("projects              NONE", f"projects              {projects}", 1)
+    text = text.replace("xprojects             NONE", f"xprojects             {xprojects}")
+    out = request(core, ROOT, "conf_modify", kind="cqueue", text=text)
+    assert not any(a.is_error for a in out.answers), out.answers
+
+
+def test_queue_projects_decide_where_jobs_run() -> None:
+    """all.q with projects p1 and xprojects p2 runs p1 jobs only; the others say why."""
+    core = make_core()
+    for name in ("p1", "p2"):
+        _add(core, "project", f"name {name}\n")
+    _queue_projects(core, "p1", "p2")
+    submit(core, P="p1", CMDARGS=["100"])
+    submit(core, CMDARGS=["100"])
+    submit(core, P="p2", CMDARGS=["100"])
+    run_until(core, T0 + 5)
+    assert states(core, T0 + 5) == {"1": "r", "2": "qw", "3": "qw"}
+    info = request(core, ROOT, "job_detail", T0 + 5, job_ids=["2", "3"]).data["jobs"]
+    assert (
+        '(no project) does not have the correct project to run in queue "all.q@host1"'
+        in (info[0]["scheduling_info"])
+    )
+    assert (
+        '(project p2) is not allowed to run in queue "all.q@host1" based on the excluded '
+        "project list"
+    ) in info[1]["scheduling_info"]

@@ -107,7 +107,7 @@ def test_prior_uses_the_fixed_posix_range_and_grid_engine_weights() -> None:
     submit(core)
     assert prior(core, 1) == 0.555
     submit(core, p=-1023)
-    submit(core, p=1024)
+    submit(core, ROOT, p=1024)  # a positive -p needs an operator
     assert prior(core, 1) == 0.555
     assert prior(core, 2) == round(1 / 2048 + 0.055, 5)
     assert prior(core, 3) == 1.055
@@ -116,7 +116,7 @@ def test_prior_uses_the_fixed_posix_range_and_grid_engine_weights() -> None:
 def test_prior_follows_the_weights_of_sched_conf() -> None:
     """With weight_priority 0 the POSIX priority no longer counts, only urgency and tickets."""
     core = make_core()
-    submit(core, p=500)
+    submit(core, ROOT, p=500)  # a positive -p needs an operator
     set_conf(core, "sched", "weight_priority", "0")
     assert prior(core, 1) == 0.055
 

@@ -98,3 +98,15 @@ def test_category_follows_grid_engine_order() -> None:
     assert acct.category == (
         "-q all.q@host1,all.q@host2 -masterq all.q@host1 -l arch=*,h_vmem=1G -soft -l h_rt=60"
     )
+
+
+def test_positive_priority_needs_an_operator() -> None:
+    """-p 10 by a user is refused with Grid Engine's words; a manager may; -p -10 anyone."""
+    core = make_core()
+    out = submit(core, p=10)
+    assert texts(out) == ["job rejected: positive submission priority requires operator privileges"]
+    assert core.jobs == {}
+    assert not submit(core, p=-10).answers[0].is_error
+    out = request(core, ALICE, "alter", T0, job_ids=["1"], job={"p": 5})
+    assert texts(out) == ["job rejected: positive submission priority requires operator privileges"]
+    assert not submit(core, ROOT, p=10).answers[0].is_error

@@ -139,7 +139,7 @@ def test_lines_parse_back_to_their_records(
     """Any record written as a line parses back to an equal record."""
     log = job_log(t, "finished", job, job_name=name, owner=owner, message=message)
     assert parse_reporting_line(log.reporting_line() + "\n") == log
-    category = category.replace("\n", " ").replace("\r", " ").replace(":", "_")  # kept at 45 fields
+    category = category.replace("\n", " ").replace("\r", " ").replace(":", "_")
     end = acct(t, job, job_name=name, exit_status=exit_status, category=category)
     parsed = parse_reporting_line(end.reporting_line())
     assert isinstance(parsed, Acct)

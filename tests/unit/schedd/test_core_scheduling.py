@@ -70,3 +70,22 @@ def test_recovery_rebooks_consumables(tmp_path: Path) -> None:
     rows = [dict(row, job_id=k[0]) for k, row in tasks.items()]
     again = Core.recover(core.config, CoreSettings(), list(jobs.values()), rows, {}, T0 + 2)
     assert again.booked.at("host", "host1")["gpu"] == 2.0
+
+
+def test_overloaded_queue_instance_is_in_alarm_and_takes_no_job(tmp_path: Path) -> None:
+    """np_load_avg 2.00 on host1 (threshold 1.75): qstat -f shows 'a' there; jobs go elsewhere."""
+    conf = shutil.copytree(DEFAULT_CONF_DIR, tmp_path / "conf")
+    h = conf / "exechosts" / "host1"
+    h.write_text(h.read_text().replace("np_load_avg=0.00", "np_load_avg=2.00"))
+    core = Core(ClusterConfig.load_dir(conf), CoreSettings())
+    submit(core, CMDARGS=["100"], q_hard=["all.q@host1"])
+    submit(core, CMDARGS=["100"])
+    run_until(core, T0 + 1)
+    queues = request(core, ROOT, "job_list", T0 + 1, full=True).data["queues"]
+    assert {q["name"]: q["states"] for q in queues}["all.q@host1"] == "a"
+    assert {q["name"]: q["states"] for q in queues}["all.q@host2"] == ""
+    assert not core.jobs[1].tasks
+    info = _detail(core, 1)
+    assert any("dropped because it is overloaded: np_load_avg=2.000000" in t
+               for t in info["scheduling_info"])  # fmt: skip
+    assert core.jobs[2].tasks[0].queue != "all.q@host1"

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from qmaster.cell import DEFAULT_CONF_DIR
 from qmaster.conf.cluster import SchedConf
 from qmaster.conf.errors import ConfigError
 from qmaster.conf.queue import QueueConf
+from qmaster.conf.store import ClusterConfig
 from schedd import schedule
 from tests.unit.schedd.helpers import host, job, placed, queue, table, texts, view
 
@@ -94,3 +96,42 @@ def test_settings_that_cannot_act_are_refused(cls, text: str, reason: str) -> No
     with pytest.raises(ConfigError) as info:
         cls.parse(text, "f")
     assert reason in info.value.reason
+
+
+def test_load_adjusted_order_is_the_same_with_and_without_the_category_cache() -> None:
+    """Moving queue instances after each dispatch gives the orders of a fresh evaluation."""
+
+    def cell():  # type: ignore[no-untyped-def]
+        t = table()
+        qs = [queue(t, cq, f"h{i}", 2, seq_no=s) for i in range(4) for s, cq in enumerate("ab")]
+        jobs = [job(j, hard_queues=("a",) if j % 3 else ()) for j in range(1, 15)]
+        loads = {f"h{i}": f"0.{i}" for i in range(4)}
+        return view(t, qs, jobs, hosts=_hosts(t, **loads), load_adjustments=[("np_load_avg", 0.3)])
+
+    fast, slow = schedule(cell(), 0.0), schedule(cell(), 0.0, cache=False)
+    assert [(o.job_id, o.assignment) for o in fast.orders] == [
+        (o.job_id, o.assignment) for o in slow.orders
+    ]
+    assert len({o.assignment[0][0].split("@")[1] for o in fast.orders[:4]}) >= 2
+
+
+@pytest.mark.parametrize(
+    ("kind", "name", "old", "new"),
+    [
+        ("sched", "", "load_formula                      np_load_avg", "load_formula nosuch*2"),
+        ("sched", "", "job_load_adjustments              np_load_avg=0.50",
+         "job_load_adjustments nosuch=1"),
+        ("cqueue", "all.q", "load_thresholds       np_load_avg=1.75", "load_thresholds nosuch=1"),
+    ],
+)  # fmt: skip
+def test_load_settings_naming_unknown_attributes_are_refused(
+    kind: str, name: str, old: str, new: str
+) -> None:
+    """A load formula, adjustment or threshold naming no complex attribute is refused."""
+    conf = ClusterConfig.load_dir(DEFAULT_CONF_DIR)
+    shown = conf.show(kind, name)["text"]
+    assert old in shown
+    change = conf.apply("conf_modify", {"kind": kind, "text": shown.replace(old, new)},
+                        "root", "h", True)  # fmt: skip
+    assert change.answers[0].is_error
+    assert 'unknown resource "nosuch"' in change.answers[0].text

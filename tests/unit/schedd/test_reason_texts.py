@@ -56,3 +56,10 @@ def test_a_resource_held_by_a_reservation_says_so() -> None:
     assert texts(plan, 2) == [
         "(-l lic=1) cannot run globally because it offers only gc:lic=1.000000 due to a reservation"
     ]
+
+
+def test_a_queue_instance_with_no_slots_says_so() -> None:
+    """slots 0: 'cannot run in queue instance "Q" because it has "0" slots'."""
+    t = table()
+    plan = schedule(view(t, [queue(t, "all.q", "h1", 0)], [job(1)]), 0.0)
+    assert texts(plan, 1) == ['cannot run in queue instance "all.q@h1" because it has "0" slots']

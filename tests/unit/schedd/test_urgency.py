@@ -8,7 +8,7 @@ from qmaster.core.view import build_view
 from schedd import PeState, schedule
 from schedd.priority import Weights, normalized, priorities
 from schedd.urgency import urgency, urgency_slots
-from tests.unit.core.helpers import T0, make_core
+from tests.unit.core.helpers import ALICE, T0, make_core, submit
 from tests.unit.schedd.helpers import job, placed, queue, table, view
 
 
@@ -68,3 +68,13 @@ def test_the_cell_weights_come_from_the_scheduler_configuration() -> None:
     """The core hands the pass sched_conf's weights (the default cell: Grid Engine's install)."""
     core = make_core()
     assert build_view(core, T0).weights == Weights(1.0, 0.1, 0.01, 0.0, 3_600_000.0)
+
+
+def test_the_core_hands_the_deadline_to_the_pass() -> None:
+    """A job's dl (epoch seconds) reaches the scheduler as its deadline."""
+    core = make_core()
+    submit(core, ALICE, h=True)
+    core.jobs[1].user_hold = False
+    core.jobs[1].spec["dl"] = int(T0) + 60
+    core.jobs[1].request_memo = None
+    assert [j.deadline for j in build_view(core, T0).jobs] == [T0 + 60]

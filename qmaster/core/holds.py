@@ -1,0 +1,193 @@
+"""Why a pending job may not start yet: its holds, and its start time.
+
+Grid Engine keeps three hold bits a job carries (``qsub -h``, ``qalter -h``):
+the user hold ``u`` (the owner, operators and managers set and remove it), the
+operator hold ``o`` (operators and managers) and the system hold ``s``
+(managers). Three more holds are derived from the job's relations, never set:
+``hj`` while a ``-hold_jid`` predecessor is in the system, ``hd`` while the
+task of the same index of a ``-hold_jid_ad`` predecessor is, and ``ha`` for a
+job with a ``-a`` start time. :func:`hold_kinds` names them all as ``qstat -s``
+spells them (``hu ho hs hd hj ha``); :func:`has_hold` is the ``qstat -s``
+predicate and :func:`is_held` decides the ``h`` of ``hqw``. A job with a
+start time in the future is not held (it shows ``qw``) but is not scheduled
+before that time (:func:`not_yet`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from qmaster.core.errors import InvalidRequest, NotManager, PermissionDenied
+from qmaster.core.jobs import Job
+from qmaster.core.states import TaskState
+
+if TYPE_CHECKING:
+    from qmaster.core.jobs import Identity
+    from qmaster.core.machine import Core
+
+USER, OPERATOR, SYSTEM = "u", "o", "s"
+HOLD_BITS = (USER, OPERATOR, SYSTEM)
+QSTAT_HOLDS = ("hu", "ho", "hs", "hd", "hj", "ha")
+START_TIME_FORMAT = "%Y%m%d%H%M.%S"  # -a, as the clients send it: CCYYMMDDhhmm.SS, local time
+
+
+def _predecessors(core: Core, job: Job, refs: Iterable[object]) -> list[Job]:
+    """The jobs in the system that ``refs`` (ids or names of the owner's jobs) name."""
+    found: list[Job] = []
+    for ref in map(str, refs):
+        if ref.isdigit():
+            other = core.jobs.get(int(ref))
+            if other is not None and other.job_id != job.job_id:
+                found.append(other)
+        else:
+            found.extend(
+                j
+                for j in core.jobs.values()
+                if j.name == ref and j.owner.user == job.owner.user and j.job_id != job.job_id
+            )
+    return found
+
+
+def held_by_jid(core: Core, job: Job) -> bool:
+    """``hj``: a ``-hold_jid`` predecessor has not left the system."""
+    return bool(job.spec.get("hold_jid")) and bool(_predecessors(core, job, job.spec["hold_jid"]))
+
+
+def _task_done(job: Job, task_id: int) -> bool:
+    task = job.tasks.get(task_id)
+    in_range = task_id in job.all_task_ids()
+    return not in_range or (task is not None and task.state is TaskState.FINISHED)
+
+
+def ad_held_tasks(core: Core, job: Job) -> set[int]:
+    """``hd``: pending tasks whose task of the same index in a ``-hold_jid_ad`` job is unfinished."""
+    refs = job.spec.get("hold_jid_ad")
+    if not refs or not job.pending:
+        return set()
+    before = _predecessors(core, job, refs)
+    return {t for t in job.pending if any(not _task_done(p, t) for p in before)}
+
+
+def start_time(job: Job) -> float | None:
+    """The ``-a`` start time as seconds since the epoch, or None."""
+    return start_time_of(job.spec)
+
+
+def start_time_of(spec: dict[str, Any]) -> float | None:
+    """A specification's ``-a`` start time (refused when it is not a date_time)."""
+    text = spec.get("a")
+    if not text:
+        return None
+    return parse_start_time(str(text))
+
+
+def parse_start_time(text: str) -> float:
+    """``CCYYMMDDhhmm.SS`` (local time) as seconds since the epoch."""
+    try:
+        return time.mktime(time.strptime(text, START_TIME_FORMAT))
+    except (ValueError, OverflowError):
+        raise InvalidRequest(
+            f'ERROR! Wrong date/time format "{text}" specified to -a option'
+        ) from None
+
+
+def not_yet(job: Job, now: float) -> bool:
+    """The job's ``-a`` start time has not come: the scheduler leaves it alone."""
+    start = start_time(job)
+    return start is not None and start > now
+
+
+def hold_kinds(core: Core, job: Job) -> frozenset[str]:
+    """Every hold the job has, spelt as ``qstat -s`` spells them."""
+    kinds = {f"h{bit}" for bit in job.hold}
+    if held_by_jid(core, job):
+        kinds.add("hj")
+    if ad_held_tasks(core, job):
+        kinds.add("hd")
+    if job.spec.get("a"):
+        kinds.add("ha")  # as qstat 6.2 selects: any job with a start time
+    return frozenset(kinds)
+
+
+def hold_letters(core: Core, job: Job) -> frozenset[str]:
+    """The letters of :func:`hold_kinds` without their ``h`` (``u o s j d a``)."""
+    return frozenset(kind[1] for kind in hold_kinds(core, job))
+
+
+def has_hold(core: Core, job: Job, wanted: Iterable[str]) -> bool:
+    """``qstat -s hu|ho|hs|hd|hj|ha`` (``h``: any of them): has the job one of ``wanted``?"""
+    kinds = hold_kinds(core, job)
+    return any(kinds if w == "h" else w in kinds for w in wanted)
+
+
+def is_held(core: Core, job: Job) -> bool:
+    """The ``h`` of ``hqw``: a hold bit, or a ``-hold_jid`` predecessor still in the system."""
+    return bool(job.hold) or held_by_jid(core, job)
+
+
+def dispatchable_tasks(core: Core, job: Job, now: float) -> list[int]:
+    """The pending tasks the scheduler may start now."""
+    if not job.pending or job.verify_wait is not None:
+        return []  # vqw: the server JSV has not accepted it yet
+    if is_held(core, job) or not_yet(job, now):
+        return []
+    waiting = ad_held_tasks(core, job)
+    return [t for t in job.pending if t not in waiting] if waiting else job.pending
+
+
+def new_hold(job: Job, user_hold: object, hold_list: str | None) -> frozenset[str]:
+    """The hold bits after a qalter: the JSV parameter ``h`` (the user hold), then -h."""
+    hold = job.hold
+    if user_hold is not None:
+        hold = hold | {USER} if user_hold else hold - {USER}
+    return apply_hold_list(hold, hold_list) if hold_list else hold
+
+
+def set_hold(job: Job, hold: frozenset[str]) -> None:
+    """Store the hold bits; the spec's ``h`` (what a JSV sees) follows the user hold."""
+    job.hold = hold
+    spec = dict(job.spec)
+    if USER in hold:
+        spec["h"] = True
+    else:
+        spec.pop("h", None)
+    if spec != job.spec:
+        job.spec = spec
+
+
+def apply_hold_list(current: frozenset[str], letters: str) -> frozenset[str]:
+    """qalter -h: ``u o s`` add holds, ``U O S`` remove them, ``n`` removes all."""
+    bits = set(current)
+    for letter in letters:
+        if letter == "n":
+            bits.clear()
+        elif letter in HOLD_BITS:
+            bits.add(letter)
+        elif letter.lower() in HOLD_BITS:
+            bits.discard(letter.lower())
+    return frozenset(bits)
+
+
+_HOLD_NAMES = {USER: "user hold", OPERATOR: "operator hold", SYSTEM: "manager hold"}
+
+
+def check_hold_change(
+    core: Core, who: Identity, job: Job, old: frozenset[str], new: frozenset[str]
+) -> None:
+    """Who may change which hold: system holds managers, operator holds operators (in
+    minige the managers), user holds the owner and operators; refused in Grid Engine's words."""
+    manager = core.is_manager(who)
+    for bit in (SYSTEM, OPERATOR, USER):
+        if (bit in old) == (bit in new):
+            continue
+        what = ("remove " if bit in old else "set ") + _HOLD_NAMES[bit]
+        if bit == SYSTEM and not manager:
+            raise NotManager(f'denied: "{who.user}" must be manager to {what}')
+        if bit == OPERATOR and not manager:
+            raise NotManager(f'denied: "{who.user}" must be operator to {what}')
+        if bit == USER and not manager and who.user != job.owner.user:
+            raise PermissionDenied(
+                f'denied: "{who.user}" must be at least owner of job {job.job_id} to {what}'
+            )
