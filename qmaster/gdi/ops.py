@@ -75,6 +75,12 @@ Operations and their ``args`` -> ``data``:
                   -> {"ars": [ArRow], "missing": [str]}   users null: every user; "*" too
     ar_delete     {"ar_ids": [str], "users": [str] | null, "force": bool}
                   ids may be numbers, names or wildcard patterns; answers one per AR
+    host_list     {"hosts": [str] | null, "resources": {str: str} | null,
+                   "users": [str] | null, "queues": bool, "jobs": bool}
+                  -> {"hosts": [HostRow]}  (qhost; the global host first)
+    queue_select  {"queues": [str] | null, "resources": {str: str} | null,
+                   "pes": [str] | null, "users": [str] | null, "states": str | null}
+                  -> {"queues": [str]}  (qselect's queue instance names)
 
 ArSpec (qrsub's switches; the client resolves dates to epoch seconds in local
 time and sends only what the user gave; the qmaster derives the missing one of
@@ -134,6 +140,8 @@ OPS: Final = frozenset(
         "ar_submit",
         "ar_list",
         "ar_delete",
+        "host_list",
+        "queue_select",
     }
 )
 
