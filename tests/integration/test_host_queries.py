@@ -49,11 +49,14 @@ def test_hosts_come_global_first_with_their_static_load_values(live: LiveDaemon)
     """qhost lists the global host then every host by name, with arch, CPUs and memory."""
     found = hosts(live)
     assert list(found) == HOSTS
-    assert found["global"]["arch"] is None and found["global"]["load_avg"] is None
+    assert found["global"]["arch"] is None
+    assert found["global"]["load_avg"] is None
     host1 = found["host1"]
     assert (host1["arch"], host1["num_proc"]) == ("lx-amd64", "4")
-    assert host1["mem_total"] == 8 * 1024**3 and host1["swap_total"] == 2 * 1024**3
-    assert host1["load_avg"] == 0.0 and host1["mem_used"] == 0.0
+    assert host1["mem_total"] == 8 * 1024**3
+    assert host1["swap_total"] == 2 * 1024**3
+    assert host1["load_avg"] == 0.0
+    assert host1["mem_used"] == 0.0
 
 
 def test_a_running_job_raises_its_hosts_load_and_is_listed_under_its_queue(
