@@ -1,7 +1,8 @@
 """qhost: the execution hosts with their load values, queues and jobs, as Grid Engine shows them.
 
 Sends ``host_list`` and renders the reply with :mod:`clients.qhost_render`:
-Grid Engine 6.2u5's text layout or its ``-xml`` document. ``-u`` implies
+Grid Engine 6.2u5's text layout or its ``-xml`` document (``-cb`` adds the
+sockets and cores a host reports as ``m_socket``/``m_core``). ``-u`` implies
 ``-j``, as in Grid Engine. ``-help`` prints the usage on stdout and, as
 qhost.c does, ends with exit code 1.
 """
@@ -26,12 +27,13 @@ VERSION_LINE = "GE 6.2u5"
 QHOST_USAGE = f"""\
 {VERSION_LINE}
 usage: qhost [options]
+  [-cb]                      show topology based information (socket/core)
   [-help]                    print this help
   [-h hostlist]              display only selected hosts
   [-q]                       display queues hosted by host
   [-j]                       display jobs hosted by host
   [-l attr=val,...]          request the given resources
-  [-F [resource_attribute]]  display all host resources or only the requested ones
+  [-F [resource_attribute]]  show (selected) resources
   [-u user[,user,...]]       show only jobs for user
   [-xml]                     display the information in XML-Format"""
 
@@ -45,7 +47,29 @@ class QhostCommand(GeCommand):
         if "-help" in args:
             out(self.usage_text)
             return EXIT_ERROR
-        return super().run(args, transport)
+        return super().run(gather_lists(args), transport)
+
+
+#: options whose argument runs until the next option (qhost.c's ``parse_until_next_opt``)
+UNTIL_NEXT_OPTION = frozenset({"-h", "-u", "-F"})
+
+
+def gather_lists(args: Sequence[str]) -> list[str]:
+    """``-h host1 host2`` as ``-h host1,host2``: the words up to the next option are one list."""
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        token = args[i]
+        out.append(token)
+        i += 1
+        if token in UNTIL_NEXT_OPTION:
+            words = []
+            while i < len(args) and not args[i].startswith("-"):
+                words.append(args[i])
+                i += 1
+            if words:
+                out.append(",".join(words))
+    return out
 
 
 def _wanted(values: Sequence[str]) -> list[str] | None:
@@ -83,6 +107,7 @@ def _args(opts: dict[str, Any]) -> dict[str, Any]:
 
 
 @click.command("qhost", cls=QhostCommand, usage_text=QHOST_USAGE)
+@click.option("-cb", "binding", is_flag=True)
 @click.option("-h", "hosts", multiple=True)
 @click.option("-q", "queues", is_flag=True)
 @click.option("-j", "jobs", is_flag=True)
@@ -104,7 +129,14 @@ def qhost_command(ctx: click.Context, /, **opts: Any) -> int:
     _keep_resources(hosts, wanted)
     render = render_xml if opts["xml"] else render_text
     sys.stdout.write(
-        render(hosts, queues=args["queues"], jobs=args["jobs"], wanted=wanted, resources=resources)
+        render(
+            hosts,
+            queues=args["queues"],
+            jobs=args["jobs"],
+            wanted=wanted,
+            resources=resources,
+            binding=bool(opts["binding"]),
+        )
     )
     return EXIT_OK
 

@@ -22,17 +22,17 @@ from qmaster.gdi.values import ValueRefused, name_list, resource_list
 QSELECT_USAGE = """\
 GE 6.2u5
 usage: qselect [options]
-   [-help]                           print this help
-   [-l resource_list]                request the given resources
-   [-pe pe_list]                     select only queues with one of these parallel environments
-   [-q wc_queue_list]                print information on given queue
-   [-qs {a|c|d|o|s|u|A|C|D|E|S}]     selects queues, which are in the given state(s)
-   [-U user_list]                    select only queues where these users have access
+        [-help]                           print this help
+        [-l resource_list]                request the given resources
+        [-pe pe_list]                     select only queues with one of these parallel environments
+        [-q wc_queue_list]                print information on given queue
+        [-qs {a|c|d|o|s|u|A|C|D|E|S}]     selects queues, which are in the given state(s)
+        [-U user_list]                    select only queues where these users have access
 
-pe_list                  pe[,pe,...]
-resource_list            resource[=value][,resource[=value],...]
-user_list                user|@group[,user|@group],...]
-wc_queue_list            wc_queue[,wc_queue,...]"""
+pe_list                   pe[,pe,...]
+resource_list             resource[=value][,resource[=value],...]
+user_list                 user|@group[,user|@group],...]
+wc_queue_list             wc_queue[,wc_queue,...]"""
 
 
 def _list(values: Sequence[str]) -> list[str] | None:

@@ -1,7 +1,8 @@
 """qhost's text layout, as Grid Engine 6.2u5's ``sge_qhost.c`` prints it.
 
 A header and 79 dashes, then one line per host (``HEAD_FORMAT``
-``%-23s %-13.13s%4.4s %5.5s %7.7s %7.7s %7.7s %7.7s``); below a host its
+``%-23s %-13.13s%4.4s %5.5s %7.7s %7.7s %7.7s %7.7s``; ``-cb`` adds ``NSOC``
+and ``NCOR`` after ``NCPU`` and ten dashes; there is no ``NTHR``); below a host its
 ``-F`` values (``   hl:arch=lx-amd64``), its queue instances with ``-q``
 (``   all.q                BIP   0/1/4``) and with ``-j`` the jobs running there
 in qstat's job layout, indented by three spaces.
@@ -14,7 +15,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 HEAD = "%-23s %-13.13s%4.4s %5.5s %7.7s %7.7s %7.7s %7.7s"
-HEADER = HEAD % ("HOSTNAME", "ARCH", "NCPU", "LOAD", "MEMTOT", "MEMUSE", "SWAPTO", "SWAPUS")
+HEAD_BINDING = "%-23s %-13.13s%4.4s %4.4s %4.4s %5.5s %7.7s %7.7s %7.7s %7.7s"
+_TITLES = ("LOAD", "MEMTOT", "MEMUSE", "SWAPTO", "SWAPUS")
+HEADER = HEAD % ("HOSTNAME", "ARCH", "NCPU", *_TITLES)
+HEADER_BINDING = HEAD_BINDING % ("HOSTNAME", "ARCH", "NCPU", "NSOC", "NCOR", *_TITLES)
 DASHES = "-" * 79
 INDENT = "   "
 JOB_HEADER = (
@@ -34,17 +38,18 @@ def scaled(value: float | None, fmt: str) -> str:
     return fmt % value
 
 
-def host_line(host: dict[str, Any]) -> str:
-    """One host's line of the default layout."""
-    return HEAD % (
-        host["name"] or "-",
-        host.get("arch") or "-",
-        host.get("num_proc") or "-",
+def host_line(host: dict[str, Any], binding: bool = False) -> str:
+    """One host's line; ``-cb`` adds the sockets and cores (``m_socket``, ``m_core``)."""
+    head = [host["name"] or "-", host.get("arch") or "-", host.get("num_proc") or "-"]
+    if binding:
+        head += [host.get("m_socket") or "-", host.get("m_core") or "-"]
+    memory = [
+        scaled(host.get(k), "%.1f") for k in ("mem_total", "mem_used", "swap_total", "swap_used")
+    ]
+    return (HEAD_BINDING if binding else HEAD) % (
+        *head,
         scaled(host.get("load_avg"), "%.2f"),
-        *(
-            scaled(host.get(k), "%.1f")
-            for k in ("mem_total", "mem_used", "swap_total", "swap_used")
-        ),
+        *memory,
     )
 
 
@@ -87,15 +92,15 @@ def job_line(job: dict[str, Any], *, with_queue: bool) -> str:
 
 def render_text(
     hosts: Iterable[dict[str, Any]], *, queues: bool, jobs: bool, wanted: Sequence[str] | None,
-    resources: bool,
+    resources: bool, binding: bool = False,
 ) -> str:  # fmt: skip
     """The whole text output (nothing at all when no host is left)."""
     lines: list[str] = []
     job_header = jobs and not queues
     for host in hosts:
         if not lines:
-            lines += [HEADER, DASHES]
-        lines.append(host_line(host))
+            lines += [HEADER_BINDING, DASHES + "-" * 10] if binding else [HEADER, DASHES]
+        lines.append(host_line(host, binding))
         if resources:
             lines += resource_lines(host.get("resources") or [], wanted)
         for q in host.get("queues") or []:

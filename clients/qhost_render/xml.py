@@ -21,10 +21,12 @@ def esc(text: object) -> str:
     return _escape(str(text), _ENTITIES)
 
 
-def _host(host: dict[str, Any]) -> list[str]:
+def _host(host: dict[str, Any], binding: bool) -> list[str]:
+    sockets = [("m_socket", host.get("m_socket") or "-"), ("m_core", host.get("m_core") or "-")]
     values = [
         ("arch_string", host.get("arch") or "-"),
         ("num_proc", host.get("num_proc") or "-"),
+        *(sockets if binding else []),
         ("load_avg", scaled(host.get("load_avg"), "%.2f")),
         *((k, scaled(host.get(k), "%.1f")) for k in ("mem_total", "mem_used", "swap_total", "swap_used")),
     ]  # fmt: skip
@@ -71,14 +73,14 @@ def _job(job: dict[str, Any], with_queue: bool) -> list[str]:
 
 def render_xml(
     hosts: Iterable[dict[str, Any]], *, queues: bool, jobs: bool, wanted: Sequence[str] | None,
-    resources: bool,
+    resources: bool, binding: bool = False,
 ) -> str:  # fmt: skip
     """The whole ``<qhost>`` document."""
     del wanted  # the caller already kept only the wanted resource values
     lines = ["<?xml version='1.0'?>", '<qhost xmlns="http://gridengine.sunsource.net/61/qhost">']
     for host in hosts:
         lines.append(f" <host name='{esc(host['name'])}'>")
-        lines += _host(host)
+        lines += _host(host, binding)
         if resources:
             lines += [
                 f"   <resourcevalue name='{esc(n)}' dominance='{esc(d)}'>{esc(v)}</resourcevalue>"

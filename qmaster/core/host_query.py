@@ -40,7 +40,9 @@ def _number(text: str | None) -> float | None:
 
 def host_values(report: dict[str, str]) -> dict[str, Any]:
     """The columns of a qhost line from a load report (absent values are None)."""
-    row: dict[str, Any] = {"arch": report.get("arch"), "num_proc": report.get("num_proc")}
+    row: dict[str, Any] = {
+        key: report.get(key) for key in ("arch", "num_proc", "m_socket", "m_core")
+    }
     row["load_avg"] = _number(report.get("load_avg"))
     row.update({key: _number(report.get(key)) for key in _MEMORY})
     return row

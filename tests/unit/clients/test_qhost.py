@@ -169,9 +169,9 @@ def test_bad_option_is_refused_with_grid_engines_words(
     qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """An unknown option: 'ERROR! invalid option argument', the usage, exit 1, nothing sent."""
-    assert qhost.main(["-cb"], transport=qmaster) == 1
+    assert qhost.main(["-s"], transport=qmaster) == 1
     err = capsys.readouterr().err
-    assert err.startswith('ERROR! invalid option argument "-cb"\nGE 6.2u5\n')
+    assert err.startswith('ERROR! invalid option argument "-s"\nGE 6.2u5\n')
     assert qselect.main(["-s", "r"], transport=qmaster) == 1
     assert 'ERROR! invalid option argument "-s"' in capsys.readouterr().err
     assert qmaster.calls == []
@@ -228,3 +228,53 @@ def test_qselect_prints_one_instance_per_line_and_1_when_none(
     qmaster.reply("queue_select", data={"queues": []})
     assert qselect.main([], transport=qmaster) == 1
     assert capsys.readouterr().out == ""
+
+
+def test_host_and_user_lists_run_until_the_next_option(qmaster: FakeQmaster) -> None:
+    """-h host1 host2 -u a b: every word up to the next option belongs to the list."""
+    qmaster.reply("host_list", data={"hosts": []})
+    assert qhost.main(["-h", "host1", "host2", "-u", "a", "b,c", "-q"], transport=qmaster) == 0
+    args = qmaster.last[1]
+    assert (args["hosts"], args["users"], args["queues"]) == (
+        ["host1", "host2"],
+        ["a", "b", "c"],
+        True,
+    )
+    assert qhost.main(["-F", "arch", "mt", "-j"], transport=qmaster) == 0
+    assert qmaster.last[1]["jobs"] is True
+
+
+def test_core_binding_adds_sockets_and_cores_but_no_threads() -> None:
+    """-cb: NSOC and NCOR after NCPU, 89 dashes; '-' where a host reports no m_socket/m_core."""
+    lines = text([GLOBAL, host(m_socket="2", m_core="8"), host("host2")], binding=True)
+    assert lines[0] == (
+        "HOSTNAME                ARCH         NCPU NSOC NCOR  LOAD  MEMTOT  MEMUSE  SWAPTO  SWAPUS"
+    )
+    assert lines[1] == "-" * 89
+    assert (
+        lines[3]
+        == "host1                   lx-amd64        4    2    8  1.00    8.0G     0.0    2.0G     0.0"
+    )
+    assert lines[4].split()[2:5] == ["4", "-", "-"]
+    doc = render_xml(
+        [host(m_socket="2")], queues=False, jobs=False, wanted=None, resources=False, binding=True
+    )
+    assert "   <hostvalue name='m_socket'>2</hostvalue>" in doc.splitlines()
+    assert "NSOC" not in text([host()])[0]
+
+
+def test_qselect_help_prints_its_usage_and_ends_with_0(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qselect -help: the version line, then its options (-l -pe -q -qs -U) on stdout, exit 0."""
+    assert qselect.main(["-help"], transport=qmaster) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:2] == ["GE 6.2u5", "usage: qselect [options]"]
+    assert [line.split()[0] for line in out[2:8]] == [
+        "[-help]",
+        "[-l",
+        "[-pe",
+        "[-q",
+        "[-qs",
+        "[-U",
+    ]
