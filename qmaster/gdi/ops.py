@@ -112,6 +112,12 @@ Rows::
                one row per running task; one row per run of pending tasks ("1-10:1")
     QueueRow  {"name": "all.q@host1", "qtype": "BIP", "resv": int, "used": int,
                "total": int, "load_avg": float | null, "arch": str, "states": str}
+    HostRow   {"name": str, "arch": str | null, "num_proc": str | null, "m_socket": str | null,
+               "m_core": str | null, "load_avg": float | null, "mem_total", "mem_used",
+               "swap_total", "swap_used": float (bytes) | null,
+               "resources": [[dominance, name, value, shortcut]],
+               "queues": [QueueRow + {"cqueue": str, "jobs": [{"job_id", "prior", "name",
+                          "owner", "state", "start_time", "queue", "task", "master", "first"}]}]}
     JobDetail {"job_id": int, "owner": str, "uid": int, "group": str, "gid": int,
                "submission_time": float, "state": str, "job": JobSpec,
                "tasks": [{"task_id": int | null, "state": str, "queue": str | null,
