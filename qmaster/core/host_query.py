@@ -16,7 +16,13 @@ from qmaster.complexes.levels import Level
 from qmaster.complexes.load import running_slots_by_host, simulated_load
 from qmaster.complexes.values import ValueParseError, parse_memory
 from qmaster.core.errors import InvalidRequest
-from qmaster.core.host_values import compile_match, host_levels, offers, resource_values
+from qmaster.core.host_values import (
+    compile_match,
+    host_levels,
+    offers,
+    resource_values,
+    with_alarms,
+)
 from qmaster.core.job_priority import JobPriorities
 from qmaster.core.jobs import Job, Task
 from qmaster.core.machine import Core, Request, handler
@@ -130,6 +136,7 @@ def handle_host_list(core: Core, req: Request, now: float, out: Outcome) -> None
         hosts = _matching(core, hosts, glob, levels, dict(args.resources))
     running = running_slots_by_host(core.booked)
     queues = queue_rows(core) if args.queues or args.jobs else []
+    with_alarms(core, queues, levels)
     jobs = _jobs_by_queue(core, now, args.users) if args.jobs else {}
     table = core.config.complexes
     rows = []

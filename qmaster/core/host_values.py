@@ -8,17 +8,24 @@
   consumable);
 - :func:`offers`: whether levels offer every attribute of a ``-l`` list, with
   consumables judged against their whole capacity (an empty cluster), as Grid
-  Engine's ``sge_select_queue`` does for these commands.
+  Engine's ``sge_select_queue`` does for these commands;
+- :func:`with_alarms`: the ``a`` (load alarm) state of queue instances whose
+  host passes one of their ``load_thresholds``, as ``sge_load_alarm`` judges
+  it for qhost -q and qselect -qs (the scheduler's own test, without its
+  per-pass load adjustments).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from qmaster.complexes.compare import satisfies
 from qmaster.complexes.levels import LETTER, Level
 from qmaster.complexes.table import ComplexTable
 from qmaster.complexes.types import ValueType
+from qmaster.complexes.values import ValueParseError
+from qmaster.conf import fields as f
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.view import _hosts
 from schedd.matching import format_offer, static_level
@@ -92,3 +99,32 @@ def resource_values(table: ComplexTable, glob: Level, host: Level | None) -> lis
                 out.append([LETTER[level.kind] + source, entry.name, text, entry.shortcut])
                 break
     return out
+
+
+def _overloaded(table: ComplexTable, level: Level, thresholds: str) -> bool:
+    for name, text in f.split_pairs(thresholds).items():
+        entry = table.get(name)
+        load = level.values.get(entry.name) if entry else None
+        if entry is None or not isinstance(load, float):
+            continue
+        try:
+            threshold = entry.parse(text)
+        except ValueParseError:
+            continue
+        if not satisfies(entry.type, entry.relop, threshold, load):
+            return True
+    return False
+
+
+def with_alarms(core: Core, rows: list[dict[str, Any]], levels: Mapping[str, Level]) -> None:
+    """Prefix ``a`` to the states of queue instance rows whose host is in load alarm."""
+    table = core.config.complexes
+    alarmed = {
+        qi.name
+        for qi in core.config.queue_instances()
+        if qi.host in levels
+        and _overloaded(table, levels[qi.host], qi.attrs.get("load_thresholds", "NONE"))
+    }
+    for row in rows:
+        if row["name"] in alarmed and "a" not in row["states"]:
+            row["states"] = "a" + str(row["states"])

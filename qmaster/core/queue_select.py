@@ -14,7 +14,7 @@ from fnmatch import fnmatchcase
 
 from qmaster.conf import fields as f
 from qmaster.core.errors import InvalidRequest
-from qmaster.core.host_values import compile_match, host_levels, offers
+from qmaster.core.host_values import compile_match, host_levels, offers, with_alarms
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
 from qmaster.core.query import queue_rows
@@ -80,7 +80,9 @@ def handle_queue_select(core: Core, req: Request, now: float, out: Outcome) -> N
         patterns = args.queues
         queues = _narrow(queues, lambda q: any(queue_matches(p, q) for p in patterns), "-q")
     if states is not None:
-        shown = {str(row["name"]): set(str(row["states"])) for row in queue_rows(core)}
+        rows = queue_rows(core)
+        with_alarms(core, rows, host_levels(core)[1])
+        shown = {str(row["name"]): set(str(row["states"])) for row in rows}
         queues = _narrow(queues, lambda q: bool(shown.get(q.name, set()) & states), None)
     if args.users:
         sets, users = usersets(core), args.users

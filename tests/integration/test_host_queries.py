@@ -142,3 +142,16 @@ def test_user_access_follows_the_hosts_xuser_lists(live: LiveDaemon) -> None:
     assert selected(live, users=["alice"]) == INSTANCES[:3]
     assert selected(live, users=["bob"]) == INSTANCES
     assert selected(live, users=["alice", "bob"]) == INSTANCES
+
+
+def test_a_host_past_its_load_threshold_puts_its_queue_in_alarm(live: LiveDaemon) -> None:
+    """np_load_avg over all.q's load_thresholds: qhost -q shows 'a', qselect -qs a selects it."""
+    assert selected(live, states="a") == []
+    text = live.call("conf_show", {"kind": "exechost", "name": "host1"}).data["text"]
+    text = text.replace("virtual_total=10G", "virtual_total=10G,np_load_avg=2")
+    assert live.call("conf_modify", {"kind": "exechost", "text": text}).ok
+    found = hosts(live, queues=True)
+    assert found["host1"]["queues"][0]["states"] == "a"
+    assert found["host2"]["queues"][0]["states"] == ""
+    assert selected(live, states="a") == ["all.q@host1"]
+    assert selected(live, states="ud") == []
