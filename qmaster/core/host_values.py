@@ -27,6 +27,7 @@ from qmaster.complexes.types import ValueType
 from qmaster.complexes.values import ValueParseError
 from qmaster.conf import fields as f
 from qmaster.core.errors import InvalidRequest
+from qmaster.core.resources import stored_value
 from qmaster.core.view import _hosts
 from schedd.matching import format_offer, static_level
 from schedd.requests import Compiled, compile_requests
@@ -43,13 +44,12 @@ def host_levels(core: Core) -> tuple[Level, dict[str, Level]]:
 
 def compile_match(table: ComplexTable, requests: Mapping[str, str]) -> Compiled:
     """A ``-l`` list resolved against the table; Grid Engine's error for a name it lacks."""
-    for name in requests:
-        if table.get(name) is None:
+    for name, text in requests.items():
+        entry = table.get(name)
+        if entry is None:
             raise InvalidRequest(f'unknown resource "{name}"')
+        stored_value(entry, text)  # a job's own check of a requested value
     compiled = compile_requests(table, requests, {})
-    if compiled.bad:
-        name, text = compiled.bad[0]
-        raise InvalidRequest(f'invalid value "{text}" for resource "{name}"')
     explicit = set(compiled.requested)
     return Compiled(
         fixed=compiled.fixed,

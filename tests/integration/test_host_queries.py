@@ -102,10 +102,13 @@ def test_resource_values_carry_their_dominance(live: LiveDaemon) -> None:
 
 
 def test_bad_host_and_resource_requests_are_refused(live: LiveDaemon) -> None:
-    """An unknown host or resource name gets Grid Engine's error."""
+    """An unknown host or resource name, or a value of the wrong type, gets Grid Engine's error."""
     assert errors(live, "host_list", hosts=["nohost"]) == ['can\'t resolve hostname "nohost"']
     assert errors(live, "host_list", resources={"foo": "1"}) == ['unknown resource "foo"']
     assert errors(live, "queue_select", resources={"foo": "1"}) == ['unknown resource "foo"']
+    assert errors(live, "host_list", resources={"mem_total": "abc"}) == [
+        'wrong type in "mem_total=abc" - MEMORY expected'
+    ]
 
 
 def test_queue_instances_are_selected_by_queue_pe_and_resources(live: LiveDaemon) -> None:
