@@ -25,6 +25,7 @@ from qmaster.core.host_values import (
 )
 from qmaster.core.job_priority import JobPriorities
 from qmaster.core.jobs import Job, Task
+from qmaster.core.lifecycle import granted_pe
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
 from qmaster.core.query import queue_rows
@@ -78,14 +79,20 @@ def _matching(core: Core, hosts: list[str], glob: Level, levels: dict[str, Level
     return [h for h in hosts if h in levels and offers(compiled, [glob, levels[h]])]
 
 
-def _job_lines(job: Job, task: Task, qi: str, prior: float) -> list[dict[str, Any]]:
-    """One line per slot a task holds in queue instance ``qi`` (MASTER first)."""
-    parallel = bool(job.spec.get("pe_name"))
-    held = sum(n for name, n in task.assignment if name == qi)
+def _extra_master_line(core: Core, job: Job, task: Task) -> bool:
+    """A PE with ``job_is_first_task FALSE`` shows the master task on a line of its own."""
+    if not job.spec.get("pe_name"):
+        return False
+    pe = core.config.pes.get(granted_pe(core, job, task))
+    return pe is not None and pe.attrs.get("job_is_first_task", "TRUE").upper() == "FALSE"
+
+
+def _job_lines(core: Core, job: Job, task: Task, qi: str, prior: float) -> list[dict[str, Any]]:
+    """sge_print_jobs_queue: one line per slot the task holds in ``qi``; the master
+    queue's first line is MASTER, every other SLAVE; only a first line shows the job."""
     is_master = task.queue == qi
-    roles = ["MASTER"] if is_master else []
-    if parallel:
-        roles += ["SLAVE"] * (held - (1 if is_master else 0))
+    count = sum(n for name, n in task.assignment if name == qi)
+    count += 1 if is_master and _extra_master_line(core, job, task) else 0
     base = {
         "job_id": job.job_id,
         "prior": round(prior, 5),
@@ -96,7 +103,10 @@ def _job_lines(job: Job, task: Task, qi: str, prior: float) -> list[dict[str, An
         "queue": qi,
         "task": str(task.task_id) if job.array else None,
     }
-    return [{**base, "master": role, "first": i == 0} for i, role in enumerate(roles)]
+    return [
+        {**base, "master": "MASTER" if is_master and i == 0 else "SLAVE", "first": i == 0}
+        for i in range(count)
+    ]
 
 
 def _jobs_by_queue(core: Core, now: float, users: list[str] | None) -> dict[str, list[Any]]:
@@ -112,7 +122,8 @@ def _jobs_by_queue(core: Core, now: float, users: list[str] | None) -> dict[str,
             if task.state not in ACTIVE:
                 continue
             for qi in dict.fromkeys(name for name, _ in task.assignment):
-                out.setdefault(qi, []).extend(_job_lines(job, task, qi, prio.of(job).prio))
+                lines = _job_lines(core, job, task, qi, prio.of(job).prio)
+                out.setdefault(qi, []).extend(lines)
     return out
 
 

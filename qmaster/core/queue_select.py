@@ -74,7 +74,7 @@ def handle_queue_select(core: Core, req: Request, now: float, out: Outcome) -> N
     """qselect: the names of the queue instances that pass every selection."""
     args = req.args
     assert isinstance(args, QueueSelectArgs)
-    states = check_states(args.states) if args.states is not None else None
+    states = check_states(args.states) if args.states else None  # empty: no filter
     queues = queue_states(core, empty=True)
     if args.queues:
         patterns = args.queues

@@ -158,3 +158,21 @@ def test_a_host_past_its_load_threshold_puts_its_queue_in_alarm(live: LiveDaemon
     assert found["host2"]["queues"][0]["states"] == ""
     assert selected(live, states="a") == ["all.q@host1"]
     assert selected(live, states="ud") == []
+
+
+def test_a_parallel_jobs_slots_are_master_and_slave_lines(live: LiveDaemon) -> None:
+    """A 3-slot mpi job (job_is_first_task FALSE): one MASTER line plus a SLAVE per slot."""
+    job_id = live.call("submit", job("100", pe_name="mpi", pe_min=3, pe_max=3)).data["job_id"]
+    running_on(live, job_id)
+    lines = [
+        line
+        for h in hosts(live, jobs=True).values()
+        for q in h["queues"]
+        for line in q["jobs"]
+        if line["job_id"] == job_id
+    ]
+    assert [line["master"] for line in lines].count("MASTER") == 1
+    assert len(lines) == 3 + 1
+    master = next(line for line in lines if line["master"] == "MASTER")
+    assert master["first"]
+    assert sum(line["first"] for line in lines) == len({line["queue"] for line in lines})
