@@ -15,7 +15,9 @@ standard load values of sge_execd(8):
   and everything is free; ``virtual_total`` defaults to mem + swap.
 
 A value given explicitly in ``load_values`` always wins, so a host can be made
-to look loaded or short of memory. Pure: no clock, no I/O.
+to look loaded or short of memory. ``load_scaling`` (``np_load_avg=2``)
+multiplies the values it names, as execd's load scaling does. Pure: no clock,
+no I/O.
 """
 
 from __future__ import annotations
@@ -51,8 +53,11 @@ def _bytes(value: float) -> str:
     return str(round(value))
 
 
-def simulated_load(static: Mapping[str, str], running_slots: float) -> dict[str, str]:
-    """The load report of a host with ``static`` load values and ``running_slots`` busy."""
+def simulated_load(
+    static: Mapping[str, str], running_slots: float, scaling: Mapping[str, str] = {}
+) -> dict[str, str]:
+    """The load report of a host with ``static`` load values and ``running_slots`` busy,
+    numeric values multiplied by the host's ``load_scaling`` factors (host_conf(5))."""
     procs = _processors(static)
     mem, swap = _memory(static, "mem_total"), _memory(static, "swap_total")
     virtual = _memory(static, "virtual_total") if "virtual_total" in static else mem + swap
@@ -65,7 +70,17 @@ def simulated_load(static: Mapping[str, str], running_slots: float) -> dict[str,
         virtual_total=_bytes(virtual), virtual_free=_bytes(virtual), virtual_used="0",
     )  # fmt: skip
     report.update(static)
+    for name, factor in scaling.items():
+        if name in report:
+            report[name] = _scale(report[name], factor)
     return report
+
+
+def _scale(value: str, factor: str) -> str:
+    try:
+        return _number(float(value) * float(factor))
+    except ValueError:
+        return value
 
 
 def running_slots_by_host(booked: Bookings) -> dict[str, float]:

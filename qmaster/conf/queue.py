@@ -95,11 +95,17 @@ class QueueConf(ConfObject):
         return f.split_list(self.attrs["hostlist"])
 
 
+def _check_factors(text: str) -> None:
+    """``NONE`` or ``name=factor`` items with decimal factors (``load_scaling``)."""
+    for value in f.split_pairs(text).values():
+        f.check_double(value)
+
+
 EXECHOST_FORMAT = Format(
     kind="exechost",
     attrs=(
         Attr("hostname", None, f.check_names),
-        Attr("load_scaling", "NONE", f.check_pairs),
+        Attr("load_scaling", "NONE", _check_factors),
         Attr("complex_values", "NONE", f.check_pairs),
         Attr("load_values", "NONE", f.check_pairs),
         Attr("processors", "0", f.check_uint),
@@ -128,6 +134,11 @@ class ExecHostConf(ConfObject):
     def load_values(self) -> dict[str, str]:
         """The simulated host's load report (``arch``, ``num_proc``, ``mem_total``...)."""
         return f.split_pairs(self.attrs["load_values"])
+
+    @property
+    def load_scaling(self) -> dict[str, str]:
+        """Factors for the host's load values (``np_load_avg=1.5``)."""
+        return f.split_pairs(self.attrs["load_scaling"])
 
     def render(self) -> str:
         """As ``qconf -se`` shows it: ``processors`` is what the host reports (its num_proc)."""

@@ -3,7 +3,16 @@
 Importing this package registers every request handler with the machine.
 """
 
-from qmaster.core import arops, confops, control, query, submit, verdicts
+from qmaster.core import (
+    arops,
+    confops,
+    control,
+    host_query,
+    query,
+    queue_select,
+    submit,
+    verdicts,
+)
 from qmaster.core.jobs import Identity
 from qmaster.core.machine import Core, CoreSettings, Request
 from qmaster.core.outcome import Outcome, SpoolDelta
@@ -18,7 +27,9 @@ __all__ = [
     "arops",
     "confops",
     "control",
+    "host_query",
     "query",
+    "queue_select",
     "submit",
     "verdicts",
 ]

@@ -131,7 +131,11 @@ def queue_rows(core: Core) -> list[dict[str, Any]]:
     rows = []
     for qi in core.config.queue_instances():
         host = core.config.exechost(qi.host)
-        load = simulated_load(host.load_values, running.get(qi.host, 0.0)) if host else {}
+        load = (
+            simulated_load(host.load_values, running.get(qi.host, 0.0), host.load_scaling)
+            if host
+            else {}
+        )
         rows.append(
             {
                 "name": qi.name,

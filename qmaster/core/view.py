@@ -178,7 +178,7 @@ def _hosts(core: Core, booked: Bookings) -> tuple[Level, dict[str, HostState]]:
             HOST,
             name,
             table,
-            loads=simulated_load(conf.load_values, running.get(name, 0.0)),
+            loads=simulated_load(conf.load_values, running.get(name, 0.0), conf.load_scaling),
             fixed={"hostname": name},
             complex_values=conf.complex_values,
         )

@@ -234,6 +234,22 @@ class ArDeleteArgs(_Strict):
     force: bool = False
 
 
+class HostListArgs(_Strict):
+    hosts: list[str] | None = None
+    resources: dict[str, str] | None = None
+    users: list[str] | None = None
+    queues: bool = False
+    jobs: bool = False
+
+
+class QueueSelectArgs(_Strict):
+    queues: list[str] | None = None
+    resources: dict[str, str] | None = None
+    pes: list[str] | None = None
+    users: list[str] | None = None
+    states: str | None = None
+
+
 ARGS: dict[str, type[BaseModel]] = {
     "ping": NoArgs,
     "submit": SubmitArgs,
@@ -250,4 +266,6 @@ ARGS: dict[str, type[BaseModel]] = {
     "ar_submit": ArSubmitArgs,
     "ar_list": ArListArgs,
     "ar_delete": ArDeleteArgs,
+    "host_list": HostListArgs,
+    "queue_select": QueueSelectArgs,
 }

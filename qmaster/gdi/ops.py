@@ -84,6 +84,12 @@ Operations and their ``args`` -> ``data``:
                   -> {"ars": [ArRow], "missing": [str]}   users null: every user; "*" too
     ar_delete     {"ar_ids": [str], "users": [str] | null, "force": bool}
                   ids may be numbers, names or wildcard patterns; answers one per AR
+    host_list     {"hosts": [str] | null, "resources": {str: str} | null,
+                   "users": [str] | null, "queues": bool, "jobs": bool}
+                  -> {"hosts": [HostRow]}  (qhost; the global host first)
+    queue_select  {"queues": [str] | null, "resources": {str: str} | null,
+                   "pes": [str] | null, "users": [str] | null, "states": str | null}
+                  -> {"queues": [str]}  (qselect's queue instance names)
 
 ArSpec (qrsub's switches; the client resolves dates to epoch seconds in local
 time and sends only what the user gave; the qmaster derives the missing one of
@@ -115,6 +121,12 @@ Rows::
                one row per running task; one row per run of pending tasks ("1-10:1")
     QueueRow  {"name": "all.q@host1", "qtype": "BIP", "resv": int, "used": int,
                "total": int, "load_avg": float | null, "arch": str, "states": str}
+    HostRow   {"name": str, "arch": str | null, "num_proc": str | null, "m_socket": str | null,
+               "m_core": str | null, "load_avg": float | null, "mem_total", "mem_used",
+               "swap_total", "swap_used": float (bytes) | null,
+               "resources": [[dominance, name, value, shortcut]],
+               "queues": [QueueRow + {"cqueue": str, "jobs": [{"job_id", "prior", "name",
+                          "owner", "state", "start_time", "queue", "task", "master", "first"}]}]}
     JobDetail {"job_id": int, "owner": str, "uid": int, "group": str, "gid": int,
                "submission_time": float, "state": str, "job": JobSpec,
                "tasks": [{"task_id": int | null, "state": str, "queue": str | null,
@@ -143,6 +155,8 @@ OPS: Final = frozenset(
         "ar_submit",
         "ar_list",
         "ar_delete",
+        "host_list",
+        "queue_select",
     }
 )
 

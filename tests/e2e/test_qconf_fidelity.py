@@ -150,6 +150,12 @@ def test_ckpt_environments_with_qconf_and_qrsub(served: RunningCell, tmp_path: P
     assert served.run("qconf", "-Ackpt", str(tmp_path / "c")).returncode == 0
     assert served.run("qconf", "-sckptl").stdout.split() == ["blcr"]
     assert served.run("qconf", "-sckpt", "blcr").stdout.startswith("ckpt_name          blcr\n")
+    no_queue = served.run("qrsub", "-d", "1:0:0", "-ckpt", "blcr")
+    assert no_queue.stdout == "advance_reservation: no suitable queues\n"  # no ckpt_list has it
+    queue = served.run("qconf", "-sq", "all.q").stdout.splitlines()
+    lines = ["ckpt_list blcr" if ln.startswith("ckpt_list") else ln for ln in queue]
+    (tmp_path / "q").write_text("\n".join(lines) + "\n")
+    assert served.run("qconf", "-Mq", str(tmp_path / "q")).returncode == 0
     assert served.run("qrsub", "-d", "1:0:0", "-ckpt", "blcr").returncode == 0
 
 

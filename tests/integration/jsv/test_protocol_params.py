@@ -79,7 +79,6 @@ def test_server_jsv_is_sent_w_and_may_change_it(live: LiveDaemon, recorder: Reco
 def test_server_jsv_sets_the_newer_qsub_parameters(live: LiveDaemon, recorder: Recorder) -> None:
     """PARAM ckpt/dl/i/js/tc/hold_jid_ad from a JSV are kept in the job, and sent back to it."""
     recorder.answer(
-        "PARAM ckpt cpr",
         "PARAM dl 203001011200.00",
         "PARAM i /dev/null",
         "PARAM js 10",
@@ -89,20 +88,24 @@ def test_server_jsv_sets_the_newer_qsub_parameters(live: LiveDaemon, recorder: R
     reply = live.call("submit", job("1"))
     assert reply.ok, reply.answers
     stored = detail_of(live, reply.data["job_id"])
-    assert (stored["ckpt"], stored["dl"], stored["i"], stored["js"]) == (
-        "cpr",
-        "203001011200.00",
-        ["/dev/null"],
-        10,
-    )
+    assert (stored["dl"], stored["i"], stored["js"]) == ("203001011200.00", ["/dev/null"], 10)
     assert (stored["hold_jid_ad"], stored["c_interval"]) == (["7"], "00:05:00")
     recorder.seen()
     recorder.answer()
-    again = live.call("submit", job("1", ckpt="cpr", js=5, tc=2, dl="203001011200.00"))
+    again = live.call("submit", job("1", js=5, tc=2, dl="203001011200.00"))
     assert again.ok, again.answers
     seen = recorder.seen()
-    for line in ("PARAM ckpt cpr", "PARAM js 5", "PARAM tc 2", "PARAM dl 203001011200.00"):
+    for line in ("PARAM js 5", "PARAM tc 2", "PARAM dl 203001011200.00"):
         assert line in seen
+
+
+def test_server_jsv_ckpt_is_kept_and_checked(live: LiveDaemon, recorder: Recorder) -> None:
+    """A JSV's PARAM ckpt is not dropped: it is checked as qsub -ckpt is (the object must exist)."""
+    recorder.answer("PARAM ckpt nosuch")
+    reply = live.call("submit", job("1"))
+    assert texts(reply) == [
+        'job rejected: the requested checkpointing environment "nosuch" does not exist'
+    ]
 
 
 def test_server_jsv_bad_deadline_is_refused_as_typed(live: LiveDaemon, recorder: Recorder) -> None:

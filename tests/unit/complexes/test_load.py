@@ -49,3 +49,11 @@ def test_running_slots_come_from_job_bookings_only() -> None:
     booked.book((2, 1), [("queue", "b.q@host1", "slots", 1.0)])
     booked.book((-1, 0), [("queue", "all.q@host2", "slots", 4.0)])
     assert running_slots_by_host(booked) == {"host1": 3.0}
+
+
+def test_load_scaling_multiplies_the_named_values() -> None:
+    """host_conf(5) load_scaling np_load_avg=2 doubles the reported np_load_avg only."""
+    report = simulated_load(STATIC, 1, {"np_load_avg": "2", "arch": "3"})
+    assert float(report["np_load_avg"]) == 0.5
+    assert float(report["np_load_short"]) == 0.25
+    assert report["arch"] == "lx-amd64"

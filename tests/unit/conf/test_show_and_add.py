@@ -112,3 +112,15 @@ def test_global_host_cannot_be_deleted(conf: ClusterConfig) -> None:
     change = conf.apply("conf_delete", {"kind": "exechost", "name": "global"}, "root", "h", True)
     assert [a.text for a in change.answers] == ['denied: pseudo host "global" may not be deleted']
     assert "global" in conf.exechosts
+
+
+def test_load_scaling_factors_must_be_numbers(conf: ClusterConfig) -> None:
+    """-Me with load_scaling np_load_avg=fast is refused; np_load_avg=1.5 is taken."""
+    text = conf.show("exechost", "host1")["text"]
+    bad = text.replace("load_scaling          NONE", "load_scaling          np_load_avg=fast")
+    change = conf.apply("conf_modify", {"kind": "exechost", "text": bad}, "root", "h", True)
+    assert change.answers[0].is_error
+    assert '"fast" is not a number' in change.answers[0].text
+    good = text.replace("load_scaling          NONE", "load_scaling          np_load_avg=1.5")
+    change = conf.apply("conf_modify", {"kind": "exechost", "text": good}, "root", "h", True)
+    assert change.ok, change.answers
