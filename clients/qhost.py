@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from clients.common.conventions import help_text
 from clients.common.errors import ClientError
 from clients.common.output import EXIT_ERROR, EXIT_OK, exit_code, out, print_answers
 from clients.common.shell import GeCommand, Transport, transport_of
@@ -22,10 +23,7 @@ from clients.qhost_render.text import render_text
 from clients.qhost_render.xml import render_xml
 from qmaster.gdi.values import ValueRefused, name_list, resource_list
 
-VERSION_LINE = "GE 6.2u5"
-
-QHOST_USAGE = f"""\
-{VERSION_LINE}
+QHOST_USAGE = """\
 usage: qhost [options]
   [-cb]                      show topology based information (socket/core)
   [-help]                    print this help
@@ -45,7 +43,7 @@ class QhostCommand(GeCommand):
         """Parse ``argv``, run qhost and return its exit code."""
         args = list(sys.argv[1:] if argv is None else argv)
         if "-help" in args:
-            out(self.usage_text)
+            out(help_text(self.usage_text))
             return EXIT_ERROR
         return super().run(gather_lists(args), transport)
 

@@ -20,7 +20,6 @@ from clients.common.shell import GeCommand, Transport, transport_of
 from qmaster.gdi.values import ValueRefused, name_list, resource_list
 
 QSELECT_USAGE = """\
-GE 6.2u5
 usage: qselect [options]
         [-help]                           print this help
         [-l resource_list]                request the given resources

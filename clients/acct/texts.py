@@ -7,7 +7,7 @@ Engine's because scripts parse it.
 
 from __future__ import annotations
 
-VERSION_LINE = "GE 6.2u5"
+from clients.common.conventions import VERSION_LINE
 
 _OPTIONS = (
     ("[-ar [ar_id]]", "list [matching] advance reservations"),

@@ -9,7 +9,6 @@ shares Grid Engine gives a job no others.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -59,21 +58,10 @@ def _requests(table: ComplexTable, job: Job) -> dict[str, float | str]:
 
 
 def deadline_epoch(value: object) -> float | None:
-    """``dl`` as seconds since the epoch: a number, or ``[[CC]YY]MMDDhhmm[.SS]`` normalised."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, int | float):
+    """The ``-dl`` deadline (spec key ``dl``, stored as seconds since the epoch), when set."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and value:
         return float(value)
-    text = str(value)
-    try:
-        return float(text) if text.isdigit() and len(text) > 12 else _local(text)
-    except (ValueError, OverflowError):
-        return None
-
-
-def _local(text: str) -> float:
-    pattern = "%Y%m%d%H%M.%S" if "." in text else "%Y%m%d%H%M"
-    return time.mktime(time.strptime(text, pattern))
+    return None
 
 
 def _rr_cache(core: Core) -> dict[int, tuple[object, float]]:

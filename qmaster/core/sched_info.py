@@ -15,8 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from qmaster.core.holds import hold_letters
-from qmaster.core.job_priority import deadline_epoch
+from qmaster.core.holds import hold_letters, not_yet
 from qmaster.core.jobs import Job
 from schedd.reasons import Reason
 
@@ -154,8 +153,7 @@ def _hold_messages(core: Core, job: Job, now: float) -> list[tuple[int, str]]:
         out.append((HOLD, "Job is in hold state"))
     if letters & {"j", "d"}:
         out.append((DEPEND, "job dropped because of job dependencies"))
-    start = deadline_epoch(job.spec.get("a"))
-    if start is not None and start > now:
+    if not_yet(job, now):
         out.append((EXECTIME, "execution time not reached"))
     return out
 

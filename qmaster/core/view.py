@@ -21,6 +21,7 @@ from qmaster.conf import fields as f
 from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.ars import LIVE
 from qmaster.core.holds import dispatchable_tasks
+from qmaster.core.job_priority import deadline_epoch
 from qmaster.core.jobs import Job, Task
 from qmaster.core.states import TaskState
 from qmaster.core.viewload import load_settings
@@ -95,16 +96,9 @@ def _request(job: Job) -> JobRequest:
         master_queues=tuple(spec.get("masterq") or ()),
         reserve=bool(spec.get("R")),
         runtime_limit=parse_time(h_rt) if h_rt is not None else None,
-        deadline=_deadline(spec.get("dl")),
+        deadline=deadline_epoch(spec.get("dl")),
         project=str(spec["P"]) if spec.get("P") else None,
     )
-
-
-def _deadline(value: object) -> float | None:
-    """The ``-dl`` deadline (spec key ``dl``, epoch seconds), when set."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
-    return None
 
 
 def weights(core: Core) -> Weights:

@@ -7,6 +7,7 @@ import pwd
 import re
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -77,19 +78,25 @@ def test_server_jsv_is_sent_w_and_may_change_it(live: LiveDaemon, recorder: Reco
 
 
 def test_server_jsv_sets_the_newer_qsub_parameters(live: LiveDaemon, recorder: Recorder) -> None:
-    """PARAM ckpt/dl/i/js/tc/hold_jid_ad from a JSV are kept in the job, and sent back to it."""
+    """PARAM dl/i/js/tc/hold_jid_ad/c_interval from a JSV are kept in the job, and sent back."""
+    user = pwd.getpwuid(os.getuid()).pw_name
+    members = {"kind": "userset", "name": "deadlineusers", "members": [user]}
+    assert live.call("conf_add", members).ok  # -dl is for deadline users only
+    assert live.call("conf_modify", {"kind": "ckpt", "text": "ckpt_name cpr\n", "add": True}).ok
     recorder.answer(
         "PARAM dl 203001011200.00",
         "PARAM i /dev/null",
         "PARAM js 10",
         "PARAM hold_jid_ad 7",
+        "PARAM ckpt cpr",
         "PARAM c_interval 00:05:00",
     )
-    reply = live.call("submit", job("1"))
+    reply = live.call("submit", job("1", t_min=1, t_max=2))  # -hold_jid_ad needs an array
     assert reply.ok, reply.answers
     stored = detail_of(live, reply.data["job_id"])
-    assert (stored["dl"], stored["i"], stored["js"]) == ("203001011200.00", ["/dev/null"], 10)
-    assert (stored["hold_jid_ad"], stored["c_interval"]) == (["7"], "00:05:00")
+    deadline = int(time.mktime((2030, 1, 1, 12, 0, 0, 0, 0, -1)))  # stored as epoch seconds
+    assert (stored["dl"], stored["i"], stored["js"]) == (deadline, ["/dev/null"], 10)
+    assert (stored["hold_jid_ad"], stored["c_interval"]) == (["7"], 300)
     recorder.seen()
     recorder.answer()
     again = live.call("submit", job("1", js=5, tc=2, dl="203001011200.00"))

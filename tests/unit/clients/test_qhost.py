@@ -168,10 +168,11 @@ def test_help_prints_the_version_first_and_ends_with_1(
 def test_bad_option_is_refused_with_grid_engines_words(
     qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """An unknown option: 'ERROR! invalid option argument', the usage, exit 1, nothing sent."""
+    """An unknown option: the usage, 'ERROR! invalid option argument', exit 1, nothing sent."""
     assert qhost.main(["-s"], transport=qmaster) == 1
     err = capsys.readouterr().err
-    assert err.startswith('ERROR! invalid option argument "-s"\nGE 6.2u5\n')
+    assert err.startswith("GE 6.2u5\nusage: qhost [options]\n")
+    assert err.endswith('\nERROR! invalid option argument "-s"\n')
     assert qselect.main(["-s", "r"], transport=qmaster) == 1
     assert 'ERROR! invalid option argument "-s"' in capsys.readouterr().err
     assert qmaster.calls == []

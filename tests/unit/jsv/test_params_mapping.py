@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from qmaster.jsv.params import (
     apply_params,
     check_read_only,
     decode_value,
+    encode_value,
     escape_env,
     spec_params,
     unescape_env,
@@ -213,3 +215,14 @@ def test_defaults_are_not_sent_as_grid_engine_does() -> None:
     assert "j" in sent
     assert not {"b", "r", "h", "shell", "now", "m", "p"} & set(sent)
     assert dict(spec_params({"CMDNAME": "x", "shell": False}))["shell"] == "n"
+
+
+def test_deadline_is_stored_as_epoch_and_read_back_as_a_date() -> None:
+    """-dl 203001011200 is kept as the epoch the scheduler reads; a JSV reads the date back."""
+    stored = check_spec({"CMDNAME": "x", "dl": "203001011200"}, 2026)["dl"]
+    assert stored == int(time.mktime((2030, 1, 1, 12, 0, 0, 0, 0, -1)))
+    assert check_spec({"CMDNAME": "x", "dl": stored}, 2026)["dl"] == stored  # kept as it is
+    assert encode_value("dl", stored) == "203001011200.00"
+    assert check_spec(apply_params({"CMDNAME": "x"}, {"dl": "203001011200.00"}), 2026)["dl"] == (
+        stored
+    )
