@@ -19,7 +19,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from clients.common.conventions import report, show_help
+from clients.common.conventions import parse_command_line
 from clients.common.errors import ClientError, invalid_argument, missing_argument
 from qmaster.gdi.client import Connection, GdiError, Reply
 
@@ -78,12 +78,9 @@ def _write(fd: int, data: Any) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if any(arg in ("-help", "--help", "-h") for arg in args):
-        return show_help("qevent", USAGE)
-    try:
-        kinds = parse_args(args)
-    except UsageError as exc:
-        return report("qevent", USAGE, exc)
+    kinds = parse_command_line("qevent", USAGE, args, parse_args)
+    if isinstance(kinds, int):
+        return kinds
     try:
         with Connection(timeout=None) as conn:
             conn.send("subscribe", {"kinds": kinds})

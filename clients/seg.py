@@ -33,8 +33,8 @@ import time
 from pathlib import Path
 from typing import NoReturn
 
-from clients.common.conventions import report, show_help
-from clients.common.errors import ClientError, bad_value, invalid_argument, missing_argument
+from clients.common.conventions import parse_command_line
+from clients.common.errors import bad_value, invalid_argument, missing_argument
 from qmaster.events.seg import Cursor, CursorError, Scanner
 
 SCHEDULERS = ("minige", "sge")
@@ -197,12 +197,9 @@ def reporting_path(arg: str | None) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
-    if any(word in ("-help", "--help", "-h") for word in words):
-        return show_help("seg", SEG_USAGE)
-    try:
-        args = parse_args(words)
-    except ClientError as exc:
-        return report("seg", SEG_USAGE, exc)
+    args = parse_command_line("seg", SEG_USAGE, words, parse_args)
+    if isinstance(args, int):
+        return args
     if args.scheduler not in SCHEDULERS:
         print(f'seg: unknown scheduler module "{args.scheduler}"', file=sys.stderr)
         return 1

@@ -24,9 +24,13 @@ qevent and seg are minige's own: they follow qstat.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from clients.common.errors import ClientError, OptionError
+
+T = TypeVar("T")
 
 VERSION_LINE = "GE 6.2u5"
 """The first line of every usage Grid Engine 6.2u5 prints."""
@@ -125,3 +129,18 @@ def report(command: str, usage: str, exc: ClientError) -> int:
         code = exc.exit_code
     sys.stderr.write("\n".join(lines).rstrip("\n") + "\n")
     return code
+
+
+HELP_WORDS = frozenset({"-help", "--help", "-h"})
+
+
+def parse_command_line(
+    command: str, usage: str, words: Sequence[str], parse: Callable[[list[str]], T]
+) -> T | int:
+    """A command's parsed arguments, or the exit code after ``-help`` or a bad command line."""
+    if any(word in HELP_WORDS for word in words):
+        return show_help(command, usage)
+    try:
+        return parse(list(words))
+    except ClientError as exc:
+        return report(command, usage, exc)
