@@ -205,16 +205,6 @@ def test_task_concurrency_is_for_array_jobs() -> None:
     assert "tc" not in core.jobs[1].spec
 
 
-def test_positive_submission_priority_needs_an_operator() -> None:
-    """qsub -p 10 by a user is refused in Grid Engine's words; root may."""
-    core = make_core()
-    out = submit(core, p=10)
-    assert texts(out) == ["job rejected: positive submission priority requires operator privileges"]
-    assert core.jobs == {}
-    submit(core, ROOT, p=10)
-    assert core.jobs[1].priority == 10
-
-
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
