@@ -12,6 +12,9 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from clients.qstat_render.times import xml_time
+from clients.qstat_render.xml_extras import job_extras, queue_extras, render_cluster_xml
+
+__all__ = ["render_cluster_xml", "render_xml"]
 
 SCHEMA = (
     "http://gridengine.sunsource.net/source/browse/*checkout*/gridengine/source/dist/"
@@ -41,9 +44,13 @@ def job_element(row: Row, indent: int) -> str:
     else:
         parts.append(_element(pad, "JB_submission_time", xml_time(float(row["submit_time"]))))
     parts.append(_element(pad, "queue_name", row.get("queue") or ""))
-    parts.append(_element(pad, "slots", row["slots"]))
+    if row.get("master"):
+        parts.append(_element(pad, "master", row["master"]))
+    else:
+        parts.append(_element(pad, "slots", row["slots"]))
     if row.get("tasks"):
         parts.append(_element(pad, "tasks", row["tasks"]))
+    parts.extend(job_extras(row, pad))
     parts.append(f"{' ' * indent}</job_list>\n")
     return "".join(parts)
 
@@ -62,6 +69,7 @@ def queue_element(queue: Row, rows: Sequence[Row], indent: int) -> str:
         parts.append(_element(pad, "arch", queue["arch"]))
     if queue.get("states"):
         parts.append(_element(pad, "state", queue["states"]))
+    parts.extend(queue_extras(queue, pad))
     parts += [job_element(r, pad) for r in rows if r.get("queue") == queue["name"]]
     parts.append(f"{' ' * indent}</Queue-List>\n")
     return "".join(parts)

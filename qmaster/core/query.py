@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from qmaster.complexes.load import running_slots_by_host, simulated_load
+from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.job_detail import detail, pending_state
 from qmaster.core.job_filter import keeps, wants_zombies, zombie_row
@@ -12,6 +13,18 @@ from qmaster.core.job_priority import JobPriorities
 from qmaster.core.jobs import Job, format_id_runs
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
+from qmaster.core.qstat_listing import (
+    check,
+    cq_summary,
+    decorate_queues,
+    enrich,
+    filter_queue_rows,
+    keep_rows,
+    narrows,
+    selected_instances,
+    selects,
+    wants_queues,
+)
 from qmaster.core.sched_info import job_info_setting, summary
 from qmaster.core.states import ACTIVE, TaskState, display_state
 from qmaster.gdi.messages import JobDetailArgs, JobListArgs
@@ -74,21 +87,35 @@ def handle_job_list(core: Core, req: Request, now: float, out: Outcome) -> None:
     args = req.args
     assert isinstance(args, JobListArgs)
     bits = state_bits(args.states)
+    check(args)
     users = None if args.users is None or "*" in args.users else set(args.users)
+    data: dict[str, Any] = {"now": now}
+    shown: set[str] | None = None
+    if wants_queues(args) or selects(args):
+        instances = selected_instances(core, args) if narrows(args) else None
+        queues, levels = decorate_queues(
+            core, args, instances or core.config.queue_instances(), queue_rows(core, instances)
+        )
+        queues = filter_queue_rows(args, queues)
+        if "c" in args.group:
+            data["cluster_queues"] = cq_summary(queues, levels)
+        if selects(args) or args.no_empty:
+            shown = {str(q["name"]) for q in queues}
+        if wants_queues(args):
+            data["queues"] = queues
     prio = JobPriorities(core, now)
     rows: list[dict[str, Any]] = []
     for job in sorted(core.jobs.values(), key=lambda j: j.job_id):
         if users is None or job.owner.user in users:
-            rows.extend(keeps(core, job, job_rows(core, job, prio.of(job).prio), bits))
+            p = prio.of(job)
+            kept = keep_rows(core, job, keeps(core, job, job_rows(core, job, p.prio), bits), shown)
+            rows.extend(enrich(core, args, job, p, kept, now) if kept else kept)
     if wants_zombies(bits):
-        rows.extend(
-            zombie_row(job, prio.of(job).prio)
-            for job in core.zombies
-            if users is None or job.owner.user in users
-        )
-    data: dict[str, Any] = {"jobs": rows, "now": now}
-    if args.full:
-        data["queues"] = queue_rows(core)
+        for job in core.zombies:
+            if users is None or job.owner.user in users:
+                p = prio.of(job)
+                rows.extend(enrich(core, args, job, p, [zombie_row(job, p.prio)], now))
+    data["jobs"] = rows
     out.data = data
 
 
@@ -116,12 +143,14 @@ def reserved_slots(core: Core) -> tuple[dict[str, int], dict[str, int]]:
     return resv, held
 
 
-def queue_rows(core: Core) -> list[dict[str, Any]]:
-    """``qstat -f``'s queue instance lines."""
+def queue_rows(
+    core: Core, instances: list[QueueInstanceConf] | None = None
+) -> list[dict[str, Any]]:
+    """``qstat -f``'s queue instance lines (of ``instances`` when a selection is given)."""
     resv, held = reserved_slots(core)
     running = running_slots_by_host(core.booked)
     rows = []
-    for qi in core.config.queue_instances():
+    for qi in core.config.queue_instances() if instances is None else instances:
         host = core.config.exechost(qi.host)
         load = simulated_load(host.load_values, running.get(qi.host, 0.0)) if host else {}
         rows.append(
@@ -136,6 +165,8 @@ def queue_rows(core: Core) -> list[dict[str, Any]]:
                 "states": "",
             }
         )
+    if instances is not None:
+        return rows
     return rows + orphaned_rows(core, {str(row["name"]) for row in rows})
 
 

@@ -1,0 +1,221 @@
+"""The options of ``job_list`` beyond ``-u``/``-s``/``-f``: what each one adds or selects.
+
+Queue selection (``-q``, ``-l``, ``-pe``, ``-U``, ``-qs``) narrows the queue
+instances and with them the jobs: a row in a queue is kept when its queue is
+selected; a pending row when none of the job's hard queue requests rules all
+selected instances out. ``-ne`` drops queue instances without jobs. ``-F``
+adds each instance's resource values, ``-explain`` the reasons of its alarm
+states, ``-g c`` the cluster queue summary, ``-g d`` one row per pending task,
+``-g t``/``-t`` one row per granted slot (``MASTER``/``SLAVE``), ``-r`` the
+job's requirements, ``-ext``/``-pri``/``-urg`` their columns.
+"""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+from typing import TYPE_CHECKING, Any
+
+from qmaster.conf.state import QueueInstanceConf
+from qmaster.core.errors import InvalidRequest
+from qmaster.core.jobs import Job
+from qmaster.core.qstat_jobs import priority_columns, requirements, task_usage
+from qmaster.core.qstat_levels import alarm_reasons, levels_for, queue_resources
+from qmaster.core.qstat_queues import (
+    check_queue_states,
+    cluster_summary,
+    may_use,
+    offers,
+    parse_requests,
+    queue_matches,
+)
+from qmaster.gdi.messages import JobListArgs
+from schedd.priority import Priority
+
+if TYPE_CHECKING:
+    from qmaster.core.machine import Core
+
+EXPLAIN = "acAE"
+
+
+def wants_queues(args: JobListArgs) -> bool:
+    """Whether the reply carries queue instance rows."""
+    return bool(
+        args.full
+        or args.queue_resources is not None
+        or args.explain
+        or "c" in args.group
+        or args.queue_states
+    )
+
+
+def narrows(args: JobListArgs) -> bool:
+    """Whether ``-q``, ``-l``, ``-pe`` or ``-U`` narrows the queue instances."""
+    return any(v is not None for v in (args.queues, args.resources, args.pes, args.queue_users))
+
+
+def selects(args: JobListArgs) -> bool:
+    """Whether any queue selection option is given (``-qs`` included)."""
+    return narrows(args) or bool(args.queue_states)
+
+
+def check(args: JobListArgs) -> None:
+    """Grid Engine's errors for malformed ``-g``, ``-explain`` and ``-qs`` arguments."""
+    if any(c not in "cdt" for c in args.group):
+        raise InvalidRequest('ERROR! invalid option argument "-g ' + args.group + '"')
+    if args.explain is not None and (
+        not args.explain or any(c not in EXPLAIN for c in args.explain)
+    ):
+        raise InvalidRequest(f'ERROR! invalid queue state "{args.explain}"')
+    check_queue_states(args.queue_states)
+
+
+def _names(values: list[str] | None) -> list[str]:
+    return [n for v in values or () for n in v.split(",") if n]
+
+
+def selected_instances(core: Core, args: JobListArgs) -> list[QueueInstanceConf]:
+    """The queue instances every selection option keeps (states are filtered later)."""
+    instances = core.config.queue_instances()
+    patterns, pes, users = _names(args.queues), _names(args.pes), _names(args.queue_users)
+    requests = parse_requests(core, args.resources) if args.resources else []
+    groups = core.config.state.groups_of
+    if patterns:
+        instances = [
+            qi for qi in instances if any(queue_matches(p, qi, groups(qi.host)) for p in patterns)
+        ]
+    if pes:
+        instances = [
+            qi for qi in instances if any(fnmatchcase(pe, p) for pe in qi.pe_list for p in pes)
+        ]
+    if users:
+        instances = [qi for qi in instances if any(may_use(core, qi, u) for u in users)]
+    if requests:
+        levels, qlevels = levels_for(core, instances)
+        instances = [
+            qi
+            for qi in instances
+            if offers(core, requests, (levels.glob, levels.hosts.get(qi.host), qlevels[qi.name]))
+        ]
+    return instances
+
+
+def decorate_queues(
+    core: Core, args: JobListArgs, instances: list[QueueInstanceConf], rows: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], Any]:
+    """Alarm states, ``-F`` values and ``-explain`` reasons of the instance rows."""
+    levels, qlevels = levels_for(core, instances)
+    by_name = {qi.name: qi for qi in instances}
+    table = core.config.complexes
+    names = _names(args.queue_resources)
+    for row in rows:
+        qi = by_name.get(str(row["name"]))
+        if qi is None:
+            continue
+        reasons = alarm_reasons(table, qi, levels.hosts.get(qi.host))
+        if reasons:
+            row["states"] = "a" + str(row.get("states") or "")
+        if args.explain and "a" in args.explain:
+            row["explain"] = reasons
+        if args.queue_resources is not None:
+            row["resources"] = queue_resources(table, levels, qlevels[qi.name], qi.host, names)
+    return rows, levels
+
+
+def filter_queue_rows(args: JobListArgs, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``-qs`` and ``-ne`` on the instance rows."""
+    wanted = check_queue_states(args.queue_states)
+    if wanted is not None:
+        rows = [r for r in rows if wanted & set(str(r.get("states") or ""))]
+    if args.no_empty:
+        rows = [r for r in rows if int(r["used"]) > 0]
+    return rows
+
+
+def cq_summary(rows: list[dict[str, Any]], levels: Any) -> list[dict[str, Any]]:
+    """``-g c``'s lines."""
+    return cluster_summary(rows, levels)
+
+
+def _pending_may_go(core: Core, job: Job, shown: set[str]) -> bool:
+    hard = [str(q) for q in job.spec.get("q_hard") or ()]
+    if not hard:
+        return True
+    groups = core.config.state.groups_of
+    for qi in core.config.queue_instances():
+        if qi.name in shown and any(queue_matches(p, qi, groups(qi.host)) for p in hard):
+            return True
+    return False
+
+
+def keep_rows(
+    core: Core, job: Job, rows: list[dict[str, Any]], shown: set[str] | None
+) -> list[dict[str, Any]]:
+    """The rows of ``job`` in (or, pending, possibly headed for) the shown instances."""
+    if shown is None:
+        return rows
+    pending_ok: bool | None = None
+    kept = []
+    for row in rows:
+        if row.get("queue"):
+            if row["queue"] in shown:
+                kept.append(row)
+            continue
+        if pending_ok is None:
+            pending_ok = _pending_may_go(core, job, shown)
+        if pending_ok:
+            kept.append(row)
+    return kept
+
+
+def per_slot(job: Job, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``-g t``/``-t``: a running row per granted slot, MASTER first, SLAVE after."""
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        task = None
+        if row.get("queue"):
+            task = job.tasks.get(int(row["tasks"]) if job.array else 0)
+            if task is None and not job.array:
+                task = next(iter(job.tasks.values()), None)
+        if task is None or not task.assignment:
+            out.append(row)
+            continue
+        for index, (queue, slots) in enumerate(task.assignment):
+            for slot in range(slots):
+                master = "MASTER" if index == 0 and slot == 0 else "SLAVE"
+                extra = {"queue": queue, "master": master, "slots": 1}
+                out.append({**row, **extra, "print_job_id": slot == 0})
+    return out
+
+
+def per_task(rows: list[dict[str, Any]], job: Job) -> list[dict[str, Any]]:
+    """``-g d``: the pending row of an array job as one row per task."""
+    if not job.array:
+        return rows
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        if row.get("queue") or row.get("state") == "z":
+            out.append(row)
+            continue
+        out.extend({**row, "tasks": str(t)} for t in job.pending)
+    return out
+
+
+def enrich(
+    core: Core, args: JobListArgs, job: Job, prio: Priority, rows: list[dict[str, Any]], now: float
+) -> list[dict[str, Any]]:
+    """Each row with what ``-g d``/``-g t``/``-t``/``-ext``/``-pri``/``-urg``/``-r`` add."""
+    if "d" in args.group:
+        rows = per_task(rows, job)
+    if "t" in args.group:
+        rows = per_slot(job, rows)
+    if args.columns:
+        extra = priority_columns(job, prio, list(args.columns))
+        for row in rows:
+            row.update(extra)
+            if "ext" in args.columns:
+                task_id = int(row["tasks"]) if row.get("tasks") and job.array else None
+                row["usage"] = task_usage(job, task_id, now) if row.get("queue") else None
+    if args.requirements:
+        for row in rows:
+            row["requirements"] = requirements(core, job, row)
+    return rows
