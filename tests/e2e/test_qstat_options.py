@@ -35,7 +35,8 @@ def test_qstat_job_columns_and_requirements(served: RunningCell) -> None:
     assert " urg      rrcontr  wtcontr  dlcontr  name" in urg[0]
     ext = served.run("qstat", "-ext", check=True).stdout.splitlines()
     assert "project          department state cpu        mem     io      tckts" in ext[0]
-    assert "defaultdepartment" not in ext[2] and "defaultdep" in ext[2]
+    assert "defaultdepartment" not in ext[2]
+    assert "defaultdep" in ext[2]
     req = served.run("qstat", "-r", check=True).stdout
     assert "       Full jobname:     longjobname1\n" in req
     assert "       Master Queue:     all.q@" in req
@@ -43,7 +44,8 @@ def test_qstat_job_columns_and_requirements(served: RunningCell) -> None:
     assert "       Hard requested queues: all.q\n" in req
     doc = json.loads(served.run("qstat", "-r", "-pri", "-json", check=True).stdout)
     job = doc["jobs"][0]
-    assert job["ppri"] == -100 and job["requirements"]["full_name"] == "longjobname1"
+    assert job["ppri"] == -100
+    assert job["requirements"]["full_name"] == "longjobname1"
     xml = served.run("qstat", "-urg", "-r", "-xml", check=True).stdout
     root = ET.fromstring(xml.split("\n", 1)[1])
     assert root.findtext(".//job_list/full_job_name") == "longjobname1"
@@ -55,7 +57,9 @@ def test_qstat_queue_resources_and_cluster_summary(served: RunningCell) -> None:
     out = served.run("qstat", "-F", "mem_free,slots,h_rt", check=True).stdout
     lines = out.splitlines()
     assert lines[0].startswith("queuename")
-    assert "\thl:mem_free=" in out and "\tqc:slots=" in out and "\tqf:h_rt=infinity" in out
+    assert "\thl:mem_free=" in out
+    assert "\tqc:slots=" in out
+    assert "\tqf:h_rt=infinity" in out
     cq = served.run("qstat", "-g", "c", check=True).stdout.splitlines()
     assert cq[0].split() == ["CLUSTER", "QUEUE", "CQLOAD", "USED", "RES", "AVAIL", "TOTAL",
                              "aoACDS", "cdsuE"]  # fmt: skip
@@ -72,7 +76,7 @@ def test_qstat_queue_selection_and_grouping(served: RunningCell) -> None:
     served.run("qsub", "-b", "y", "-h", "-t", "1-3", "sleep", "1", check=True)
     _running(served, 1)
     full = served.run("qstat", "-f", check=True).stdout
-    host = next(l.split()[0] for l in full.splitlines() if l.startswith("all.q@") and "0/1/" in l)
+    host = next(x.split()[0] for x in full.splitlines() if x.startswith("all.q@") and "0/1/" in x)
     only = served.run("qstat", "-f", "-q", host, check=True).stdout
     assert only.count("all.q@") == 1
     assert served.run("qstat", "-f", "-ne", check=True).stdout.count("all.q@") == 1
