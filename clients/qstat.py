@@ -36,9 +36,8 @@ from clients.qstat_render.listing import render_full_listing, render_list
 from clients.qstat_render.summary import render_summary
 from clients.qstat_render.text import render_full, render_jobs
 from clients.qstat_render.xml import render_cluster_xml, render_xml
+from qmaster.qstat_args import parse_explain, parse_group, parse_queue_states
 from qmaster.state_filter import WRONG_ARGUMENT, parse_state_filter
-
-WRONG_GROUP = "ERROR! invalid option argument for -g"
 
 QSTAT_USAGE = """\
 usage: qstat [options]
@@ -148,13 +147,22 @@ def _layout(opts: dict[str, Any], group: str) -> Layout | None:
     return None if plain and not has_extras else lay
 
 
+def _check_queue_args(group: str, opts: dict[str, Any]) -> None:
+    """``-g``, ``-explain`` and ``-qs`` as Grid Engine's qstat checks them before asking."""
+    try:
+        parse_group(group)
+        if opts["explain"] is not None:
+            parse_explain(opts["explain"])
+        if opts["queue_states"] is not None:
+            parse_queue_states(opts["queue_states"])
+    except ValueError as exc:
+        raise ClientError(str(exc)) from None
+
+
 def _list_args(opts: dict[str, Any], full: bool) -> dict[str, Any]:
     group = "".join(opts["group"]) + ("t" if opts["tasks"] else "")
     columns = [c for c in ("ext", "pri", "urg") if opts[c]]
-    return {
-        "users": _users(opts["users"]),
-        "states": _states(opts["states"]),
-        "full": full,
+    extras = {
         "columns": columns,
         "requirements": bool(opts["requirements"]),
         "group": group,
@@ -167,6 +175,11 @@ def _list_args(opts: dict[str, Any], full: bool) -> dict[str, Any]:
         "no_empty": bool(opts["no_empty"]),
         "explain": opts["explain"],
     }
+    # only what the options asked for travels; the qmaster's defaults stand for the rest
+    asked = {k: v for k, v in extras.items() if v not in (None, False, "", [])}
+    if opts["queue_resources"] is not None:
+        asked["queue_resources"] = extras["queue_resources"] or []
+    return {"users": _users(opts["users"]), "states": _states(opts["states"]), "full": full} | asked
 
 
 def _list(values: Sequence[str] | str | None) -> list[str] | None:
@@ -241,8 +254,7 @@ def qstat_command(ctx: click.Context, /, **opts: Any) -> int:
             text, code = show_details(data, fmt, bool(opts["binding"]))
     else:
         group = "".join(opts["group"])
-        if any(c not in "cdt" for c in group):
-            raise ClientError(WRONG_GROUP, show_usage=True)
+        _check_queue_args(group, opts)
         full = full or bool(opts["explain"] or opts["queue_states"])
         full = full or opts["queue_resources"] is not None
         reply = transport("job_list", _list_args(opts, full))

@@ -4,7 +4,7 @@ Each attribute a queue instance offers comes from the global level, its host's
 level or its own (see :mod:`qmaster.complexes.levels`). ``qstat -F`` shows
 one line per attribute as ``<dominance><source>:<name>=<value>``: the level
 whose value dominates (``g``, ``h``, ``q``: the most restrictive for ordered
-operators, the upper level for ``==``/``!=``) and where the value comes from
+operators, the lowest level defining it for ``==``/``!=``) and where the value comes from
 (``l`` a load value, ``c`` what is left of a consumable, ``f`` a fixed
 value). Values print as Grid Engine's ``-F`` prints them: memory with
 ``G``/``M``/``K`` and three decimals, times as ``h:mm:ss``, doubles with six
@@ -116,10 +116,11 @@ def _offer(level: Level, name: str) -> tuple[float | str, str] | None:
 def _dominant(
     entry: ComplexEntry, offers: list[tuple[str, float | str, str]]
 ) -> tuple[str, float | str, str]:
-    """Of the offers (upper level first), the one that decides."""
-    best = offers[0]
+    """Of the offers (upper level first), the one ``-F`` shows: the most restrictive for
+    ordered operators, the lowest level's for ``==``/``!=`` (``qf:hostname``)."""
     if entry.relop in (Relop.EQ, Relop.NE, Relop.EXCL):
-        return best
+        return offers[-1]
+    best = offers[0]
     for offer in offers[1:]:
         value, old = offer[1], best[1]
         if not isinstance(value, float) or not isinstance(old, float):
@@ -183,7 +184,12 @@ def levels_for(core: Core, instances: list[QueueInstanceConf]) -> tuple[Levels, 
     """The host levels and the queue levels of ``instances``."""
     table = core.config.complexes
     levels = host_levels(core, (qi.host for qi in instances))
-    return levels, {qi.name: queue_level(qi, table, core.booked) for qi in instances}
+    qlevels = {qi.name: queue_level(qi, table, core.booked) for qi in instances}
+    for qi in instances:
+        # the queue's own host name, as a queue instance carries it (qf:hostname)
+        qlevels[qi.name].values.setdefault("hostname", qi.host)
+        qlevels[qi.name].sources.setdefault("hostname", "f")
+    return levels, qlevels
 
 
 __all__ = ["QUEUE", "Levels", "alarm_reasons", "ge_memory", "host_levels", "levels_for"]

@@ -29,12 +29,11 @@ from qmaster.core.qstat_queues import (
     queue_matches,
 )
 from qmaster.gdi.messages import JobListArgs
+from qmaster.qstat_args import parse_explain, parse_group
 from schedd.priority import Priority
 
 if TYPE_CHECKING:
     from qmaster.core.machine import Core
-
-EXPLAIN = "acAE"
 
 
 def wants_queues(args: JobListArgs) -> bool:
@@ -60,12 +59,12 @@ def selects(args: JobListArgs) -> bool:
 
 def check(args: JobListArgs) -> None:
     """Grid Engine's errors for malformed ``-g``, ``-explain`` and ``-qs`` arguments."""
-    if any(c not in "cdt" for c in args.group):
-        raise InvalidRequest('ERROR! invalid option argument "-g ' + args.group + '"')
-    if args.explain is not None and (
-        not args.explain or any(c not in EXPLAIN for c in args.explain)
-    ):
-        raise InvalidRequest(f'ERROR! invalid queue state "{args.explain}"')
+    try:
+        parse_group(args.group)
+        if args.explain is not None:
+            parse_explain(args.explain)
+    except ValueError as exc:
+        raise InvalidRequest(str(exc)) from None
     check_queue_states(args.queue_states)
 
 
@@ -137,13 +136,19 @@ def cq_summary(rows: list[dict[str, Any]], levels: Any) -> list[dict[str, Any]]:
 
 
 def _pending_may_go(core: Core, job: Job, shown: set[str]) -> bool:
+    """Whether a pending job could in principle go to one of the shown instances:
+    its hard queue requests and its parallel environment admit one of them."""
     hard = [str(q) for q in job.spec.get("q_hard") or ()]
-    if not hard:
-        return True
+    pe = str(job.spec.get("pe_name") or "")
     groups = core.config.state.groups_of
     for qi in core.config.queue_instances():
-        if qi.name in shown and any(queue_matches(p, qi, groups(qi.host)) for p in hard):
-            return True
+        if qi.name not in shown:
+            continue
+        if hard and not any(queue_matches(p, qi, groups(qi.host)) for p in hard):
+            continue
+        if pe and not any(fnmatchcase(name, pe) for name in qi.pe_list):
+            continue
+        return True
     return False
 
 

@@ -26,11 +26,11 @@ from qmaster.complexes.values import ValueParseError
 from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.qstat_levels import Levels
+from qmaster.qstat_args import parse_queue_states
 
 if TYPE_CHECKING:
     from qmaster.core.machine import Core
 
-QUEUE_STATES = "acdosuACDES"
 STATIC_LOADS = frozenset({"arch", "num_proc", "mem_total", "swap_total", "virtual_total"})
 _TEMP = frozenset("aoACDS")
 _MANUAL = frozenset("cdsuE")
@@ -41,10 +41,10 @@ def check_queue_states(letters: str | None) -> frozenset[str] | None:
     """The ``-qs`` letters; Grid Engine's error for an unknown one."""
     if letters is None:
         return None
-    bad = [c for c in letters if c not in QUEUE_STATES]
-    if bad or not letters:
-        raise InvalidRequest(f'ERROR! invalid queue state "{letters}"')
-    return frozenset(letters)
+    try:
+        return parse_queue_states(letters)
+    except ValueError as exc:
+        raise InvalidRequest(str(exc)) from None
 
 
 def queue_matches(pattern: str, qi: QueueInstanceConf, groups: Sequence[str]) -> bool:
@@ -71,7 +71,7 @@ def parse_requests(core: Core, values: Sequence[str]) -> list[tuple[str, str]]:
         name, _, value = item.partition("=")
         entry = table.get(name)
         if entry is None:
-            raise InvalidRequest(f'error: attribute "{name}" is not a complex attribute')
+            raise InvalidRequest(f'unknown resource "{name}"')
         out.append((entry.name, value or "TRUE"))
     return out
 
