@@ -160,8 +160,11 @@ def queue_resources(
     return out
 
 
-def alarm_reasons(table: ComplexTable, qi: QueueInstanceConf, hlevel: Level | None) -> list[str]:
-    """Why the queue instance is in load alarm: one line per passed threshold."""
+def alarm_reasons(
+    table: ComplexTable, qi: QueueInstanceConf, hlevel: Level | None, report: dict[str, str]
+) -> list[str]:
+    """Why the queue instance is in load alarm: one ``alarm hl:<name>=<value as reported>
+    load-threshold=<threshold>`` line per passed threshold, as ``sge_load_alarm_reason``."""
     reasons: list[str] = []
     if hlevel is None:
         return reasons
@@ -175,7 +178,7 @@ def alarm_reasons(table: ComplexTable, qi: QueueInstanceConf, hlevel: Level | No
         except ValueParseError:
             continue
         if not satisfies(entry.type, entry.relop, threshold, load):
-            value = _text(entry, load, "l", None)
+            value = report.get(entry.name) or _text(entry, load, "l", None)
             reasons.append(f"alarm hl:{entry.name}={value} load-threshold={text}")
     return reasons
 

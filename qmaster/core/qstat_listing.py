@@ -110,7 +110,7 @@ def decorate_queues(
         qi = by_name.get(str(row["name"]))
         if qi is None:
             continue
-        reasons = alarm_reasons(table, qi, levels.hosts.get(qi.host))
+        reasons = alarm_reasons(table, qi, levels.hosts.get(qi.host), levels.loads.get(qi.host, {}))
         if reasons:
             row["states"] = "a" + str(row.get("states") or "")
         if args.explain and "a" in args.explain:
