@@ -12,6 +12,7 @@ the sub-task columns. The dash line grows by a fixed run for each option.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -116,6 +117,25 @@ def _numbers(row: Row, lay: Layout, shown: bool) -> str:
 def _time(row: Row) -> str:
     start = row.get("start_time")
     return ge_time(float(start if start is not None else row["submit_time"]))
+
+
+def job_lines(rows: Sequence[Row], lay: Layout) -> str:
+    """Consecutive job lines. With ``-g t``/``-t`` a line of the same job (and task) as
+    the line before leaves the job's fields blank and is a ``SLAVE`` line, as
+    ``sge_print_jobs_queue`` prints them."""
+    out: list[str] = []
+    last: tuple[object, object] | None = None
+    for given in rows:
+        row = given
+        key = (row.get("job_id"), row.get("tasks"))
+        if lay.master:
+            different = key != last
+            row = {**row, "print_job_id": different}
+            if not different and row.get("master") == "MASTER":
+                row["master"] = "SLAVE"
+        last = key
+        out.append(job_line(row, lay))
+    return "".join(out)
 
 
 def job_line(row: Row, lay: Layout) -> str:

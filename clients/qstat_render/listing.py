@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from clients.qstat_render.columns import Layout, header, job_line
+from clients.qstat_render.columns import Layout, header, job_lines
 from clients.qstat_render.requirements import render_requirements
 from clients.qstat_render.text import finished_banner, pending_banner, queue_header, queue_line
 
@@ -20,11 +20,16 @@ Row = dict[str, Any]
 _EXT_RULE = "-" * 108
 
 
-def _job(row: Row, lay: Layout) -> str:
-    text = job_line(row, lay)
-    if row.get("requirements"):
-        text += render_requirements(row["requirements"])
-    return text
+def _jobs(rows: Sequence[Row], lay: Layout) -> str:
+    """Job lines, each followed by its ``-r`` block."""
+    if not any(r.get("requirements") for r in rows):
+        return job_lines(rows, lay)
+    parts = []
+    for row in rows:
+        parts.append(job_lines([row], lay))
+        if row.get("requirements"):
+            parts.append(render_requirements(row["requirements"]))
+    return "".join(parts)
 
 
 def render_list(rows: Sequence[Row], lay: Layout) -> str:
@@ -32,7 +37,7 @@ def render_list(rows: Sequence[Row], lay: Layout) -> str:
     if not rows:
         return ""
     ordered = [r for r in rows if r.get("queue")] + [r for r in rows if not r.get("queue")]
-    return header(lay) + "".join(_job(r, lay) for r in ordered)
+    return header(lay) + _jobs(ordered, lay)
 
 
 def queue_block(queue: Row, ext: bool) -> str:
@@ -53,13 +58,13 @@ def render_full_listing(queues: Sequence[Row], rows: Sequence[Row], lay: Layout)
     parts: list[str] = [queue_header()] if queues else []
     for queue in queues:
         parts.append(queue_block(queue, lay.ext))
-        parts.extend(_job(r, lay) for r in rows if r.get("queue") == queue["name"])
+        parts.append(_jobs([r for r in rows if r.get("queue") == queue["name"]], lay))
     pending = [r for r in rows if not r.get("queue") and r.get("state") != "z"]
     if pending:
-        parts.append(pending_banner())
-        parts.extend(_job(r, lay) for r in pending)
+        parts.append(pending_banner(lay.ext))
+        parts.append(_jobs(pending, lay))
     finished = [r for r in rows if r.get("state") == "z"]
     if finished:
-        parts.append(finished_banner())
-        parts.extend(_job(r, lay) for r in finished)
+        parts.append(finished_banner(lay.ext))
+        parts.append(_jobs(finished, lay))
     return "".join(parts)

@@ -86,14 +86,16 @@ def queue_line(queue: Row, width: int = QUEUE_WIDTH) -> str:
     )
 
 
-def pending_banner() -> str:
-    """The block that opens the pending jobs of ``qstat -f``."""
-    return f"\n{_HASHES}\n{PENDING_BANNER}\n{_HASHES}\n"
+def pending_banner(ext: bool = False) -> str:
+    """The block that opens the pending jobs of ``qstat -f`` (110 more ``#`` with ``-ext``)."""
+    hashes = _HASHES + ("#" * 110 if ext else "")
+    return f"\n{hashes}\n{PENDING_BANNER}\n{hashes}\n"
 
 
-def finished_banner() -> str:
+def finished_banner(ext: bool = False) -> str:
     """The block that opens the finished jobs (``-s z``) of ``qstat -f``."""
-    return f"\n{_HASHES}\n{FINISHED_BANNER}\n{_HASHES}\n"
+    hashes = _HASHES + ("#" * 110 if ext else "")
+    return f"\n{hashes}\n{FINISHED_BANNER}\n{hashes}\n"
 
 
 def render_full(queues: Sequence[Row], rows: Sequence[Row]) -> str:

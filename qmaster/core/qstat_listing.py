@@ -172,9 +172,17 @@ def keep_rows(
     return kept
 
 
-def per_slot(job: Job, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``-g t``/``-t``: a running row per granted slot, MASTER first, SLAVE after."""
+def _first_task_free(core: Core, job: Job) -> bool:
+    """A PE with ``job_is_first_task FALSE``: the master task holds no slot of its own."""
+    pe = core.config.pes.get(str(job.spec.get("pe_name") or ""))
+    return pe is not None and pe.attrs.get("job_is_first_task", "TRUE").upper() == "FALSE"
+
+
+def per_slot(core: Core, job: Job, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``-g t``/``-t``: a running row per granted slot (plus one for a master task that holds
+    none), ``MASTER`` for the master queue's first line, ``SLAVE`` for the others."""
     out: list[dict[str, Any]] = []
+    adjust = 1 if _first_task_free(core, job) else 0
     for row in rows:
         task = None
         if row.get("queue"):
@@ -185,10 +193,9 @@ def per_slot(job: Job, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             out.append(row)
             continue
         for index, (queue, slots) in enumerate(task.assignment):
-            for slot in range(slots):
+            for slot in range(slots + (adjust if index == 0 else 0)):
                 master = "MASTER" if index == 0 and slot == 0 else "SLAVE"
-                extra = {"queue": queue, "master": master, "slots": 1}
-                out.append({**row, **extra, "print_job_id": slot == 0})
+                out.append({**row, "queue": queue, "master": master, "slots": 1})
     return out
 
 
@@ -212,7 +219,7 @@ def enrich(
     if "d" in args.group:
         rows = per_task(rows, job)
     if "t" in args.group:
-        rows = per_slot(job, rows)
+        rows = per_slot(core, job, rows)
     if args.columns:
         extra = priority_columns(job, prio, list(args.columns))
         for row in rows:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from clients.qstat_render.cluster import render_cluster
-from clients.qstat_render.columns import Layout, header, job_line
+from clients.qstat_render.columns import Layout, header, job_line, job_lines
 from clients.qstat_render.listing import queue_block
 from clients.qstat_render.requirements import render_requirements
 
@@ -45,6 +45,17 @@ def test_master_column_replaces_slots() -> None:
     assert header(lay).splitlines()[0].endswith("master ja-task-ID ")
     slave = {**ROW, "queue": "all.q@h", "master": "SLAVE", "print_job_id": False}
     assert job_line(slave, lay) == " " * 66 + f"{'all.q@h':<30} SLAVE  " + " " * 7 + "\n"
+
+
+def test_lines_of_the_same_job_leave_its_fields_blank() -> None:
+    """-g t: only the first line of a job shows its fields; a repeated MASTER becomes SLAVE."""
+    lay = Layout(master=True)
+    rows = [{**ROW, "queue": q, "master": m} for q, m in (("a@h", "MASTER"), ("a@h", "SLAVE"))]
+    lines = job_lines(rows, lay).splitlines()
+    assert lines[0].startswith("      7 0.50000 job ")
+    assert lines[1].startswith(" " * 66 + "a@h ")
+    again = job_lines([{**rows[0], "master": "SLAVE"}, rows[0]], lay).splitlines()
+    assert again[1].rstrip().endswith("a@h                            SLAVE")
 
 
 def test_requirements_block() -> None:
