@@ -7,7 +7,7 @@ whose value dominates (``g``, ``h``, ``q``: the most restrictive for ordered
 operators, the lowest level defining it for ``==``/``!=``) and where the value comes from
 (``l`` a load value, ``c`` what is left of a consumable, ``f`` a fixed
 value). Values print as Grid Engine's ``-F`` prints them: memory with
-``G``/``M``/``K`` and three decimals, times as ``h:mm:ss``, doubles with six
+``G``/``M``/``K`` and three decimals, times as ``hh:mm:ss``, doubles with six
 decimals, load values as reported.
 
 A queue instance is in load alarm (state ``a``) when a value of its host
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from qmaster.complexes.compare import satisfies
@@ -26,7 +26,7 @@ from qmaster.complexes.levels import GLOBAL, HOST, LETTER, QUEUE, Level, build_l
 from qmaster.complexes.load import running_slots_by_host, simulated_load
 from qmaster.complexes.table import ComplexEntry, ComplexTable
 from qmaster.complexes.types import Relop, ValueType
-from qmaster.complexes.values import ValueParseError, format_time
+from qmaster.complexes.values import ValueParseError
 from qmaster.conf import fields as f
 from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.view import queue_level
@@ -36,6 +36,14 @@ if TYPE_CHECKING:
 
 GLOBAL_HOST = "global"
 
+#: A queue instance's built-in resources, in the order Grid Engine lists them.
+QUEUE_RESOURCES = (
+    "qname", "hostname", "slots", "tmpdir", "seq_no", "rerun", "calendar",
+    "s_rt", "h_rt", "s_cpu", "h_cpu", "s_fsize", "h_fsize", "s_data", "h_data",
+    "s_stack", "h_stack", "s_core", "h_core", "s_rss", "h_rss", "s_vmem", "h_vmem",
+    "min_cpu_interval",
+)  # fmt: skip
+
 
 @dataclass(frozen=True, slots=True)
 class Levels:
@@ -44,6 +52,9 @@ class Levels:
     glob: Level
     hosts: dict[str, Level]
     loads: dict[str, dict[str, str]]
+    # attribute names in Grid Engine's order: load report first, then complex_values
+    glob_names: tuple[str, ...] = ()
+    host_names: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def host_levels(core: Core, hosts: Iterable[str]) -> Levels:
@@ -61,6 +72,7 @@ def host_levels(core: Core, hosts: Iterable[str]) -> Levels:
     running = running_slots_by_host(core.booked)
     levels: dict[str, Level] = {}
     loads: dict[str, dict[str, str]] = {}
+    names: dict[str, tuple[str, ...]] = {}
     for name in sorted(set(hosts)):
         conf = core.config.exechost(name)
         report = simulated_load(conf.load_values, running.get(name, 0.0)) if conf else {}
@@ -74,7 +86,10 @@ def host_levels(core: Core, hosts: Iterable[str]) -> Levels:
         )
         level.used = core.booked.at(HOST, name)
         levels[name], loads[name] = level, report
-    return Levels(glob, levels, loads)
+        names[name] = (*report, *(conf.complex_values if conf else {}))
+    glob_names = (*(glob_conf.load_values if glob_conf else {}),)
+    glob_names += (*(glob_conf.complex_values if glob_conf else {}),)
+    return Levels(glob, levels, loads, glob_names, names)
 
 
 def ge_memory(value: float) -> str:
@@ -87,13 +102,21 @@ def ge_memory(value: float) -> str:
     return f"{value:.3f}"
 
 
+def ge_time_span(value: float) -> str:
+    """``double_print_time_to_dstring``: ``00:05:00``, ``infinity``."""
+    if math.isinf(value):
+        return "infinity"
+    secs = int(value)
+    return f"{secs // 3600:02d}:{secs % 3600 // 60:02d}:{secs % 60:02d}"
+
+
 def _text(entry: ComplexEntry, value: float | str, source: str, reported: str | None) -> str:
     if isinstance(value, str):
         return value
     if entry.type is ValueType.MEMORY:
         return ge_memory(value)
     if entry.type is ValueType.TIME:
-        return "infinity" if math.isinf(value) else format_time(value)
+        return ge_time_span(value)
     if source == "l" and reported is not None:
         return reported
     if math.isinf(value):
@@ -131,19 +154,33 @@ def _dominant(
     return best
 
 
+def attribute_order(table: ComplexTable, levels: Levels, qi: QueueInstanceConf) -> list[str]:
+    """The attributes of a queue instance in ``get_attribute_list``'s order: the global
+    load report and complex_values, the host's, the queue's built-in resources, the
+    queue's complex_values; each name once, unknown names left out."""
+    order: dict[str, None] = {}
+    names = [*levels.glob_names, *levels.host_names.get(qi.host, ()), *QUEUE_RESOURCES]
+    for name in [*names, *qi.complex_values]:
+        entry = table.get(name)
+        if entry is not None:
+            order.setdefault(entry.name, None)
+    return list(order)
+
+
 def queue_resources(
     table: ComplexTable,
     levels: Levels,
     qlevel: Level,
-    host: str,
+    qi: QueueInstanceConf,
     names: list[str],
 ) -> list[dict[str, str]]:
-    """The ``-F`` lines of one queue instance, in the complex table's order."""
+    """The ``-F`` lines of one queue instance (only ``names`` when given)."""
     wanted = {table[n].name for n in names if n in table} if names else None
-    hlevel = levels.hosts.get(host)
-    report = levels.loads.get(host, {})
+    hlevel = levels.hosts.get(qi.host)
+    report = levels.loads.get(qi.host, {})
     out: list[dict[str, str]] = []
-    for entry in table:
+    for name in attribute_order(table, levels, qi):
+        entry = table[name]
         if wanted is not None and entry.name not in wanted:
             continue
         offers: list[tuple[str, float | str, str]] = []
@@ -189,10 +226,23 @@ def levels_for(core: Core, instances: list[QueueInstanceConf]) -> tuple[Levels, 
     levels = host_levels(core, (qi.host for qi in instances))
     qlevels = {qi.name: queue_level(qi, table, core.booked) for qi in instances}
     for qi in instances:
-        # the queue's own host name, as a queue instance carries it (qf:hostname)
-        qlevels[qi.name].values.setdefault("hostname", qi.host)
-        qlevels[qi.name].sources.setdefault("hostname", "f")
+        # what a queue instance carries beyond its scheduling level: its host name,
+        # its calendar (NONE too) and min_cpu_interval (qf:hostname, qf:calendar=NONE)
+        level = qlevels[qi.name]
+        for name, text in (("hostname", qi.host), *_displayed(qi)):
+            entry = table.get(name)
+            if entry is None or entry.name in level.values:
+                continue
+            try:
+                level.values[entry.name] = entry.parse(text)
+            except ValueParseError:
+                continue
+            level.sources[entry.name] = "f"
     return levels, qlevels
+
+
+def _displayed(qi: QueueInstanceConf) -> list[tuple[str, str]]:
+    return [(n, qi.attrs[n]) for n in ("calendar", "min_cpu_interval") if n in qi.attrs]
 
 
 __all__ = ["QUEUE", "Levels", "alarm_reasons", "ge_memory", "host_levels", "levels_for"]

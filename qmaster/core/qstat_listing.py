@@ -116,7 +116,7 @@ def decorate_queues(
         if args.explain and "a" in args.explain:
             row["explain"] = reasons
         if args.queue_resources is not None:
-            row["resources"] = queue_resources(table, levels, qlevels[qi.name], qi.host, names)
+            row["resources"] = queue_resources(table, levels, qlevels[qi.name], qi, names)
     return rows, levels
 
 

@@ -151,3 +151,17 @@ def test_bad_arguments_get_grid_engines_messages() -> None:
     assert errors(core, explain="d") == ["unknown queue state: d found in string: d"]
     assert errors(core, group="q") == ["wrong character 'q' for -g option"]
     assert errors(core, resources=["nosuch=1"]) == ['unknown resource "nosuch"']
+
+
+def test_queue_resources_follow_grid_engines_attribute_order() -> None:
+    """-F lists the host's load report first, then the queue's built-ins from qname on."""
+    core = make_core()
+    lines = listing(core, queue_resources=[])["queues"][0]["resources"]
+    names = [r["name"] for r in lines]
+    assert names[:4] == ["load_avg", "load_short", "load_medium", "load_long"]
+    assert names.index("num_proc") < names.index("qname") < names.index("hostname")
+    assert names.index("hostname") < names.index("slots") < names.index("h_vmem")
+    values = {r["name"]: r["value"] for r in lines}
+    assert values["min_cpu_interval"] == "00:05:00"
+    assert values["calendar"] == "NONE"
+    assert values["mem_total"] == "8.000G"
