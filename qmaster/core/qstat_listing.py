@@ -135,15 +135,18 @@ def cq_summary(rows: list[dict[str, Any]], levels: Any) -> list[dict[str, Any]]:
     return cluster_summary(rows, levels)
 
 
-def _pending_may_go(core: Core, job: Job, shown: set[str]) -> bool:
+def shown_instances(core: Core, names: set[str]) -> list[QueueInstanceConf]:
+    """The configured instances among the shown queue rows (once per listing)."""
+    return [qi for qi in core.config.queue_instances() if qi.name in names]
+
+
+def _pending_may_go(core: Core, job: Job, shown: list[QueueInstanceConf]) -> bool:
     """Whether a pending job could in principle go to one of the shown instances:
     its hard queue requests and its parallel environment admit one of them."""
     hard = [str(q) for q in job.spec.get("q_hard") or ()]
     pe = str(job.spec.get("pe_name") or "")
     groups = core.config.state.groups_of
-    for qi in core.config.queue_instances():
-        if qi.name not in shown:
-            continue
+    for qi in shown:
         if hard and not any(queue_matches(p, qi, groups(qi.host)) for p in hard):
             continue
         if pe and not any(fnmatchcase(name, pe) for name in qi.pe_list):
@@ -153,20 +156,24 @@ def _pending_may_go(core: Core, job: Job, shown: set[str]) -> bool:
 
 
 def keep_rows(
-    core: Core, job: Job, rows: list[dict[str, Any]], shown: set[str] | None
+    core: Core,
+    job: Job,
+    rows: list[dict[str, Any]],
+    shown: tuple[set[str], list[QueueInstanceConf]] | None,
 ) -> list[dict[str, Any]]:
     """The rows of ``job`` in (or, pending, possibly headed for) the shown instances."""
     if shown is None:
         return rows
+    names, instances = shown
     pending_ok: bool | None = None
     kept = []
     for row in rows:
         if row.get("queue"):
-            if row["queue"] in shown:
+            if row["queue"] in names:
                 kept.append(row)
             continue
         if pending_ok is None:
-            pending_ok = _pending_may_go(core, job, shown)
+            pending_ok = _pending_may_go(core, job, instances)
         if pending_ok:
             kept.append(row)
     return kept

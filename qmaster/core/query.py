@@ -23,6 +23,7 @@ from qmaster.core.qstat_listing import (
     narrows,
     selected_instances,
     selects,
+    shown_instances,
     wants_queues,
 )
 from qmaster.core.sched_info import job_info_setting, summary
@@ -90,7 +91,7 @@ def handle_job_list(core: Core, req: Request, now: float, out: Outcome) -> None:
     check(args)
     users = None if args.users is None or "*" in args.users else set(args.users)
     data: dict[str, Any] = {"now": now}
-    shown: set[str] | None = None
+    shown: tuple[set[str], list[QueueInstanceConf]] | None = None
     if wants_queues(args) or selects(args):
         instances = selected_instances(core, args) if narrows(args) else None
         queues, levels = decorate_queues(
@@ -99,8 +100,9 @@ def handle_job_list(core: Core, req: Request, now: float, out: Outcome) -> None:
         queues = filter_queue_rows(args, queues)
         if "c" in args.group:
             data["cluster_queues"] = cq_summary(queues, levels)
-        if selects(args) or args.no_empty:
-            shown = {str(q["name"]) for q in queues}
+        if selects(args):
+            names = {str(q["name"]) for q in queues}
+            shown = (names, shown_instances(core, names))
         if wants_queues(args):
             data["queues"] = queues
     prio = JobPriorities(core, now)

@@ -165,3 +165,14 @@ def test_queue_resources_follow_grid_engines_attribute_order() -> None:
     assert values["min_cpu_interval"] == "00:05:00"
     assert values["calendar"] == "NONE"
     assert values["mem_total"] == "8.000G"
+
+
+def test_ne_hides_empty_queues_but_no_job() -> None:
+    """-ne drops queues without jobs from -f, never a pending job."""
+    core = make_core()
+    submit(core, q_hard=["all.q@host4"], h=True)
+    data = listing(core, full=True, no_empty=True)
+    assert data["queues"] == []
+    assert [r["job_id"] for r in data["jobs"]] == [1]
+    assert [r["job_id"] for r in listing(core, full=True, queues=["all.q@host3"])["jobs"]] == []
+    assert [r["job_id"] for r in listing(core, full=True, queues=["*@host4"])["jobs"]] == [1]
