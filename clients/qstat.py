@@ -32,9 +32,9 @@ from clients.qstat_render.jsondoc import (
     render_json,
     render_summary_json,
 )
-from clients.qstat_render.listing import render_full_listing, render_list
+from clients.qstat_render.listing import render_full, render_full_listing, render_list
 from clients.qstat_render.summary import render_summary
-from clients.qstat_render.text import render_full, render_jobs
+from clients.qstat_render.text import render_jobs
 from clients.qstat_render.xml import render_cluster_xml, render_xml
 from qmaster.qstat_args import parse_explain, parse_group, parse_queue_states
 from qmaster.state_filter import WRONG_ARGUMENT, parse_state_filter

@@ -120,22 +120,27 @@ def _time(row: Row) -> str:
 
 
 def job_lines(rows: Sequence[Row], lay: Layout) -> str:
-    """Consecutive job lines. With ``-g t``/``-t`` a line of the same job (and task) as
-    the line before leaves the job's fields blank and is a ``SLAVE`` line, as
-    ``sge_print_jobs_queue`` prints them."""
+    """Consecutive job lines (see :func:`job_line_list`)."""
+    return "".join(job_line_list(rows, lay))
+
+
+def job_line_list(rows: Sequence[Row], lay: Layout) -> list[str]:
+    """Consecutive job lines, one string each. With ``-f`` or ``-g t``/``-t`` a line for the same job
+    (and task) in the same queue as the line before leaves the job's fields blank
+    (and is a ``SLAVE`` line), as ``sge_print_jobs_queue`` prints a queue's lines."""
     out: list[str] = []
-    last: tuple[object, object] | None = None
+    before: tuple[object, ...] | None = None
     for given in rows:
         row = given
-        key = (row.get("job_id"), row.get("tasks"))
-        if lay.master:
-            different = key != last
+        key = (row.get("job_id"), row.get("tasks"), row.get("queue"))
+        if (lay.master or lay.full) and row.get("queue"):
+            different = key != before
             row = {**row, "print_job_id": different}
             if not different and row.get("master") == "MASTER":
                 row["master"] = "SLAVE"
-        last = key
+        before = key
         out.append(job_line(row, lay))
-    return "".join(out)
+    return out
 
 
 def job_line(row: Row, lay: Layout) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from clients.qstat_render.columns import Layout, header, job_lines
+from clients.qstat_render.columns import Layout, header, job_line_list, job_lines
 from clients.qstat_render.requirements import render_requirements
 from clients.qstat_render.text import finished_banner, pending_banner, queue_header, queue_line
 
@@ -25,8 +25,8 @@ def _jobs(rows: Sequence[Row], lay: Layout) -> str:
     if not any(r.get("requirements") for r in rows):
         return job_lines(rows, lay)
     parts = []
-    for row in rows:
-        parts.append(job_lines([row], lay))
+    for row, line in zip(rows, job_line_list(rows, lay), strict=True):
+        parts.append(line)
         if row.get("requirements"):
             parts.append(render_requirements(row["requirements"]))
     return "".join(parts)
@@ -68,3 +68,8 @@ def render_full_listing(queues: Sequence[Row], rows: Sequence[Row], lay: Layout)
         parts.append(finished_banner(lay.ext))
         parts.append(_jobs(finished, lay))
     return "".join(parts)
+
+
+def render_full(queues: Sequence[Row], rows: Sequence[Row]) -> str:
+    """Plain ``qstat -f``."""
+    return render_full_listing(queues, rows, Layout(full=True))

@@ -114,6 +114,14 @@ def _defaults(core: Core, job: Job, queue: str | None) -> list[dict[str, str]]:
     return out
 
 
+def _granted_slots(job: Job, row: dict[str, Any]) -> int:
+    """All slots the row's task holds, over every queue (``Granted PE``)."""
+    task = job.tasks.get(int(row["tasks"]) if job.array and row.get("tasks") else 0)
+    if task is None and not job.array:
+        task = next(iter(job.tasks.values()), None)
+    return task.slots if task is not None and task.assignment else int(row["slots"])
+
+
 def requirements(core: Core, job: Job, row: dict[str, Any]) -> dict[str, Any]:
     """``-r``: the job's requirements, for one of its rows."""
     spec, table = job.spec, core.config.complexes
@@ -124,7 +132,7 @@ def requirements(core: Core, job: Job, row: dict[str, Any]) -> dict[str, Any]:
     ]
     granted = None
     if queue and spec.get("pe_name"):
-        granted = {"name": spec["pe_name"], "slots": int(row["slots"])}
+        granted = {"name": spec["pe_name"], "slots": _granted_slots(job, row)}
     pe = None
     if spec.get("pe_name"):
         pe = {"name": spec["pe_name"], "min": int(spec.get("pe_min", 1))}

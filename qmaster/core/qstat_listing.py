@@ -179,6 +179,30 @@ def keep_rows(
     return kept
 
 
+def per_queue(job: Job, rows: list[dict[str, Any]], args: JobListArgs) -> list[dict[str, Any]]:
+    """``-f`` (without ``-g t``): a running row in each queue of its task, with the slots
+    it holds there, as Grid Engine lists a parallel job under every queue it uses."""
+    if not args.full or "t" in args.group or not job.spec.get("pe_name"):
+        return rows
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        task = _task_of(job, row)
+        if task is None or len(task.assignment) < 2:
+            out.append(row)
+            continue
+        out.extend({**row, "queue": queue, "slots": slots} for queue, slots in task.assignment)
+    return out
+
+
+def _task_of(job: Job, row: dict[str, Any]) -> Any:
+    if not row.get("queue"):
+        return None
+    task = job.tasks.get(int(row["tasks"]) if job.array else 0)
+    if task is None and not job.array:
+        task = next(iter(job.tasks.values()), None)
+    return task
+
+
 def _first_task_free(core: Core, job: Job) -> bool:
     """A PE with ``job_is_first_task FALSE``: the master task holds no slot of its own."""
     pe = core.config.pes.get(str(job.spec.get("pe_name") or ""))
@@ -191,11 +215,7 @@ def per_slot(core: Core, job: Job, rows: list[dict[str, Any]]) -> list[dict[str,
     out: list[dict[str, Any]] = []
     adjust = 1 if _first_task_free(core, job) else 0
     for row in rows:
-        task = None
-        if row.get("queue"):
-            task = job.tasks.get(int(row["tasks"]) if job.array else 0)
-            if task is None and not job.array:
-                task = next(iter(job.tasks.values()), None)
+        task = _task_of(job, row)
         if task is None or not task.assignment:
             out.append(row)
             continue

@@ -21,6 +21,7 @@ from qmaster.core.qstat_listing import (
     filter_queue_rows,
     keep_rows,
     narrows,
+    per_queue,
     selected_instances,
     selects,
     shown_instances,
@@ -110,7 +111,8 @@ def handle_job_list(core: Core, req: Request, now: float, out: Outcome) -> None:
     for job in sorted(core.jobs.values(), key=lambda j: j.job_id):
         if users is None or job.owner.user in users:
             p = prio.of(job)
-            kept = keep_rows(core, job, keeps(core, job, job_rows(core, job, p.prio), bits), shown)
+            mine = per_queue(job, keeps(core, job, job_rows(core, job, p.prio), bits), args)
+            kept = keep_rows(core, job, mine, shown)
             rows.extend(enrich(core, args, job, p, kept, now) if kept else kept)
     if wants_zombies(bits):
         for job in core.zombies:

@@ -96,3 +96,13 @@ def test_cluster_summary_layout() -> None:
     )
     assert lines[1] == "-" * 80
     assert lines[2] == f"{'all.q':<30}    -NA-      1      0      3      4      0      0 "
+
+
+def test_full_listing_blanks_a_jobs_repeated_line_within_a_queue() -> None:
+    """-f: each queue block's first line of a job shows it; further lines there are blank."""
+    lay = Layout(full=True)
+    rows = [{**ROW, "state": "r", "queue": q} for q in ("a@h1", "a@h1", "a@h2")]
+    lines = job_lines(rows, lay).splitlines()
+    assert lines[0].startswith("      7 ")
+    assert lines[1].startswith(" " * 66 + "    1")
+    assert lines[2].startswith("      7 ")

@@ -176,3 +176,15 @@ def test_ne_hides_empty_queues_but_no_job() -> None:
     assert [r["job_id"] for r in data["jobs"]] == [1]
     assert [r["job_id"] for r in listing(core, full=True, queues=["all.q@host3"])["jobs"]] == []
     assert [r["job_id"] for r in listing(core, full=True, queues=["*@host4"])["jobs"]] == [1]
+
+
+def test_full_listing_shows_a_parallel_job_in_each_of_its_queues() -> None:
+    """-f lists a PE job under every queue it holds slots in; -r's Granted PE counts all."""
+    core = make_core()
+    submit(core, b=True, CMDARGS=["100"], pe_name="make", pe_min=3, pe_max=3)
+    run_until(core, T0 + 1)
+    rows = listing(core, T0 + 1, full=True, requirements=True)["jobs"]
+    assert len({r["queue"] for r in rows}) == 3
+    assert [r["slots"] for r in rows] == [1, 1, 1]
+    assert {r["requirements"]["granted_pe"]["slots"] for r in rows} == {3}
+    assert len(listing(core, T0 + 1)["jobs"]) == 1
