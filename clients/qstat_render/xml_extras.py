@@ -1,15 +1,15 @@
 """What ``-ext``/``-pri``/``-urg``/``-r``/``-F``/``-explain``/``-g c`` add to ``qstat -xml``.
 
-Element names are those of Grid Engine's ``qstat_xml.c``: ``JB_nurg``,
-``JB_nppri``, ``JAT_ntix``, ``JB_urg``, ``JB_rrcontr``, ``JB_wtcontr``,
-``JB_dlcontr``, ``JB_priority``, ``JB_project``, ``JB_department``,
-``JB_deadline``, the ticket counts and ``JAT_share``; ``-r`` adds
-``full_job_name``, ``master_queue``, ``requested_pe``, ``granted_pe``,
-``hard_request`` (with ``resource_contribution``), ``soft_request``,
-``hard_req_queue``, ``soft_req_queue``, ``predecessor_jobs_req`` and
-``predecessor_jobs``; ``-F`` one ``resource`` element per value (``name`` and
-``type`` attributes); ``-explain a`` the ``load-alarm-reason`` elements.
-``-g c`` writes one ``cluster_queue_summary`` per cluster queue.
+In the order and with the names of Grid Engine's ``qstat_xml_job``: after
+``JAT_prio`` come ``JAT_ntix`` (-ext), ``JB_nurg JB_urg JB_rrcontr JB_wtcontr
+JB_dlcontr`` (-urg, ``%.0f``), ``JB_nppri JB_priority`` (-pri); after the owner
+``JB_project JB_department`` (-ext); after the time ``JB_deadline`` (-urg) and
+the usage and tickets (-ext); after the slots the ``-r`` elements
+(``full_job_name``, ``requested_pe``, ``granted_pe``, ``hard_request`` with
+``resource_contribution``, ``soft_request``, ``hard_req_queue``...). ``-F``
+adds one ``resource`` element per value (``name`` and ``type`` attributes) to
+a ``Queue-List``, ``-explain a`` its ``load-alarm-reason`` elements; ``-g c``
+writes one ``cluster_queue_summary`` per cluster queue.
 """
 
 from __future__ import annotations
@@ -22,10 +22,6 @@ from clients.qstat_render.times import xml_time
 
 Row = dict[str, Any]
 
-_NUMBERS = (
-    ("nurg", "JB_nurg"), ("npprior", "JB_nppri"), ("ntckts", "JAT_ntix"), ("urg", "JB_urg"),
-    ("rrcontr", "JB_rrcontr"), ("wtcontr", "JB_wtcontr"), ("dlcontr", "JB_dlcontr"),
-)  # fmt: skip
 _TICKETS = (
     ("tickets", "tickets"), ("override_tickets", "JB_override_tickets"),
     ("otickets", "otickets"), ("ftickets", "ftickets"), ("stickets", "stickets"),
@@ -42,32 +38,59 @@ def _el(pad: int, name: str, value: object, attrs: str = "") -> str:
     return f"{' ' * pad}<{name}{attrs}>{escape(str(value))}</{name}>\n"
 
 
-def job_extras(row: Row, pad: int) -> list[str]:
-    """The elements the job options add to one ``job_list`` element."""
-    parts = [_el(pad, tag, f"{float(row[key]):.5f}") for key, tag in _NUMBERS if key in row]
-    if "ppri" in row:
-        parts.append(_el(pad, "JB_priority", int(row["ppri"])))
+def _d8(value: float) -> str:
+    """``xml_append_Attr_D8``: ``%.0f``, or ``%.3g`` above 99999999."""
+    return f"{value:.3g}" if value > 99999999 else f"{value:.0f}"
+
+
+def priority_fields(row: Row, pad: int) -> list[str]:
+    """After ``JAT_prio``: ``JAT_ntix`` (-ext), the urgency parts (-urg), ``JB_nppri`` and
+    ``JB_priority`` (-pri)."""
+    parts = []
     if "department" in row:
-        parts.append(_el(pad, "JB_project", row.get("project") or ""))
-        parts.append(_el(pad, "JB_department", row["department"]))
-    if row.get("deadline"):
-        parts.append(_el(pad, "JB_deadline", xml_time(float(row["deadline"]))))
-    usage = row.get("usage")
-    if usage:
-        for key in ("cpu", "mem", "io"):
-            parts.append(_el(pad, f"{key}_usage", f"{float(usage[key]):.5f}"))
-    parts += [_el(pad, tag, int(row[key])) for key, tag in _TICKETS if key in row]
-    if "share" in row:
-        parts.append(_el(pad, "JAT_share", f"{float(row['share']):.5f}"))
-    if row.get("requirements"):
-        parts.extend(_requirements(row["requirements"], pad))
+        parts.append(_el(pad, "JAT_ntix", f"{float(row.get('ntckts', 0.0)):.5f}"))
+    if "urg" in row:
+        parts.append(_el(pad, "JB_nurg", f"{float(row.get('nurg', 0.0)):.5f}"))
+        for key in ("urg", "rrcontr", "wtcontr", "dlcontr"):
+            parts.append(_el(pad, f"JB_{key}", _d8(float(row[key]))))
+    if "ppri" in row:
+        parts.append(_el(pad, "JB_nppri", f"{float(row.get('npprior', 0.0)):.5f}"))
+        parts.append(_el(pad, "JB_priority", int(row["ppri"])))
     return parts
 
 
-def _requirements(req: Row, pad: int) -> list[str]:
+def project_fields(row: Row, pad: int) -> list[str]:
+    """-ext: ``JB_project`` and ``JB_department`` after the owner."""
+    if "department" not in row:
+        return []
+    return [
+        _el(pad, "JB_project", row.get("project") or ""),
+        _el(pad, "JB_department", row["department"]),
+    ]
+
+
+def usage_fields(row: Row, pad: int) -> list[str]:
+    """After the time: ``JB_deadline`` (-urg), usage and tickets (-ext)."""
+    parts = []
+    if row.get("deadline"):
+        parts.append(_el(pad, "JB_deadline", xml_time(float(row["deadline"]))))
+    if "department" not in row:
+        return parts
+    usage = row.get("usage")
+    if usage:
+        parts += [_el(pad, f"{k}_usage", f"{float(usage[k]):.5f}") for k in ("cpu", "mem", "io")]
+    if row.get("state") != "z":
+        parts += [_el(pad, tag, int(row.get(key, 0))) for key, tag in _TICKETS[:2]]
+        parts.append(_el(pad, "JB_jobshare", int(float(row.get("share", 0.0)))))
+        parts += [_el(pad, tag, int(row.get(key, 0))) for key, tag in _TICKETS[2:]]
+        parts.append(_el(pad, "JAT_share", f"{float(row.get('share', 0.0)):.5f}"))
+    return parts
+
+
+def requirement_fields(req: Row, pad: int) -> list[str]:
+    """-r: ``full_job_name``, PEs, requests, queues and predecessors (no master queue or
+    checkpoint element: ``qstat_xml_job_additional_info`` skips them)."""
     parts = [_el(pad, "full_job_name", req.get("full_name") or "")]
-    if req.get("master_queue"):
-        parts.append(_el(pad, "master_queue", req["master_queue"]))
     pe = req.get("requested_pe")
     if pe:
         span = str(pe["min"]) if pe["min"] == pe["max"] else f"{pe['min']}-{pe['max']}"
@@ -91,6 +114,8 @@ def _requirements(req: Row, pad: int) -> list[str]:
     parts += [_el(pad, "master_hard_req_queue", q) for q in req.get("master_queues") or []]
     parts += [_el(pad, "predecessor_jobs_req", j) for j in req.get("predecessors_requested") or []]
     parts += [_el(pad, "predecessor_jobs", j) for j in req.get("predecessors") or []]
+    ad = req.get("ad_predecessors_requested") or []
+    parts += [_el(pad, "ad_predecessor_jobs_req", j) for j in ad]
     return parts
 
 

@@ -6,6 +6,7 @@ from clients.qstat_render.cluster import render_cluster
 from clients.qstat_render.columns import Layout, header, job_line, job_lines
 from clients.qstat_render.listing import queue_block
 from clients.qstat_render.requirements import render_requirements
+from clients.qstat_render.xml import job_element
 
 ROW = {"job_id": 7, "prior": 0.5, "name": "job", "owner": "alice", "state": "qw",
        "submit_time": 0.0, "queue": None, "slots": 1, "tasks": None, "nurg": 0.5,
@@ -106,3 +107,14 @@ def test_full_listing_blanks_a_jobs_repeated_line_within_a_queue() -> None:
     assert lines[0].startswith("      7 ")
     assert lines[1].startswith(" " * 66 + "    1")
     assert lines[2].startswith("      7 ")
+
+
+def test_xml_job_fields_follow_qstat_xml_job() -> None:
+    """-xml puts the -urg/-pri fields after JAT_prio and -r's after slots; -f drops queue_name."""
+    row = {**ROW, "requirements": {"full_name": "longname", "hard_resources": []}}
+    tags = [line.strip().split(">")[0][1:] for line in job_element(row, 0).splitlines()[1:-1]]
+    assert tags[:10] == ["JB_job_number", "JAT_prio", "JB_nurg", "JB_urg", "JB_rrcontr",
+                         "JB_wtcontr", "JB_dlcontr", "JB_nppri", "JB_priority", "JB_name"]  # fmt: skip
+    assert tags[-3:] == ["queue_name", "slots", "full_job_name"]
+    assert "<JB_urg>1000</JB_urg>" in job_element(row, 0)
+    assert "queue_name" not in job_element(row, 0, full=True)
