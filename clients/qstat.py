@@ -262,7 +262,10 @@ def qstat_command(ctx: click.Context, /, **opts: Any) -> int:
             print_answers(reply.answers)
             return exit_code(reply.answers)
         layout = _layout(opts, group)
-        text, code = show_jobs(reply.data or {}, full=full, fmt=fmt, layout=layout), EXIT_OK
+        data = reply.data or {}
+        if data.get("no_queues_after"):
+            err(f"no queues remaining after {data['no_queues_after']} queue selection")
+        text, code = show_jobs(data, full=full, fmt=fmt, layout=layout), EXIT_OK
     sys.stdout.write(text)
     return code
 

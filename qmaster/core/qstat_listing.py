@@ -72,8 +72,10 @@ def _names(values: list[str] | None) -> list[str]:
     return [n for v in values or () for n in v.split(",") if n]
 
 
-def selected_instances(core: Core, args: JobListArgs) -> list[QueueInstanceConf]:
-    """The queue instances every selection option keeps (states are filtered later)."""
+def selected_instances(core: Core, args: JobListArgs) -> tuple[list[QueueInstanceConf], str | None]:
+    """The queue instances the selection options keep (states are filtered later), in
+    Grid Engine's order ``-q``, ``-U``, ``-pe``, ``-l``; and the option after which
+    none remained (``-q``, ``-U`` or ``-pe``: qstat says so), if any."""
     instances = core.config.queue_instances()
     patterns, pes, users = _names(args.queues), _names(args.pes), _names(args.queue_users)
     requests = parse_requests(core, args.resources) if args.resources else []
@@ -82,12 +84,18 @@ def selected_instances(core: Core, args: JobListArgs) -> list[QueueInstanceConf]
         instances = [
             qi for qi in instances if any(queue_matches(p, qi, groups(qi.host)) for p in patterns)
         ]
+        if not instances:
+            return [], "-q"
+    if users:
+        instances = [qi for qi in instances if any(may_use(core, qi, u) for u in users)]
+        if not instances:
+            return [], "-U"
     if pes:
         instances = [
             qi for qi in instances if any(fnmatchcase(pe, p) for pe in qi.pe_list for p in pes)
         ]
-    if users:
-        instances = [qi for qi in instances if any(may_use(core, qi, u) for u in users)]
+        if not instances:
+            return [], "-pe"
     if requests:
         levels, qlevels = levels_for(core, instances)
         instances = [
@@ -95,7 +103,7 @@ def selected_instances(core: Core, args: JobListArgs) -> list[QueueInstanceConf]
             for qi in instances
             if offers(core, requests, (levels.glob, levels.hosts.get(qi.host), qlevels[qi.name]))
         ]
-    return instances
+    return instances, None
 
 
 def decorate_queues(

@@ -94,7 +94,9 @@ def handle_job_list(core: Core, req: Request, now: float, out: Outcome) -> None:
     data: dict[str, Any] = {"now": now}
     shown: tuple[set[str], list[QueueInstanceConf]] | None = None
     if wants_queues(args) or selects(args):
-        instances = selected_instances(core, args) if narrows(args) else None
+        instances, emptied = selected_instances(core, args) if narrows(args) else (None, None)
+        if emptied:
+            data["no_queues_after"] = emptied
         queues, levels = decorate_queues(
             core, args, instances or core.config.queue_instances(), queue_rows(core, instances)
         )

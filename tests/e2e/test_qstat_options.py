@@ -80,7 +80,9 @@ def test_qstat_queue_selection_and_grouping(served: RunningCell) -> None:
     only = served.run("qstat", "-f", "-q", host, check=True).stdout
     assert only.count("all.q@") == 1
     assert served.run("qstat", "-f", "-ne", check=True).stdout.count("all.q@") == 1
-    assert "all.q@" not in served.run("qstat", "-q", "none.q", "-f", check=True).stdout
+    none = served.run("qstat", "-q", "none.q", "-f", check=True)
+    assert "all.q@" not in none.stdout
+    assert none.stderr == "no queues remaining after -q queue selection\n"
     assert served.run("qstat", "-qs", "o", check=True).stdout.count("all.q@") == 0
     assert served.run("qstat", "-f", "-pe", "nosuchpe", check=True).stdout.count("all.q@") == 0
     assert served.run("qstat", "-f", "-U", "root", check=True).stdout.count("all.q@") == 4

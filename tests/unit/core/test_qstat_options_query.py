@@ -188,3 +188,11 @@ def test_full_listing_shows_a_parallel_job_in_each_of_its_queues() -> None:
     assert [r["slots"] for r in rows] == [1, 1, 1]
     assert {r["requirements"]["granted_pe"]["slots"] for r in rows} == {3}
     assert len(listing(core, T0 + 1)["jobs"]) == 1
+
+
+def test_a_selection_that_leaves_no_queue_is_named() -> None:
+    """-q, -U and -pe that leave no queue instance say which option emptied the list."""
+    core = make_core()
+    assert listing(core, full=True, queues=["none.q"])["no_queues_after"] == "-q"
+    assert listing(core, full=True, pes=["none"])["no_queues_after"] == "-pe"
+    assert "no_queues_after" not in listing(core, full=True, resources=["arch=none"])
