@@ -12,14 +12,16 @@ job's requirements, ``-ext``/``-pri``/``-urg`` their columns.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Any
 
+from qmaster.complexes.levels import Level
 from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.jobs import Job
 from qmaster.core.qstat_jobs import priority_columns, requirements, task_usage
-from qmaster.core.qstat_levels import alarm_reasons, levels_for, queue_resources
+from qmaster.core.qstat_levels import Levels, alarm_reasons, levels_for, queue_resources
 from qmaster.core.qstat_queues import (
     check_queue_states,
     cluster_summary,
@@ -143,45 +145,64 @@ def cq_summary(rows: list[dict[str, Any]], levels: Any) -> list[dict[str, Any]]:
     return cluster_summary(rows, levels)
 
 
-def shown_instances(core: Core, names: set[str]) -> list[QueueInstanceConf]:
-    """The configured instances among the shown queue rows (once per listing)."""
-    return [qi for qi in core.config.queue_instances() if qi.name in names]
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """The queue instances a selection shows, with their levels (built once a listing)."""
+
+    names: set[str]
+    instances: list[QueueInstanceConf]
+    levels: Levels
+    qlevels: dict[str, Level]
 
 
-def _pending_may_go(core: Core, job: Job, shown: list[QueueInstanceConf]) -> bool:
-    """Whether a pending job could in principle go to one of the shown instances:
-    its hard queue requests and its parallel environment admit one of them."""
+def shown_instances(core: Core, names: set[str]) -> Shown:
+    """The configured instances among the shown queue rows."""
+    instances = [qi for qi in core.config.queue_instances() if qi.name in names]
+    levels, qlevels = levels_for(core, instances)
+    return Shown(names, instances, levels, qlevels)
+
+
+def _hard_requests(core: Core, job: Job) -> list[tuple[str, str]]:
+    table = core.config.complexes
+    pairs = (job.spec.get("l_hard") or {}).items()
+    return [(table[str(n)].name, str(v)) for n, v in pairs if str(n) in table]
+
+
+def _pending_may_go(core: Core, job: Job, shown: Shown) -> bool:
+    """Whether a pending job could in principle go to one of the shown instances: its
+    hard queue requests, its parallel environment and the non-mutable values its hard
+    resource requests ask for admit one of them."""
     hard = [str(q) for q in job.spec.get("q_hard") or ()]
     pe = str(job.spec.get("pe_name") or "")
+    requests = _hard_requests(core, job)
     groups = core.config.state.groups_of
-    for qi in shown:
+    for qi in shown.instances:
         if hard and not any(queue_matches(p, qi, groups(qi.host)) for p in hard):
             continue
         if pe and not any(fnmatchcase(name, pe) for name in qi.pe_list):
+            continue
+        levels = (shown.levels.glob, shown.levels.hosts.get(qi.host), shown.qlevels[qi.name])
+        if requests and not offers(core, requests, levels):
             continue
         return True
     return False
 
 
 def keep_rows(
-    core: Core,
-    job: Job,
-    rows: list[dict[str, Any]],
-    shown: tuple[set[str], list[QueueInstanceConf]] | None,
+    core: Core, job: Job, rows: list[dict[str, Any]], shown: Shown | None
 ) -> list[dict[str, Any]]:
     """The rows of ``job`` in (or, pending, possibly headed for) the shown instances."""
     if shown is None:
         return rows
-    names, instances = shown
     pending_ok: bool | None = None
     kept = []
     for row in rows:
         if row.get("queue"):
-            if row["queue"] in names:
+            if row["queue"] in shown.names:
                 kept.append(row)
             continue
         if pending_ok is None:
-            pending_ok = _pending_may_go(core, job, instances)
+            pending_ok = _pending_may_go(core, job, shown)
         if pending_ok:
             kept.append(row)
     return kept

@@ -14,6 +14,7 @@ from qmaster.core.jobs import Job, format_id_runs
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
 from qmaster.core.qstat_listing import (
+    Shown,
     check,
     cq_summary,
     decorate_queues,
@@ -92,7 +93,7 @@ def handle_job_list(core: Core, req: Request, now: float, out: Outcome) -> None:
     check(args)
     users = None if args.users is None or "*" in args.users else set(args.users)
     data: dict[str, Any] = {"now": now}
-    shown: tuple[set[str], list[QueueInstanceConf]] | None = None
+    shown: Shown | None = None
     if wants_queues(args) or selects(args):
         instances, emptied = selected_instances(core, args) if narrows(args) else (None, None)
         if emptied:
@@ -105,7 +106,7 @@ def handle_job_list(core: Core, req: Request, now: float, out: Outcome) -> None:
             data["cluster_queues"] = cq_summary(queues, levels)
         if selects(args):
             names = {str(q["name"]) for q in queues}
-            shown = (names, shown_instances(core, names))
+            shown = shown_instances(core, names)
         if wants_queues(args):
             data["queues"] = queues
     prio = JobPriorities(core, now)

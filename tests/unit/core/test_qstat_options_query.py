@@ -196,3 +196,13 @@ def test_a_selection_that_leaves_no_queue_is_named() -> None:
     assert listing(core, full=True, queues=["none.q"])["no_queues_after"] == "-q"
     assert listing(core, full=True, pes=["none"])["no_queues_after"] == "-pe"
     assert "no_queues_after" not in listing(core, full=True, resources=["arch=none"])
+
+
+def test_pending_jobs_follow_the_selection_by_what_they_request() -> None:
+    """With a queue selection a pending job shows only if a selected queue could take it."""
+    core = make_core()
+    submit(core, l_hard={"arch": "sol-sparc64"}, h=True)
+    submit(core, l_hard={"arch": "lx-amd64"}, h=True)
+    selected = listing(core, full=True, queues=["all.q"])["jobs"]
+    assert [r["job_id"] for r in selected] == [2]
+    assert [r["job_id"] for r in listing(core, full=True)["jobs"]] == [1, 2]
