@@ -11,8 +11,8 @@ import pytest
 
 from clients import qstat
 from clients.qstat_render.detail import render_detail
+from clients.qstat_render.listing import render_full
 from clients.qstat_render.summary import render_summary
-from clients.qstat_render.text import render_full
 
 from .conftest import FakeQmaster
 
