@@ -111,7 +111,7 @@ def selected_instances(core: Core, args: JobListArgs) -> tuple[list[QueueInstanc
 def decorate_queues(
     core: Core, args: JobListArgs, instances: list[QueueInstanceConf], rows: list[dict[str, Any]]
 ) -> tuple[list[dict[str, Any]], Any]:
-    """Alarm states, ``-F`` values and ``-explain`` reasons of the instance rows."""
+    """``-F`` values and ``-explain`` reasons of the instance rows."""
     levels, qlevels = levels_for(core, instances)
     by_name = {qi.name: qi for qi in instances}
     table = core.config.complexes
@@ -120,11 +120,9 @@ def decorate_queues(
         qi = by_name.get(str(row["name"]))
         if qi is None:
             continue
-        reasons = alarm_reasons(table, qi, levels.hosts.get(qi.host), levels.loads.get(qi.host, {}))
-        if reasons:
-            row["states"] = "a" + str(row.get("states") or "")
-        if args.explain and "a" in args.explain:
-            row["explain"] = reasons
+        if args.explain and "a" in args.explain:  # the state itself is the scheduler's (queue_rows)
+            host = levels.hosts.get(qi.host)
+            row["explain"] = alarm_reasons(table, qi, host, levels.loads.get(qi.host, {}))
         if args.queue_resources is not None:
             row["resources"] = queue_resources(table, levels, qlevels[qi.name], qi, names)
     return rows, levels
