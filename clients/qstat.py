@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -17,35 +18,70 @@ import click
 from clients.common.errors import ClientError
 from clients.common.output import EXIT_ERROR, EXIT_OK, err, exit_code, print_answers
 from clients.common.shell import GeCommand, Transport, transport_of
+from clients.qstat_render.cluster import render_cluster
+from clients.qstat_render.columns import Layout
 from clients.qstat_render.detail import not_found, render_details
 from clients.qstat_render.detail_xml import (
     render_details_xml,
     render_summary_xml,
     render_unknown_xml,
 )
-from clients.qstat_render.jsondoc import render_details_json, render_json, render_summary_json
+from clients.qstat_render.jsondoc import (
+    render_cluster_json,
+    render_details_json,
+    render_json,
+    render_summary_json,
+)
+from clients.qstat_render.listing import render_full, render_full_listing, render_list
 from clients.qstat_render.summary import render_summary
-from clients.qstat_render.text import render_full, render_jobs
-from clients.qstat_render.xml import render_xml
+from clients.qstat_render.text import render_jobs
+from clients.qstat_render.xml import render_cluster_xml, render_xml
+from qmaster.qstat_args import parse_explain, parse_group, parse_queue_states
 from qmaster.state_filter import WRONG_ARGUMENT, parse_state_filter
 
 QSTAT_USAGE = """\
 usage: qstat [options]
         [-cb]                             show core binding information (with -j)
+        [-ext]                            view additional attributes
+        [-explain a|c|A|E]                show reason for c(onfiguration ambiguous), a(larm), suspend A(larm), E(rror) state
         [-f]                              full output
+        [-F [resource_attributes]]        full output and show (selected) resources of queue(s)
+        [-g {c}]                          display cluster queue summary
+        [-g {d}]                          display all job-array tasks (do not group)
+        [-g {t}]                          display all parallel job tasks (do not group)
         [-help]                           print this help
         [-j [job_identifier_list]]        show scheduler job information
         [-json]                           display the information as a JSON document
+        [-l resource_list]                request the given resources
+        [-ne]                             hide empty queues
+        [-pe pe_list]                     select only queues with one of these parallel environments
+        [-q wc_queue_list]                print information on given queue
+        [-qs {a|c|d|o|s|u|A|C|D|E|S}]     selects queues, which are in the given state(s)
+        [-r]                              show requested resources of job(s)
         [-s {p|r|s|z|hu|ho|hs|hd|hj|ha|h|a}] show pending, running, suspended, zombie jobs,
                                           jobs with a user/operator/system/array-dependency hold,
                                           jobs with a start time in future or any combination only.
                                           h is an abbreviation for huhohshdhjha
                                           a is an abbreviation for prsh
+        [-t]                              show task information (implicitly -g t)
         [-u user_list]                    view only jobs of this user (default: your own; '*' for all)
+        [-U user_list]                    select only queues where these users have access
+        [-urg]                            display job urgency information
+        [-pri]                            display job priority information
         [-xml]                            display the information in XML-Format
 
 job_identifier_list       {job_id|job_name|reg_exp}[,{job_id|job_name|reg_exp},...]
+pe_list                   pe[,pe,...]
+resource_attributes       resource,resource,...
+resource_list             resource[=value][,resource[=value],...]
 user_list                 user|pattern[,user|pattern,...]
+wc_cqueue                 wildcard expression matching a cluster queue
+wc_host                   wildcard expression matching a host
+wc_hostgroup              wildcard expression matching a hostgroup
+wc_qinstance              wc_cqueue@wc_host
+wc_qdomain                wc_cqueue@wc_hostgroup
+wc_queue                  wc_cqueue|wc_qdomain|wc_qinstance
+wc_queue_list             wc_queue[,wc_queue,...]
 """
 
 
@@ -76,15 +112,87 @@ def _states(value: str | None) -> str | None:
     return value
 
 
-def show_jobs(data: dict[str, Any], *, full: bool, fmt: str) -> str:
+def show_jobs(data: dict[str, Any], *, full: bool, fmt: str, layout: Layout | None = None) -> str:
     """Render a ``job_list`` reply in the chosen format."""
     rows = data.get("jobs") or []
     queues = (data.get("queues") or []) if full else None
+    if "cluster_queues" in data:
+        return show_cluster(data["cluster_queues"], fmt, bool(layout and layout.ext))
     if fmt == "xml":
         return render_xml(rows, queues)
     if fmt == "json":
         return render_json(rows, queues)
+    if layout is not None:
+        if full:
+            return render_full_listing(queues or [], rows, replace(layout, full=True))
+        return render_list(rows, layout)
     return render_full(queues or [], rows) if full else render_jobs(rows)
+
+
+def show_cluster(cqueues: list[dict[str, Any]], fmt: str, ext: bool) -> str:
+    """Render ``-g c``."""
+    if fmt == "xml":
+        return render_cluster_xml(cqueues, ext)
+    if fmt == "json":
+        return render_cluster_json(cqueues)
+    return render_cluster(cqueues, ext)
+
+
+def _layout(opts: dict[str, Any], group: str) -> Layout | None:
+    """The optional columns asked for, or None for the plain layouts."""
+    tasks = bool(opts["tasks"])
+    lay = Layout(
+        ext=bool(opts["ext"]),
+        pri=bool(opts["pri"]),
+        urg=bool(opts["urg"]),
+        tasks=tasks,
+        master=tasks or "t" in group,
+    )
+    plain = lay == Layout() and not opts["requirements"]
+    has_extras = opts["queue_resources"] is not None or opts["explain"]
+    return None if plain and not has_extras else lay
+
+
+def _check_queue_args(group: str, opts: dict[str, Any]) -> None:
+    """``-g``, ``-explain`` and ``-qs`` as Grid Engine's qstat checks them before asking."""
+    try:
+        parse_group(group)
+        if opts["explain"] is not None:
+            parse_explain(opts["explain"])
+        if opts["queue_states"] is not None:
+            parse_queue_states(opts["queue_states"])
+    except ValueError as exc:
+        raise ClientError(str(exc)) from None
+
+
+def _list_args(opts: dict[str, Any], full: bool) -> dict[str, Any]:
+    group = "".join(opts["group"]) + ("t" if opts["tasks"] else "")
+    columns = [c for c in ("ext", "pri", "urg") if opts[c]]
+    extras = {
+        "columns": columns,
+        "requirements": bool(opts["requirements"]),
+        "group": group,
+        "queue_resources": _list(opts["queue_resources"]),
+        "queues": _list(opts["queues"]),
+        "resources": _list(opts["resources"]),
+        "pes": _list(opts["pes"]),
+        "queue_users": _list(opts["queue_users"]),
+        "queue_states": opts["queue_states"],
+        "no_empty": bool(opts["no_empty"]),
+        "explain": opts["explain"],
+    }
+    # only what the options asked for travels; the qmaster's defaults stand for the rest
+    asked = {k: v for k, v in extras.items() if v not in (None, False, "", [])}
+    if opts["queue_resources"] is not None:
+        asked["queue_resources"] = extras["queue_resources"] or []
+    return {"users": _users(opts["users"]), "states": _states(opts["states"]), "full": full} | asked
+
+
+def _list(values: Sequence[str] | str | None) -> list[str] | None:
+    if values is None or (not isinstance(values, str) and not values):
+        return None
+    items = [values] if isinstance(values, str) else list(values)
+    return [n for v in items for n in v.split(",") if n]
 
 
 def show_summary(summary: dict[str, Any], fmt: str) -> str:
@@ -118,6 +226,20 @@ def show_details(data: dict[str, Any], fmt: str, binding: bool = False) -> tuple
 @click.option("-u", "users", multiple=True)
 @click.option("-s", "states")
 @click.option("-xml", "xml", is_flag=True)
+@click.option("-ext", "ext", is_flag=True)
+@click.option("-pri", "pri", is_flag=True)
+@click.option("-urg", "urg", is_flag=True)
+@click.option("-r", "requirements", is_flag=True)
+@click.option("-t", "tasks", is_flag=True)
+@click.option("-g", "group", multiple=True)
+@click.option("-F", "queue_resources", is_flag=False, flag_value="")
+@click.option("-q", "queues", multiple=True)
+@click.option("-l", "resources", multiple=True)
+@click.option("-pe", "pes", multiple=True)
+@click.option("-U", "queue_users", multiple=True)
+@click.option("-qs", "queue_states")
+@click.option("-ne", "no_empty", is_flag=True)
+@click.option("-explain", "explain")
 @click.option("-json", "as_json", is_flag=True)
 @click.pass_context
 def qstat_command(ctx: click.Context, /, **opts: Any) -> int:
@@ -137,12 +259,19 @@ def qstat_command(ctx: click.Context, /, **opts: Any) -> int:
         else:
             text, code = show_details(data, fmt, bool(opts["binding"]))
     else:
-        args = {"users": _users(opts["users"]), "states": _states(opts["states"]), "full": full}
-        reply = transport("job_list", args)
+        group = "".join(opts["group"])
+        _check_queue_args(group, opts)
+        full = full or bool(opts["explain"] or opts["queue_states"])
+        full = full or opts["queue_resources"] is not None
+        reply = transport("job_list", _list_args(opts, full))
         if not reply.ok:
             print_answers(reply.answers)
             return exit_code(reply.answers)
-        text, code = show_jobs(reply.data or {}, full=full, fmt=fmt), EXIT_OK
+        layout = _layout(opts, group)
+        data = reply.data or {}
+        if data.get("no_queues_after"):
+            err(f"no queues remaining after {data['no_queues_after']} queue selection")
+        text, code = show_jobs(data, full=full, fmt=fmt, layout=layout), EXIT_OK
     sys.stdout.write(text)
     return code
 

@@ -152,7 +152,8 @@ def _restart_to_env(job: Spec) -> list[str]:
 def _dependencies(detail: Detail, job: Spec) -> list[str]:
     lines = []
     if job.get("pe_name"):
-        span = pe_range(int(job["pe_min"]), int(job["pe_max"]))
+        low = int(job.get("pe_min") or 1)  # a spec spooled before ranges were completed
+        span = pe_range(low, int(job.get("pe_max") or low))
         lines.append(f"parallel environment:  {job['pe_name']} range: {span}\n")
     if job.get("hold_jid"):
         refs = ",".join(str(r) for r in job["hold_jid"])

@@ -179,7 +179,8 @@ def _structure(job: dict[str, Any]) -> Sub:
 def _pe_range(job: dict[str, Any]) -> Sub | None:
     if not job.get("pe_name"):
         return None
-    low, high = int(job["pe_min"]), int(job["pe_max"])
+    low = int(job.get("pe_min") or 1)  # a spec spooled before ranges were completed
+    high = int(job.get("pe_max") or low)
     return Sub("ranges", [[("RN_min", low), ("RN_max", high), ("RN_step", 1)]])
 
 

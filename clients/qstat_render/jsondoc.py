@@ -23,8 +23,25 @@ def rfc3339(epoch: float | None) -> str | None:
     return datetime.fromtimestamp(float(epoch)).astimezone().isoformat(timespec="seconds")
 
 
+#: What the options add to a job row, passed on when present (times as RFC 3339).
+JOB_EXTRAS = (
+    "master", "nurg", "npprior", "ntckts", "ppri", "urg", "rrcontr", "wtcontr", "dlcontr",
+    "project", "department", "usage", "tickets", "override_tickets", "otickets",
+    "ftickets", "stickets", "share", "requirements",
+)  # fmt: skip
+QUEUE_EXTRAS = ("resources", "explain")
+
+
 def job_entry(row: Row) -> dict[str, Any]:
-    """One job row as a JSON object."""
+    """One job row as a JSON object, with what the options added."""
+    entry = _job_base(row)
+    entry.update({k: row[k] for k in JOB_EXTRAS if k in row})
+    if "deadline" in row:
+        entry["deadline"] = rfc3339(row["deadline"])
+    return entry
+
+
+def _job_base(row: Row) -> dict[str, Any]:
     return {
         "job_id": int(row["job_id"]),
         "priority": float(row["prior"]),
@@ -42,7 +59,15 @@ def job_entry(row: Row) -> dict[str, Any]:
 def queue_entry(queue: Row) -> dict[str, Any]:
     """One queue instance as a JSON object."""
     keys = ("name", "qtype", "resv", "used", "total", "load_avg", "arch", "states")
-    return {key: queue.get(key) for key in keys}
+    entry = {key: queue.get(key) for key in keys}
+    entry.update({k: queue[k] for k in QUEUE_EXTRAS if k in queue})
+    return entry
+
+
+def render_cluster_json(cqueues: Sequence[Row]) -> str:
+    """``qstat -g c -json``: one object per cluster queue."""
+    doc = {"format": FORMAT, "cluster_queues": list(cqueues)}
+    return json.dumps(doc, indent=2) + "\n"
 
 
 def render_json(rows: Sequence[Row], queues: Sequence[Row] | None = None) -> str:

@@ -4,7 +4,8 @@ Default listing: a header, 113 dashes, then one row per job (or task) with
 ``%7d %7.5f %-10.10s %-12.12s %-5.5s <time> %-30.30s %5d <task ids>``.
 ``-f``: a ``queuename qtype resv/used/tot. load_avg arch states`` header,
 each queue instance after a line of 81 dashes with its jobs under it (no queue
-column), then the pending jobs after the ``PENDING JOBS`` banner.
+column), then the pending jobs after the ``PENDING JOBS`` banner; the ``-f``
+listing itself is :func:`clients.qstat_render.listing.render_full`.
 """
 
 from __future__ import annotations
@@ -86,30 +87,13 @@ def queue_line(queue: Row, width: int = QUEUE_WIDTH) -> str:
     )
 
 
-def pending_banner() -> str:
-    """The block that opens the pending jobs of ``qstat -f``."""
-    return f"\n{_HASHES}\n{PENDING_BANNER}\n{_HASHES}\n"
+def pending_banner(ext: bool = False) -> str:
+    """The block that opens the pending jobs of ``qstat -f`` (110 more ``#`` with ``-ext``)."""
+    hashes = _HASHES + ("#" * 110 if ext else "")
+    return f"\n{hashes}\n{PENDING_BANNER}\n{hashes}\n"
 
 
-def finished_banner() -> str:
+def finished_banner(ext: bool = False) -> str:
     """The block that opens the finished jobs (``-s z``) of ``qstat -f``."""
-    return f"\n{_HASHES}\n{FINISHED_BANNER}\n{_HASHES}\n"
-
-
-def render_full(queues: Sequence[Row], rows: Sequence[Row]) -> str:
-    """``qstat -f``: queue instances with their jobs, the pending jobs, the finished ones."""
-    parts: list[str] = [queue_header()] if queues else []
-    for queue in queues:
-        parts.append(queue_line(queue))
-        parts.extend(
-            job_row(r, queue_column=False) for r in rows if r.get("queue") == queue["name"]
-        )
-    pending = [r for r in rows if not r.get("queue") and r.get("state") != "z"]
-    if pending:
-        parts.append(pending_banner())
-        parts.extend(job_row(r, queue_column=False) for r in pending)
-    finished = [r for r in rows if r.get("state") == "z"]
-    if finished:
-        parts.append(finished_banner())
-        parts.extend(job_row(r, queue_column=False) for r in finished)
-    return "".join(parts)
+    hashes = _HASHES + ("#" * 110 if ext else "")
+    return f"\n{hashes}\n{FINISHED_BANNER}\n{hashes}\n"

@@ -5,9 +5,11 @@ clients (``qrsub -d``) both read TIME values here, so a value means the same
 wherever it is given. The forms are those Grid Engine's number parser
 (``sge_parse_num_val``) reads:
 
-* ``h:m:s`` — exactly three fields, each a decimal number that may be empty
-  (``1::1`` is one hour and one second, ``:30:`` thirty minutes); two fields
-  such as ``1:0`` are refused, as Grid Engine refuses them;
+* ``[[h:]m:]s`` — as sge_types(1) documents it: ``h:m:s``, or ``m:s`` with
+  two fields (``1:0`` is one minute); each field a decimal number that may be
+  empty (``1::1`` is one hour and one second, ``:30:`` thirty minutes).
+  Grid Engine's own parser reads only the three-field form; minige reads the
+  documented two-field form too, rather than refuse what the manual promises;
 * a decimal number of seconds, possibly fractional (``90``, ``1.5``);
 * a hexadecimal (``0x10``) or octal (``010``) integer;
 * any plain number may end in a multiplier ``k``/``K``/``m``/``M``/``g``/``G``
@@ -21,7 +23,7 @@ import math
 import re
 
 _FIELD = r"(?:\d+(?:\.\d*)?|\.\d+)?"
-_HMS = re.compile(rf"({_FIELD}):({_FIELD}):({_FIELD})\s*")
+_HMS = re.compile(rf"(?:({_FIELD}):)?({_FIELD}):({_FIELD})\s*")
 _DECIMAL = re.compile(r"(\d+(?:\.\d*)?|\.\d+)([kKmMgG]?)")
 _HEX_OCT = re.compile(r"(0[xX][0-9a-fA-F]+|0[0-7]*)([kKmMgG]?)")
 _MULTIPLIERS = {
@@ -44,7 +46,7 @@ def parse_time_spec(text: str) -> float:
         hms = _HMS.fullmatch(stripped)
         if hms is None:
             raise ValueError(text)
-        hours, minutes, seconds = (float(f) if f else 0.0 for f in hms.groups())
+        hours, minutes, seconds = (float(f) if f else 0.0 for f in hms.groups())  # h absent: 0
         return hours * 3600 + minutes * 60 + seconds
     number = _number(stripped)
     if number is None:

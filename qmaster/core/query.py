@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from qmaster.complexes.load import running_slots_by_host, simulated_load
+from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.holds import ad_held_tasks
 from qmaster.core.job_detail import detail, pending_state, task_state
@@ -13,6 +14,21 @@ from qmaster.core.job_priority import JobPriorities
 from qmaster.core.jobs import Job, format_id_runs
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
+from qmaster.core.qstat_listing import (
+    Shown,
+    check,
+    cq_summary,
+    decorate_queues,
+    enrich,
+    filter_queue_rows,
+    keep_rows,
+    narrows,
+    per_queue,
+    selected_instances,
+    selects,
+    shown_instances,
+    wants_queues,
+)
 from qmaster.core.sched_info import job_info_setting, summary
 from qmaster.core.states import ACTIVE, TaskState
 from qmaster.core.view import queue_alarms
@@ -81,21 +97,39 @@ def handle_job_list(core: Core, req: Request, now: float, out: Outcome) -> None:
     args = req.args
     assert isinstance(args, JobListArgs)
     bits = state_bits(args.states)
+    check(args)
     users = None if args.users is None or "*" in args.users else set(args.users)
+    data: dict[str, Any] = {"now": now}
+    shown: Shown | None = None
+    if wants_queues(args) or selects(args):
+        instances, emptied = selected_instances(core, args) if narrows(args) else (None, None)
+        if emptied:
+            data["no_queues_after"] = emptied
+        queues, levels = decorate_queues(
+            core, args, instances or core.config.queue_instances(), queue_rows(core, instances)
+        )
+        queues = filter_queue_rows(args, queues)
+        if "c" in args.group:
+            data["cluster_queues"] = cq_summary(queues, levels)
+        if selects(args):
+            names = {str(q["name"]) for q in queues}
+            shown = shown_instances(core, names)
+        if wants_queues(args):
+            data["queues"] = queues
     prio = JobPriorities(core, now)
     rows: list[dict[str, Any]] = []
     for job in sorted(core.jobs.values(), key=lambda j: j.job_id):
         if users is None or job.owner.user in users:
-            rows.extend(keeps(core, job, job_rows(core, job, prio.of(job).prio), bits))
+            p = prio.of(job)
+            mine = per_queue(job, keeps(core, job, job_rows(core, job, p.prio), bits), args)
+            kept = keep_rows(core, job, mine, shown)
+            rows.extend(enrich(core, args, job, p, kept, now) if kept else kept)
     if wants_zombies(bits):
-        rows.extend(
-            zombie_row(job, prio.of(job).prio)
-            for job in core.zombies
-            if users is None or job.owner.user in users
-        )
-    data: dict[str, Any] = {"jobs": rows, "now": now}
-    if args.full:
-        data["queues"] = queue_rows(core)
+        for job in core.zombies:
+            if users is None or job.owner.user in users:
+                p = prio.of(job)
+                rows.extend(enrich(core, args, job, p, [zombie_row(job, p.prio)], now))
+    data["jobs"] = rows
     out.data = data
 
 
@@ -123,13 +157,15 @@ def reserved_slots(core: Core) -> tuple[dict[str, int], dict[str, int]]:
     return resv, held
 
 
-def queue_rows(core: Core) -> list[dict[str, Any]]:
-    """``qstat -f``'s queue instance lines."""
+def queue_rows(
+    core: Core, instances: list[QueueInstanceConf] | None = None
+) -> list[dict[str, Any]]:
+    """``qstat -f``'s queue instance lines (of ``instances`` when a selection is given)."""
     resv, held = reserved_slots(core)
     running = running_slots_by_host(core.booked)
     alarms = queue_alarms(core)
     rows = []
-    for qi in core.config.queue_instances():
+    for qi in core.config.queue_instances() if instances is None else instances:
         host = core.config.exechost(qi.host)
         load = (
             simulated_load(host.load_values, running.get(qi.host, 0.0), host.load_scaling)
@@ -148,6 +184,8 @@ def queue_rows(core: Core) -> list[dict[str, Any]]:
                 "states": "a" if qi.name in alarms else "",
             }
         )
+    if instances is not None:
+        return rows
     return rows + orphaned_rows(core, {str(row["name"]) for row in rows})
 
 

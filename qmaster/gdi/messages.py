@@ -144,6 +144,18 @@ class JobListArgs(_Strict):
     users: list[str] | None = None
     states: str | None = None
     full: bool = False
+    # qstat's further options; each adds only what it asks for (qmaster/core/qstat_*.py)
+    columns: list[Literal["ext", "pri", "urg"]] = Field(default_factory=list)
+    requirements: bool = False
+    group: str = ""
+    queue_resources: list[str] | None = None
+    queues: list[str] | None = None
+    resources: list[str] | None = None
+    pes: list[str] | None = None
+    queue_users: list[str] | None = None
+    queue_states: str | None = None
+    no_empty: bool = False
+    explain: str | None = None
 
 
 class JobDetailArgs(_Strict):

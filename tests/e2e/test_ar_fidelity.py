@@ -62,11 +62,15 @@ def test_duration_reads_every_time_form(shared_served: RunningCell, text: str, s
     assert shared_served.run("qrdel", str(ar_id)).returncode == 0
 
 
-def test_two_field_duration_is_refused_as_grid_engine_does(shared_served: RunningCell) -> None:
-    """-d 1:0 is not h:m:s: Grid Engine's number parser refuses it, and so does qrsub."""
+def test_minutes_and_seconds_duration_is_read_as_sge_types_documents(
+    shared_served: RunningCell,
+) -> None:
+    """-d 1:0 is [[h:]m:]s of sge_types(1): one minute."""
     made = shared_served.run("qrsub", "-d", "1:0")
-    assert made.returncode == 1
-    assert 'ERROR! Wrong time format "1:0" specified to -d option' in made.stdout + made.stderr
+    assert made.returncode == 0, made.stdout + made.stderr
+    ar_id = int(made.stdout.split()[3])
+    assert _detail(shared_served, ar_id)["duration"] == "00:01:00"
+    assert shared_served.run("qrdel", str(ar_id)).returncode == 0
 
 
 def test_stored_form_is_grid_engines(shared_served: RunningCell) -> None:

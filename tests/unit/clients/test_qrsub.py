@@ -157,7 +157,7 @@ def test_verify_negative_is_info_and_exits_0(
         ),
         (["-e", "1301100", "-d", "60"], "Invalid format of date/hour-minute field."),
         (["-e", "1301100"], 'ERROR! Wrong date/time format "1301100" specified to -a option'),
-        (["-d", "1:2"], 'ERROR! Wrong time format "1:2" specified to -d option'),
+        (["-d", "1:2:3:4"], 'ERROR! Wrong time format "1:2:3:4" specified to -d option'),
         (["-w", "p", "-d", "60"], 'invalid option argument "-w p"'),
         (["-now", "maybe", "-d", "60"], 'invalid option argument "-now maybe"'),
         (["-he", "sure", "-d", "60"], 'invalid option argument "-he sure"'),

@@ -12,7 +12,8 @@ import pytest
 
 from clients import qstat
 from clients.qstat_render.detail import render_detail
-from clients.qstat_render.text import render_full, render_jobs
+from clients.qstat_render.listing import render_full
+from clients.qstat_render.text import render_jobs
 
 from .conftest import FakeQmaster
 

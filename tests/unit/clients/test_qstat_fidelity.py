@@ -11,8 +11,8 @@ import pytest
 
 from clients import qstat
 from clients.qstat_render.detail import render_detail
+from clients.qstat_render.listing import render_full
 from clients.qstat_render.summary import render_summary
-from clients.qstat_render.text import render_full
 
 from .conftest import FakeQmaster
 
@@ -225,3 +225,10 @@ def test_cb_adds_the_binding_lines_and_xml(
     assert root.findtext("djob_info/qmaster_response/JB_binding/binding/BN_strategy") == (
         "linear_automatic"
     )
+
+
+def test_detail_of_a_pe_job_spooled_without_a_slot_range() -> None:
+    """A job spooled with pe_name but no range (older cells) shows range 1 instead of failing."""
+    job = {"N": "x", "pe_name": "mpi"}
+    text = render_detail({"job_id": 1, "submission_time": T0, "job": job})
+    assert "parallel environment:  mpi range: 1\n" in text

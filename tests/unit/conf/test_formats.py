@@ -84,7 +84,7 @@ def test_long_values_wrap_with_backslash_and_read_back() -> None:
         (QueueConf, "qname q\n\nslots many\n", 3, '"many" is not an integer'),
         (QueueConf, "qname q\nslots 1,[h=x]\n", 2, '"x" is not an integer'),
         (QueueConf, "qname q\nslots 1,[h=2\n", 2, "malformed host override"),
-        (QueueConf, "qname q\nh_rt 1:2\n", 2, '"1:2" is not a valid time value'),
+        (QueueConf, "qname q\nh_rt 1:2:3:4\n", 2, '"1:2:3:4" is not a valid time value'),
         (QueueConf, "qname q\nqtype BATCH FAST\n", 2, '"FAST" is not one of BATCH'),
         (QueueConf, "qname q\nslots 1\nslots 2\n", 3, 'attribute "slots" is given twice'),
         (QueueConf, "hostlist NONE\n", 1, 'missing attribute "qname"'),

@@ -41,7 +41,7 @@ def test_time_forms(text: str, expected: float) -> None:
     assert parse_time(text) == expected
 
 
-@pytest.mark.parametrize("text", ["1:2", "a", "1:x:3", "-5", "08", ""])
+@pytest.mark.parametrize("text", ["1:2:3:4", "a", "1:x:3", "-5", "08", ""])
 def test_bad_time_is_refused(text: str) -> None:
     """A malformed time names the value and the TIME type."""
     with pytest.raises(ValueParseError, match="TIME expected"):
