@@ -52,6 +52,8 @@ def test_a_plain_listing_carries_nothing_the_options_add() -> None:
 def test_priority_columns() -> None:
     """-pri/-urg/-ext bring nurg, npprior, ppri, urgency parts, tickets and department."""
     core = make_core()
+    members = {"kind": "userset", "name": "deadlineusers", "members": ["alice"]}
+    request(core, ROOT, "conf_add", T0, **members)  # -dl is for deadline users
     submit(core, p=-100, ot=50, dl="203001011200.00")
     row = listing(core, columns=["pri", "urg", "ext"])["jobs"][0]
     assert row["ppri"] == -100
