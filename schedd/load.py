@@ -14,11 +14,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from qmaster.complexes.compare import satisfies
 from qmaster.complexes.formula import evaluate, parse_formula
-from qmaster.complexes.table import ComplexTable
+from qmaster.complexes.table import ComplexEntry, ComplexTable
 from qmaster.complexes.values import ValueParseError
 from schedd.reasons import Reason
 from schedd.view import QueueState, View
@@ -108,16 +108,13 @@ class LoadModel:
         return Reason("overloaded", "queue", q.name, name, text, detail)
 
 
-def load_alarm(
+def passed_thresholds(
     table: ComplexTable,
     thresholds: Iterable[tuple[str, str]],
     value: Callable[[str], float | None],
-) -> tuple[str, str, str] | None:
-    """The first of a queue's ``load_thresholds`` its load passes, as (name, threshold,
-    ``name=value relop threshold``), or None; a value not reported raises no alarm.
-
-    ``qstat`` can show the alarm state ``a`` with the same test.
-    """
+) -> Iterator[tuple[ComplexEntry, str, float]]:
+    """Each of a queue's ``load_thresholds`` its load passes, as (complex, threshold text,
+    load); a value not reported raises no alarm."""
     for name, text in thresholds:
         entry = table.get(name)
         load = value(entry.name) if entry else None
@@ -128,5 +125,18 @@ def load_alarm(
         except ValueParseError:
             continue
         if not satisfies(entry.type, entry.relop, threshold, load):
-            return entry.name, text, f"{entry.name}={load:f} {entry.relop.value} {text}"
+            yield entry, text, load
+
+
+def load_alarm(
+    table: ComplexTable,
+    thresholds: Iterable[tuple[str, str]],
+    value: Callable[[str], float | None],
+) -> tuple[str, str, str] | None:
+    """The first of a queue's ``load_thresholds`` its load passes, as (name, threshold,
+    ``name=value relop threshold``), or None. ``qstat`` shows the alarm state ``a``
+    with the same test.
+    """
+    for entry, text, load in passed_thresholds(table, thresholds, value):
+        return entry.name, text, f"{entry.name}={load:f} {entry.relop.value} {text}"
     return None

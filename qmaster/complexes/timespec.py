@@ -26,7 +26,7 @@ _FIELD = r"(?:\d+(?:\.\d*)?|\.\d+)?"
 _HMS = re.compile(rf"(?:({_FIELD}):)?({_FIELD}):({_FIELD})\s*")
 _DECIMAL = re.compile(r"(\d+(?:\.\d*)?|\.\d+)([kKmMgG]?)")
 _HEX_OCT = re.compile(r"(0[xX][0-9a-fA-F]+|0[0-7]*)([kKmMgG]?)")
-_MULTIPLIERS = {
+MULTIPLIERS = {  # k/K/m/M/g/G of every Grid Engine number (get_multiplier)
     "": 1,
     "k": 1000,
     "K": 1024,
@@ -60,9 +60,9 @@ def _number(text: str) -> float | None:
         decimal = _DECIMAL.fullmatch(text)
         if decimal is None:
             return None
-        return float(decimal[1]) * _MULTIPLIERS[decimal[2]]
+        return float(decimal[1]) * MULTIPLIERS[decimal[2]]
     c_int = _HEX_OCT.fullmatch(text)
     if c_int is None:
         return None
     base = 16 if c_int[1][1:2] in ("x", "X") else 8
-    return float(int(c_int[1], base)) * _MULTIPLIERS[c_int[2]]
+    return float(int(c_int[1], base)) * MULTIPLIERS[c_int[2]]

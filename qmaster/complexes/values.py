@@ -10,20 +10,12 @@ from __future__ import annotations
 import math
 import re
 
-from qmaster.complexes.timespec import parse_time_spec
+from qmaster.complexes.timespec import MULTIPLIERS, parse_time_spec
 from qmaster.complexes.types import ValueType
 
 INFINITY = "INFINITY"
 
-_MEMORY_UNITS = {
-    "": 1,
-    "k": 1000,
-    "K": 1024,
-    "m": 1000**2,
-    "M": 1024**2,
-    "g": 1000**3,
-    "G": 1024**3,
-}
+_MEMORY_UNITS = MULTIPLIERS
 _MEMORY_RE = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)([kKmMgG]?)$")
 _INT_RE = re.compile(r"^[+-]?(?:0[xX][0-9a-fA-F]+|0[0-7]*|[1-9]\d*)$")
 _TRUE_WORDS = frozenset({"true", "1", "yes", "y", "t"})

@@ -21,7 +21,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from qmaster.complexes.compare import satisfies
 from qmaster.complexes.levels import GLOBAL, HOST, LETTER, QUEUE, Level, build_level
 from qmaster.complexes.load import running_slots_by_host, simulated_load
 from qmaster.complexes.table import ComplexEntry, ComplexTable
@@ -30,6 +29,7 @@ from qmaster.complexes.values import ValueParseError
 from qmaster.conf import fields as f
 from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.view import queue_level
+from schedd.load import passed_thresholds
 
 if TYPE_CHECKING:
     from qmaster.core.machine import Core
@@ -202,22 +202,19 @@ def alarm_reasons(
 ) -> list[str]:
     """Why the queue instance is in load alarm: one ``alarm hl:<name>=<value as reported>
     load-threshold=<threshold>`` line per passed threshold, as ``sge_load_alarm_reason``."""
-    reasons: list[str] = []
     if hlevel is None:
-        return reasons
-    for name, text in f.split_pairs(qi.attrs.get("load_thresholds", "NONE")).items():
-        entry = table.get(name)
-        load = hlevel.values.get(entry.name) if entry else None
-        if entry is None or not isinstance(load, float):
-            continue
-        try:
-            threshold = entry.parse(text)
-        except ValueParseError:
-            continue
-        if not satisfies(entry.type, entry.relop, threshold, load):
-            value = report.get(entry.name) or _text(entry, load, "l", None)
-            reasons.append(f"alarm hl:{entry.name}={value} load-threshold={text}")
-    return reasons
+        return []
+
+    def value(name: str) -> float | None:
+        load = hlevel.values.get(name)
+        return load if isinstance(load, float) else None
+
+    thresholds = f.split_pairs(qi.attrs.get("load_thresholds", "NONE")).items()
+    return [
+        f"alarm hl:{entry.name}={report.get(entry.name) or _text(entry, load, 'l', None)} "
+        f"load-threshold={text}"
+        for entry, text, load in passed_thresholds(table, thresholds, value)
+    ]
 
 
 def levels_for(core: Core, instances: list[QueueInstanceConf]) -> tuple[Levels, dict[str, Level]]:
