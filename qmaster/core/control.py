@@ -21,6 +21,7 @@ from qmaster.core.jobs import Identity, Job, format_id_runs, parse_task_range
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
 from qmaster.core.resources import check_alter_rights
+from qmaster.core.running_alter import check_running_change
 from qmaster.core.specs import altered_spec, checked_spec, full_resource_names
 from qmaster.core.states import TaskState
 from qmaster.core.submit import check_name, task_range, validate_spec, verification
@@ -204,7 +205,7 @@ def _task_texts(
 
 @handler("alter")
 def handle_alter(core: Core, req: Request, now: float, out: Outcome) -> None:
-    """qalter: change a pending job's specification; running tasks may not change."""
+    """qalter: change a job's specification (of a running job, what Grid Engine allows)."""
     args = req.args
     assert isinstance(args, AlterArgs)
     changes = args.job.model_dump(exclude_none=True, exclude_unset=True)
@@ -263,8 +264,6 @@ def _alter(
 ) -> None:
     if not _may_touch(core, who, job):
         raise _alter_denied(who, job)
-    if any(t.state is not TaskState.FINISHED for t in job.tasks.values()) and not job.pending:
-        raise InvalidRequest(f"job {job.job_id} can't modify running jobs")
     new = full_resource_names(
         checked_spec(altered_spec(job.spec, changes), now), core.config.complexes
     )
@@ -275,6 +274,7 @@ def _alter(
     check_name(str(new["N"]))
     task_range(new)
     validate_spec(core, new, job.owner if "P" in changes else None)
+    check_running_change(core.config.complexes, job, changes, new)
     start_time_of(new)
     if "dl" in changes:
         check_deadline(core, who, new)

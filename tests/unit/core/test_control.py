@@ -114,13 +114,18 @@ def test_alter_by_another_user_is_denied():
     assert core.jobs[1].name == "job.sh"
 
 
-def test_alter_of_running_job_is_refused():
-    """A running job cannot be altered."""
+def test_alter_of_running_job_changes_what_grid_engine_allows():
+    """A running job may be renamed, as mod_job_attributes allows; its project may not change."""
     core = make_core()
     submit(core, CMDARGS=["100"])
     run_until(core, T0)
     out = request(core, ALICE, "alter", T0, job_ids=["1"], job={"N": "x"})
+    assert texts(out) == ["modified job name of job 1"]
+    assert core.jobs[1].name == "x"
+    request(core, ROOT, "conf_modify", T0, kind="project", text="name p1\n", add=True)
+    out = request(core, ALICE, "alter", T0, job_ids=["1"], job={"P": "p1"})
     assert texts(out) == ["job 1 can't modify running jobs"]
+    assert "P" not in core.jobs[1].spec
 
 
 def test_release_hold_with_alter():
