@@ -24,6 +24,7 @@ import time
 from clients.common.errors import ClientError
 from clients.submit.dates import parse_date_time
 from qmaster.complexes.timespec import parse_time_spec
+from qmaster.gdi.values import bad_value
 
 U_LONG32_MAX = 2**32 - 1
 """The largest time Grid Engine keeps (a 32-bit unsigned number of seconds)."""
@@ -63,12 +64,12 @@ def _wall_text(wall: _Wall) -> str:
 
 def date_time_epoch(text: str, current_year: int) -> float:
     """Epoch seconds of a ``[[CC]YY]MMDDhhmm[.SS]`` in local time (see the module notes)."""
-    normal = parse_date_time(text, current_year, DATE_OPTION_TEXT)
     failure = f'ERROR! Wrong date/time format "{text}" specified to {DATE_OPTION_TEXT} option'
-    try:
+    try:  # qrsub parses dates without an answer list: only the last line is shown
+        normal = parse_date_time(text, current_year, DATE_OPTION_TEXT)
         wall = _wall_fields(normal)
-    except (ValueError, OverflowError):
-        raise ClientError(f"Invalid format of date/hour-minute field.\n{failure}") from None
+    except (ValueError, OverflowError, ClientError):
+        raise bad_value(failure) from None
     found = local_occurrences(wall)
     if not found:
         raise ClientError(
