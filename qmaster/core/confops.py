@@ -62,7 +62,7 @@ def _change(core: Core, req: Request, now: float, out: Outcome) -> None:
     core.request_pass(now)
 
 
-for _op in ("conf_modify", "conf_add", "conf_delete"):
+for _op in ("conf_modify", "conf_add", "conf_delete", "conf_attr"):
     handler(_op)(_change)
 
 

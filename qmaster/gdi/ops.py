@@ -64,6 +64,9 @@ Operations and their ``args`` -> ``data``:
                   replace an existing object from file text (-M*); add: a new one (-A*)
     conf_add      {"kind": KIND, "name": str, "members": [str]} add users to a userset / managers
     conf_delete   {"kind": KIND, "name": str, "members": [str]} remove them
+    conf_attr     {"kind": KIND, "mode": "set|change|append|remove|purge", "name": str,
+                   "pairs": [[attr, value]] | null, "text": str | null, "source": str}
+                  qconf -rattr/-mattr/-aattr/-dattr/-purge (text: the -?attr file form)
     shutdown      {}                                    (managers only; qconf -km)
     subscribe     {"kinds": [str] | null}               a stream of replies, one per event (qevent)
     ar_submit     {"ar": ArSpec, "verify": "e|v"}       -> {"ar_id": int}
@@ -129,6 +132,7 @@ OPS: Final = frozenset(
         "conf_modify",
         "conf_add",
         "conf_delete",
+        "conf_attr",
         "shutdown",
         "subscribe",
         "ar_submit",
@@ -140,4 +144,5 @@ OPS: Final = frozenset(
 CONF_KINDS: Final = frozenset(
     {"complex", "cqueue", "exechost", "pe", "userset", "global", "sched", "manager", "hostgroup"}
     | {"project", "ckpt"}
+    | {"user", "operator", "adminhost", "submithost"}
 )
