@@ -46,7 +46,7 @@ def named_jobs(core: Core, refs: list[str], out: Outcome) -> list[tuple[Job, lis
 
 
 def _may_touch(core: Core, who: Identity, job: Job) -> bool:
-    return job.owner.user == who.user or core.is_manager(who)
+    return job.owner.user == who.user or core.is_operator(who)
 
 
 @handler("delete")
@@ -269,7 +269,9 @@ def _alter(
     validate_spec(core, new, job.owner if "P" in changes else None)
     start_time_of(new)
     if "p" in changes:
-        check_priority(changes, operator=core.is_manager(who))
+        check_priority(changes, operator=core.is_operator(who))
+    if "ot" in changes and not core.is_operator(who):
+        raise PermissionDenied(f'denied: "{who.user}" must be operator to change override tickets')
     if "ar" in changes:
         check_job_ar(core, job.owner, new, now)
     hold = new_hold(job, changes.get("h"), hold_list)

@@ -177,17 +177,18 @@ def check_hold_change(
     core: Core, who: Identity, job: Job, old: frozenset[str], new: frozenset[str]
 ) -> None:
     """Who may change which hold: system holds managers, operator holds operators (in
-    minige the managers), user holds the owner and operators; refused in Grid Engine's words."""
+    and managers), user holds the owner and operators; refused in Grid Engine's words."""
     manager = core.is_manager(who)
+    operator = core.is_operator(who)
     for bit in (SYSTEM, OPERATOR, USER):
         if (bit in old) == (bit in new):
             continue
         what = ("remove " if bit in old else "set ") + _HOLD_NAMES[bit]
         if bit == SYSTEM and not manager:
             raise NotManager(f'denied: "{who.user}" must be manager to {what}')
-        if bit == OPERATOR and not manager:
+        if bit == OPERATOR and not operator:
             raise NotManager(f'denied: "{who.user}" must be operator to {what}')
-        if bit == USER and not manager and who.user != job.owner.user:
+        if bit == USER and not operator and who.user != job.owner.user:
             raise PermissionDenied(
                 f'denied: "{who.user}" must be at least owner of job {job.job_id} to {what}'
             )

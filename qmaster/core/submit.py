@@ -136,7 +136,7 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
     array = task_range(spec)
     validate_spec(core, spec, req.identity)
     start_time_of(spec)
-    check_priority(spec, operator=core.is_manager(req.identity))
+    check_priority(spec, operator=core.is_operator(req.identity))
     check_job_ar(core, req.identity, spec, now)
     job = Job(0, req.identity, now, spec, array=array, hold=frozenset("u" if spec.get("h") else ""))
     n_tasks = (array.last - array.first) // array.step + 1 if array else 1

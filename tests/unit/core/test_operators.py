@@ -1,0 +1,56 @@
+"""Operators (qconf -ao): what they may do beyond a user, and what stays for managers."""
+
+from __future__ import annotations
+
+from qmaster.core import Core
+from tests.unit.core.helpers import ALICE, BOB, ROOT, T0, make_core, request, states, submit, texts
+
+
+def _with_operator(name: str = "bob") -> Core:
+    core = make_core()
+    out = request(core, ROOT, "conf_add", T0, kind="operator", members=[name])
+    assert texts(out)[0].endswith(f'added "{name}" to operator list')
+    return core
+
+
+def test_operator_sets_and_releases_operator_hold_but_not_system_hold() -> None:
+    """An operator may set -h o on another user's job; -h s stays for managers."""
+    core = _with_operator()
+    submit(core)
+    out = request(core, BOB, "alter", T0, job_ids=["1"], job={}, hold="o")
+    assert texts(out) == ["modified hold of job 1"]
+    assert core.jobs[1].hold == frozenset("o")
+    out = request(core, BOB, "alter", T0, job_ids=["1"], job={}, hold="s")
+    assert texts(out) == ['denied: "bob" must be manager to set manager hold']
+    assert core.jobs[1].hold == frozenset("o")
+
+
+def test_a_plain_user_is_no_operator() -> None:
+    """Without -ao the same request from bob is refused and nothing changes."""
+    core = make_core()
+    submit(core)
+    out = request(core, BOB, "alter", T0, job_ids=["1"], job={}, hold="o")
+    assert texts(out) == ['denied: "bob" must be at least owner of job 1 to change job attributes']
+    assert core.jobs[1].hold == frozenset()
+
+
+def test_operator_may_raise_priority_but_not_change_configuration() -> None:
+    """Operators submit with -p above 0; configuration changes still need a manager."""
+    core = _with_operator()
+    out = submit(core, who=BOB, p=10)
+    assert not any(a.is_error for a in out.answers), texts(out)
+    refused = request(core, BOB, "conf_add", T0, kind="operator", members=["carol"])
+    assert texts(refused) == ['denied: "bob" must be manager for this operation']
+    plain = submit(core, who=ALICE, p=10)
+    assert texts(plain) == [
+        "job rejected: positive submission priority requires operator privileges"
+    ]
+
+
+def test_operator_may_delete_other_users_jobs() -> None:
+    """qdel by an operator removes another user's pending job."""
+    core = _with_operator()
+    submit(core)
+    out = request(core, BOB, "delete", T0, job_ids=["1"])
+    assert not any(a.is_error for a in out.answers), texts(out)
+    assert states(core) == {}
