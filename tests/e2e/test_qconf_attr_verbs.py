@@ -51,12 +51,14 @@ def test_attr_verbs_validate_like_modify(minige_cell: RunningCell, tmp_path: Pat
     """A bad value, an unknown attribute or object is refused and nothing changes."""
     before = minige_cell.run("qconf", "-sq", "all.q").stdout
     bad = minige_cell.run("qconf", "-mattr", "queue", "slots", "many", "all.q")
-    assert bad.returncode == 1 and "slots" in bad.stderr
+    assert bad.returncode == 1
+    assert "slots" in bad.stderr
     unknown = minige_cell.run("qconf", "-mattr", "queue", "nosuch", "1", "all.q")
     assert unknown.returncode == 1
     assert 'The attribute name ("nosuch") and/or value ("1") is invalid' in unknown.stderr
     pe = minige_cell.run("qconf", "-aattr", "queue", "pe_list", "nope", "all.q")
-    assert pe.returncode == 1 and 'unknown parallel environment "nope"' in pe.stderr
+    assert pe.returncode == 1
+    assert 'unknown parallel environment "nope"' in pe.stderr
     obj = minige_cell.run("qconf", "-mattr", "calendar", "x", "1", "c")
     assert obj.returncode == 1
     assert 'Modification of object "calendar" not supported' in obj.stderr
@@ -76,7 +78,8 @@ def test_admin_and_submit_hosts(minige_cell: RunningCell) -> None:
     assert added.stdout.strip() == "nodeA added to administrative host list"
     assert "nodeA" in minige_cell.run("qconf", "-sh").stdout.split()
     twice = minige_cell.run("qconf", "-ah", "nodeA")
-    assert twice.returncode == 1 and 'adminhost "nodeA" already exists' in twice.stderr
+    assert twice.returncode == 1
+    assert 'adminhost "nodeA" already exists' in twice.stderr
     assert minige_cell.run("qconf", "-as", "nodeB").returncode == 0
     assert "nodeB" in minige_cell.run("qconf", "-ss").stdout.split()
     assert minige_cell.run("qconf", "-ds", "nodeB").returncode == 0
@@ -96,7 +99,8 @@ def test_users_and_operators(minige_cell: RunningCell, tmp_path: Path) -> None:
     assert minige_cell.run("qconf", "-suserl").stdout.split() == ["alice"]
     assert minige_cell.run("qconf", "-duser", "alice").returncode == 0
     gone = minige_cell.run("qconf", "-suser", "alice")
-    assert gone.returncode == 1 and "alice is not known as user" in gone.stderr
+    assert gone.returncode == 1
+    assert "alice is not known as user" in gone.stderr
     assert minige_cell.run("qconf", "-ao", "bob").returncode == 0
     assert "bob" in minige_cell.run("qconf", "-so").stdout.split()
     assert minige_cell.run("qconf", "-do", "bob").returncode == 0
