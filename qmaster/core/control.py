@@ -8,7 +8,13 @@ from typing import Any
 from qmaster.core import lifecycle
 from qmaster.core.arjobs import check_job as check_job_ar
 from qmaster.core.errors import CoreError, InvalidRequest, NoSuchObject, PermissionDenied
-from qmaster.core.holds import check_hold_change, new_hold, set_hold, start_time_of
+from qmaster.core.holds import (
+    check_hold_change,
+    check_whole_job,
+    new_hold,
+    set_hold,
+    start_time_of,
+)
 from qmaster.core.jobs import Identity, Job, format_id_runs, parse_task_range
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
@@ -214,8 +220,10 @@ def handle_alter(core: Core, req: Request, now: float, out: Outcome) -> None:
         return
     if not changes and args.hold is None:
         raise InvalidRequest("No jobs modified")
-    for job, _ in named_jobs(core, args.job_ids, out):
+    for job, tasks in named_jobs(core, args.job_ids, out):
         try:
+            if args.hold is not None or "h" in changes:
+                check_whole_job(job, tasks)
             _alter(core, who, job, changes, out, now, hold_list=args.hold)
         except CoreError as exc:
             out.answers.append(exc.to_answer())

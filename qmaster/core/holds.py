@@ -170,6 +170,15 @@ def apply_hold_list(current: frozenset[str], letters: str) -> frozenset[str]:
     return frozenset(bits)
 
 
+def check_whole_job(job: Job, tasks: list[int] | None) -> None:
+    """Holds are kept per job: a task range naming only some of its tasks is refused."""
+    if tasks is not None and job.array is not None and not set(job.all_task_ids()) <= set(tasks):
+        raise InvalidRequest(
+            f"denied: holds apply to all tasks of job {job.job_id}; minige cannot hold "
+            "single tasks (give the job id without a task range)"
+        )
+
+
 _HOLD_NAMES = {USER: "user hold", OPERATOR: "operator hold", SYSTEM: "manager hold"}
 
 
