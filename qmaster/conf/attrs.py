@@ -94,7 +94,9 @@ def edit_value(mode: str, attr: str, old: str, value: str) -> str:
 
 def _edited(obj: ConfObject, attr: str, where: str | None, mode: str, value: str) -> dict[str, str]:
     """The object's attributes with ``attr`` edited (for host or ``@group`` ``where``)."""
-    if obj.FORMAT.attr(attr) is None or attr == obj.FORMAT.name_key:
+    if attr == obj.FORMAT.name_key:
+        raise AttrRefused(f"qconf: cannot change {attr}")
+    if obj.FORMAT.attr(attr) is None:
         raise AttrRefused(BAD_ARGS.format(attr, value))
     if attr not in obj.FORMAT.host_overrides:
         if where is not None:
@@ -154,7 +156,14 @@ def plan_attr(state: ConfState, args: dict[str, Any], who: str) -> Change:
     except ConfigError as exc:
         return Change([error(str(exc), Status.ESYNTAX)])
     text = type(obj)(attrs=attrs).render()
-    return _modify_object(state, {"kind": kind, "text": text}, "-", who)
+    try:
+        return _modify_object(state, {"kind": kind, "text": text}, "-", who)
+    except ConfigError:
+        if args.get("text") is not None:
+            raise
+        # a value given on the command line that does not parse (qconf's own wording)
+        attr, value = _given_pairs(args)[0]
+        return Change([error(BAD_ARGS.format(attr, value), Status.ESYNTAX)])
 
 
 def objects_template(kind: str, name: str) -> str:
