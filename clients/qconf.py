@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from clients import qconf_more as more
 from clients.common.editor import edit_text
 from clients.common.errors import ClientError, invalid_argument, missing_argument
 from clients.common.output import EXIT_ERROR, EXIT_OK, err, exit_code, out, print_answers
@@ -86,6 +87,14 @@ usage: qconf [options]
                                             add/modify a user ($EDITOR or file)
    [-suser user_list] [-suserl] [-duser user_list]
                                             show users, list users, delete users
+   [-sss]                                   show scheduler state
+   [-secl]                                  show event client list
+   [-kec evid_list|all]                     kill event client
+   [-sconfl]                                show a list of all local configurations
+   [-shgrp_tree group]                      show host group and used hostgroups as tree
+   [-shgrp_resolved group]                  show host group with resolved hostlist
+   [-ke[j] host_list|all]                   shutdown execution host(s) (-kej: kill jobs)
+   [-ks]                                    shutdown scheduler
 """
 
 EMPTY_LIST = {
@@ -316,6 +325,15 @@ ACTIONS: dict[str, Action] = {
     "-suser": Action(1, show_each("user")),
     "-suserl": Action(0, show("user")),
     "-duser": Action(1, remove("user")),
+    "-sss": Action(0, more.show_scheduler_host),
+    "-secl": Action(0, more.show_event_clients),
+    "-kec": Action(1, more.kill_event_clients),
+    "-sconfl": Action(0, more.show_config_list),
+    "-shgrp_tree": Action(1, more.show_group_tree),
+    "-shgrp_resolved": Action(1, more.show_group_resolved),
+    "-ke": Action(1, more.kill_execds(jobs=False)),
+    "-kej": Action(1, more.kill_execds(jobs=True)),
+    "-ks": Action(0, more.kill_scheduler),
 }
 
 

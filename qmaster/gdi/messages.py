@@ -165,6 +165,15 @@ class ConfAttrArgs(_Strict):
     source: str = ""
 
 
+class KillExecdArgs(_Strict):
+    hosts: list[str]
+    jobs: bool = False
+
+
+class EventKillArgs(_Strict):
+    ids: list[str]
+
+
 class SubscribeArgs(_Strict):
     kinds: list[str] | None = None
 
@@ -230,6 +239,9 @@ ARGS: dict[str, type[BaseModel]] = {
     "conf_attr": ConfAttrArgs,
     "shutdown": NoArgs,
     "subscribe": SubscribeArgs,
+    "event_clients": NoArgs,
+    "event_kill": EventKillArgs,
+    "kill_execd": KillExecdArgs,
     "ar_submit": ArSubmitArgs,
     "ar_list": ArListArgs,
     "ar_delete": ArDeleteArgs,

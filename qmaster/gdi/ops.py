@@ -69,6 +69,10 @@ Operations and their ``args`` -> ``data``:
                   qconf -rattr/-mattr/-aattr/-dattr/-purge (text: the -?attr file form)
     shutdown      {}                                    (managers only; qconf -km)
     subscribe     {"kinds": [str] | null}               a stream of replies, one per event (qevent)
+    event_clients {}   -> {"clients": [{"id": int, "name": str, "host": str}],
+                           "scheduler_host": str}       (qconf -secl, -sss)
+    event_kill    {"ids": [str]}                        end subscriptions (qconf -kec; "all")
+    kill_execd    {"hosts": [str], "jobs": bool}        qconf -kej: kill the jobs on hosts ("all")
     ar_submit     {"ar": ArSpec, "verify": "e|v"}       -> {"ar_id": int}
                   answers: INFO ``Your advance reservation 1 has been granted``
                   refused for lack of resources (or ``-w v`` finding none):
@@ -135,6 +139,9 @@ OPS: Final = frozenset(
         "conf_attr",
         "shutdown",
         "subscribe",
+        "event_clients",
+        "event_kill",
+        "kill_execd",
         "ar_submit",
         "ar_list",
         "ar_delete",
