@@ -22,6 +22,7 @@ from qmaster.conf.flatfile import read_pairs
 from qmaster.conf.hostvalues import HostValues
 from qmaster.conf.loading import OBJECT_KINDS, objects_of
 from qmaster.conf.model import ConfObject
+from qmaster.conf.queue import QueueConf
 from qmaster.conf.state import ConfState
 from qmaster.gdi.answers import Status, error
 
@@ -44,6 +45,7 @@ CANT_MODIFY_NONE = (
 )
 INCOMPLETE = 'Given object_instance "{}" is incomplete'
 NOT_SUPPORTED = 'Modification of object "{}" not supported'
+HOST_NOT_SUPPORTED = 'Modification of host "{}" not supported'
 
 
 class AttrRefused(Exception):
@@ -144,6 +146,8 @@ def plan_attr(state: ConfState, args: dict[str, Any], who: str) -> Change:
             # the missing object is reported as -M* reports it
             text = objects_template(kind, name)
             return _modify_object(state, {"kind": kind, "text": text}, "-", who)
+        if where is not None and mode != "purge":
+            _check_where(state, obj, where)
         attrs = dict(obj.attrs)
         for attr, value in _given_pairs(args):
             current = type(obj)(attrs=attrs)
@@ -164,6 +168,16 @@ def plan_attr(state: ConfState, args: dict[str, Any], who: str) -> Change:
         # a value given on the command line that does not parse (qconf's own wording)
         attr, value = _given_pairs(args)[0]
         return Change([error(BAD_ARGS.format(attr, value), Status.ESYNTAX)])
+
+
+def _check_where(state: ConfState, obj: ConfObject, where: str) -> None:
+    """A host value is for a host of the queue, or for a host group that exists."""
+    assert isinstance(obj, QueueConf)
+    if where.startswith("@"):
+        if where not in state.hostgroups:
+            raise AttrRefused(HOST_NOT_SUPPORTED.format(where))
+    elif where not in state.queue_hosts(obj):
+        raise AttrRefused(HOST_NOT_SUPPORTED.format(where))
 
 
 def objects_template(kind: str, name: str) -> str:

@@ -83,6 +83,12 @@ def test_refusals_leave_the_object_alone(conf: ClusterConfig) -> None:
     assert _attr(conf, "cqueue", "change", "all.q@host1", "qname", "x") == [
         "qconf: cannot change qname"
     ]
+    assert _attr(conf, "cqueue", "change", "all.q@host9", "slots", "2") == [
+        'Modification of host "host9" not supported'
+    ]
+    assert _attr(conf, "cqueue", "change", "all.q@@nogroup", "slots", "2") == [
+        'Modification of host "@nogroup" not supported'
+    ]
     assert conf.cqueues["all.q"].render() == before
 
 
