@@ -95,6 +95,7 @@ usage: qconf [options]
    [-shgrp_resolved group]                  show host group with resolved hostlist
    [-ke[j] host_list|all]                   shutdown execution host(s) (-kej: kill jobs)
    [-ks]                                    shutdown scheduler
+   [-sobjl obj_spec attr_name val]          show objects whose attribute matches val
 """
 
 EMPTY_LIST = {
@@ -334,6 +335,7 @@ ACTIONS: dict[str, Action] = {
     "-ke": Action(1, more.kill_execds(jobs=False)),
     "-kej": Action(1, more.kill_execds(jobs=True)),
     "-ks": Action(0, more.kill_scheduler),
+    "-sobjl": Action(3, more.show_object_list),
 }
 
 

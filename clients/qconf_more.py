@@ -1,5 +1,5 @@
 """qconf's status, host group and daemon switches: ``-sss -secl -kec -sconfl``,
-``-shgrp_resolved -shgrp_tree``, ``-ke -kej -ks``.
+``-shgrp_resolved -shgrp_tree``, ``-sobjl``, ``-ke -kej -ks``.
 
 minige's scheduler runs inside the qmaster, so ``-sss`` names the qmaster's host
 and ``-ks`` is refused (``-km`` stops both). Its execution hosts are simulated:
@@ -10,7 +10,9 @@ be shown unknown (``u``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from fnmatch import fnmatchcase
 from typing import Any
 
 from clients.common.output import EXIT_ERROR, EXIT_OK, err, exit_code, out, print_answers
@@ -147,3 +149,55 @@ def kill_scheduler(_transport: Transport, _words: list[str]) -> int:
     """``-ks``: refused; minige's scheduler is part of the qmaster."""
     err("qconf -ks: minige's scheduler runs inside the qmaster; qconf -km stops both")
     return EXIT_ERROR
+
+
+SOBJL_KINDS = {"queue": "cqueue", "queue_domain": "cqueue", "queue_instance": "cqueue",
+               "exechost": "exechost", "pe": "pe", "ckpt": "ckpt", "hostgroup": "hostgroup"}  # fmt: skip
+_OVERRIDE = re.compile(r"\[([^=\]]+)=([^\]]*)\]")
+
+
+def _pairs(text: str) -> list[tuple[str, str]]:
+    joined = text.replace("\\\n", " ")
+    pairs = []
+    for line in joined.splitlines():
+        key, _, value = line.strip().partition(" ")
+        if key and not key.startswith("#"):
+            pairs.append((key, " ".join(value.split())))
+    return pairs
+
+
+def _matches(obj: str, name: str, text: str, attr_pat: str, value_pat: str) -> list[str]:
+    """The names ``-sobjl`` prints for one object (a queue may give domains and instances)."""
+    found: list[str] = []
+    for key, value in _pairs(text):
+        if not fnmatchcase(key, attr_pat):
+            continue
+        default = value.split("[", 1)[0].strip().rstrip(",").strip()
+        overrides = _OVERRIDE.findall(value)
+        if obj in ("queue", "exechost", "pe", "ckpt", "hostgroup"):
+            candidates = [(name, default if obj == "queue" else value)]
+        else:
+            wanted_group = obj == "queue_domain"
+            candidates = [(f"{name}@{k.strip()}", v.strip()) for k, v in overrides
+                          if k.strip().startswith("@") == wanted_group]  # fmt: skip
+        found += [n for n, v in candidates if fnmatchcase(v, value_pat) and n not in found]
+    return found
+
+
+def show_object_list(transport: Transport, words: list[str]) -> int:
+    """``-sobjl obj_nm attr_nm val``: the objects whose attribute matches (patterns allowed)."""
+    obj, attr_pat, value_pat = words
+    kind = SOBJL_KINDS.get(obj)
+    if kind is None:
+        err(f'Modification of object "{obj}" not supported')
+        return EXIT_ERROR
+    reply = transport("conf_show", {"kind": kind, "name": None})
+    names = list((reply.data or {}).get("names") or [])
+    lines: list[str] = []
+    for name in names:
+        shown = transport("conf_show", {"kind": kind, "name": name})
+        text = str((shown.data or {}).get("text") or "")
+        lines += _matches(obj, name, text, attr_pat, value_pat)
+    if lines:
+        out("\n".join(lines))
+    return EXIT_OK

@@ -79,3 +79,12 @@ def test_kej_kills_the_jobs_on_a_host(minige_cell: RunningCell) -> None:
     assert unknown.returncode == 1
     assert '"nohost" is not an execution host' in unknown.stderr
     assert minige_cell.run("qconf", "-ke", host).returncode == 1
+
+
+def test_sobjl_finds_objects_by_attribute(minige_cell: RunningCell) -> None:
+    """-sobjl matches attribute and value patterns; queue_instance gives host values."""
+    assert minige_cell.run("qconf", "-sobjl", "queue", "qname", "all*").stdout == "all.q\n"
+    assert minige_cell.run("qconf", "-sobjl", "pe", "allocation_rule", "*nomatch*").stdout == ""
+    minige_cell.run("qconf", "-mattr", "queue", "seq_no", "7", "all.q@host1", check=True)
+    shown = minige_cell.run("qconf", "-sobjl", "queue_instance", "seq_no", "7")
+    assert shown.stdout == "all.q@host1\n"

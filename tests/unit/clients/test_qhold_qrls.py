@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from clients import qconf, qhold, qrls
+from clients.qconf_more import _matches
 from qmaster.gdi.answers import ok
 from tests.unit.clients.conftest import FakeQmaster
 
@@ -58,3 +59,12 @@ def test_qconf_attr_verbs_send_one_request_per_object(qmaster: FakeQmaster) -> N
     qconf.main(["-purge", "queue", "*", "a.q@@grp"], transport=qmaster)
     assert qmaster.last[1]["mode"] == "purge"
     assert qconf.main(["-aattr", "rqs", "x", "1", "r"], transport=qmaster) == 1
+
+
+def test_sobjl_matching() -> None:
+    """Cluster queues match on the default value, instances and domains on host values."""
+    text = "qname q\nslots 1,[h1=4],[@g=2]\n"
+    assert _matches("queue", "q", text, "slots", "1") == ["q"]
+    assert _matches("queue_instance", "q", text, "sl*", "4") == ["q@h1"]
+    assert _matches("queue_domain", "q", text, "slots", "*") == ["q@@g"]
+    assert _matches("pe", "make", "pe_name make\nslots 999\n", "slots", "9*") == ["make"]
