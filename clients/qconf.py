@@ -3,8 +3,11 @@
 The switches are handled in the order given, each one a GDI request:
 ``-s*`` print the object's text (``conf_show``) or its names one per line,
 ``-M*`` send a file's text for the qmaster to validate (``conf_modify``),
-``-au/-du/-am/-dm`` change user sets and the manager list, ``-km`` stops the
-qmaster. Answers are printed as Grid Engine prints them.
+``-au/-du/-am/-dm`` change user sets and the manager list, ``-ao/-ah/-as`` (and
+``-d*``) the operator, administrative and submit host lists, ``-km`` stops the
+qmaster. The attribute verbs live in :mod:`clients.qconf_attr`, the status and
+daemon switches in :mod:`clients.qconf_more`. Answers are printed as Grid
+Engine prints them.
 """
 
 from __future__ import annotations
