@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from qmaster.testing import RunningCell
+from tests.e2e import cells
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -104,3 +105,23 @@ def test_users_and_operators(minige_cell: RunningCell, tmp_path: Path) -> None:
     assert minige_cell.run("qconf", "-ao", "bob").returncode == 0
     assert "bob" in minige_cell.run("qconf", "-so").stdout.split()
     assert minige_cell.run("qconf", "-do", "bob").returncode == 0
+
+
+def test_lists_users_and_overrides_survive_a_restart(stopped_cell: RunningCell) -> None:
+    """Operators, host lists, user objects and -mattr overrides are spooled and come back."""
+    cell = stopped_cell
+    cell.start()
+    cell.run("qconf", "-ao", "bob", check=True)
+    cell.run("qconf", "-as", "nodeS", check=True)
+    cell.run("qconf", "-ah", "nodeA", check=True)
+    cell.run("qconf", "-mattr", "queue", "seq_no", "9", "all.q@host1", check=True)
+    user = cell.cell.root / "user"
+    user.write_text("name carol\n")
+    cell.run("qconf", "-Auser", str(user), check=True)
+    cells.stop(cell)
+    cell.start()
+    assert cell.run("qconf", "-so").stdout.split() == ["bob"]
+    assert cell.run("qconf", "-ss").stdout.split() == ["nodeS"]
+    assert cell.run("qconf", "-sh").stdout.split() == ["nodeA"]
+    assert cell.run("qconf", "-suserl").stdout.split() == ["carol"]
+    assert _queue_line(cell, "all.q@host1", "seq_no") == "9"
