@@ -129,7 +129,10 @@ def _given_pairs(args: dict[str, Any]) -> list[tuple[str, str]]:
         if not pairs:
             raise AttrRefused("No attribute given")
         return pairs
-    return [(str(a), str(v)) for a, v in args.get("pairs") or []]
+    pairs = [(str(a), str(v)) for a, v in args.get("pairs") or []]
+    if not pairs:
+        raise AttrRefused("No attribute given")
+    return pairs
 
 
 def _current(state: ConfState, kind: str, name: str) -> ConfObject | None:
@@ -139,6 +142,8 @@ def _current(state: ConfState, kind: str, name: str) -> ConfObject | None:
 def plan_attr(state: ConfState, args: dict[str, Any], who: str) -> Change:
     """Plan one attribute verb on one object (``conf_attr``)."""
     kind, mode = args["kind"], args["mode"]
+    if kind not in ATTR_KINDS.values():
+        return Change([error(NOT_SUPPORTED.format(kind), Status.ESYNTAX)])
     try:
         name, where = _split_target(kind, args["name"])
         obj = _current(state, kind, name)

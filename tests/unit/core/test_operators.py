@@ -54,3 +54,18 @@ def test_operator_may_delete_other_users_jobs() -> None:
     out = request(core, BOB, "delete", T0, job_ids=["1"])
     assert not any(a.is_error for a in out.answers), texts(out)
     assert states(core) == {}
+
+
+def test_enforce_user_true_needs_a_user_object() -> None:
+    """With enforce_user true a user without a user(5) object cannot submit; with one she can."""
+    core = make_core()
+    refused = request(core, ROOT, "conf_attr", T0, kind="global", mode="set", name="global",
+                      pairs=[["enforce_user", "true"]])  # fmt: skip
+    assert texts(refused) == ['Modification of object "global" not supported']
+    lines = core.config.global_conf.render().splitlines()
+    text = "\n".join("enforce_user true" if x.startswith("enforce_user") else x for x in lines)
+    request(core, ROOT, "conf_modify", T0, kind="global", text=text + "\n")
+    assert core.config.global_conf.attrs["enforce_user"] == "true"
+    assert texts(submit(core)) == ['job rejected: the user "alice" does not exist']
+    request(core, ROOT, "conf_modify", T0, kind="user", text="name alice\n", add=True)
+    assert not any(a.is_error for a in submit(core).answers)
