@@ -2,7 +2,7 @@
 
 minige keeps no share tree and no functional policy, so ``oticket``, ``fshare``
 and ``delete_time`` are stored and shown only; ``default_project`` must name a
-project (checked with the other cross-references).
+project and is given to the user's jobs submitted without ``-P``.
 """
 
 from __future__ import annotations

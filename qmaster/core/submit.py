@@ -15,7 +15,7 @@ from typing import Any
 
 from qmaster.core import immediate, lifecycle, reports
 from qmaster.core.arjobs import check_job as check_job_ar
-from qmaster.core.confrefs import check_ckpt, check_project, check_user
+from qmaster.core.confrefs import check_ckpt, check_project, check_user, default_project
 from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
 from qmaster.core.holds import start_time_of
 from qmaster.core.jobs import Identity, Job, TaskRange
@@ -60,6 +60,7 @@ def validate_spec(core: Core, spec: dict[str, Any], who: Identity | None = None)
     check_ckpt(core.config, spec)
     if who is not None:
         check_user(core.config, who)
+        default_project(core.config, spec, who)
         check_project(core.config, spec, who)
     pe = spec.get("pe_name")
     if pe and not any(re.fullmatch(_glob(str(pe)), name) for name in core.config.pes):

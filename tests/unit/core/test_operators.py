@@ -69,3 +69,17 @@ def test_enforce_user_true_needs_a_user_object() -> None:
     assert texts(submit(core)) == ['job rejected: the user "alice" does not exist']
     request(core, ROOT, "conf_modify", T0, kind="user", text="name alice\n", add=True)
     assert not any(a.is_error for a in submit(core).answers)
+
+
+def test_a_users_default_project_is_given_to_jobs_without_p() -> None:
+    """A job submitted without -P by a user whose default_project is set gets that project."""
+    core = make_core()
+    request(core, ROOT, "conf_modify", T0, kind="project", text="name prj\n", add=True)
+    user = "name alice\ndefault_project prj\n"
+    assert texts(request(core, ROOT, "conf_modify", T0, kind="user", text=user, add=True)) == [
+        f'root@{ROOT.host} added "alice" to user list'
+    ]
+    submit(core)
+    assert core.jobs[1].spec["P"] == "prj"
+    submit(core, who=BOB)
+    assert "P" not in core.jobs[2].spec
