@@ -3,8 +3,11 @@
 The switches are handled in the order given, each one a GDI request:
 ``-s*`` print the object's text (``conf_show``) or its names one per line,
 ``-M*`` send a file's text for the qmaster to validate (``conf_modify``),
-``-au/-du/-am/-dm`` change user sets and the manager list, ``-km`` stops the
-qmaster. Answers are printed as Grid Engine prints them.
+``-au/-du/-am/-dm`` change user sets and the manager list, ``-ao/-ah/-as`` (and
+``-d*``) the operator, administrative and submit host lists, ``-km`` stops the
+qmaster. The attribute verbs live in :mod:`clients.qconf_attr`, the status and
+daemon switches in :mod:`clients.qconf_more`. Answers are printed as Grid
+Engine prints them.
 """
 
 from __future__ import annotations
@@ -16,10 +19,12 @@ from typing import Any
 
 import click
 
+from clients import qconf_more as more
 from clients.common.editor import edit_text
 from clients.common.errors import ClientError, invalid_argument, missing_argument
 from clients.common.output import EXIT_ERROR, EXIT_OK, err, exit_code, out, print_answers
 from clients.common.shell import GeCommand, Transport, transport_of
+from clients.qconf_attr import attr_verb, purge
 from clients.submit.world import read_text
 
 QCONF_USAGE = """\
@@ -67,6 +72,33 @@ usage: qconf [options]
                                             add/modify a ckpt environment ($EDITOR or file)
    [-sckpt ckpt_name] [-sckptl] [-dckpt ckpt_name]
                                             show, list, delete ckpt environments
+   [-aattr obj_nm attr_nm val obj_id_list]  add to a list attribute of objects
+   [-Aattr obj_nm fname obj_id_list]        add to list attributes, from file
+   [-dattr obj_nm attr_nm val obj_id_list]  delete from a list attribute of objects
+   [-Dattr obj_nm fname obj_id_list]        delete from list attributes, from file
+   [-mattr obj_nm attr_nm val obj_id_list]  modify an attribute (or list element)
+   [-Mattr obj_nm fname obj_id_list]        modify attributes, from file
+   [-rattr obj_nm attr_nm val obj_id_list]  replace a list attribute of objects
+   [-Rattr obj_nm fname obj_id_list]        replace list attributes, from file
+   [-purge queue attr_nm queue_instance]    remove a host specific attribute value
+   [-ah hostname_list] [-dh hostname_list] [-sh]
+                                            add, delete, show administrative hosts
+   [-as hostname_list] [-ds hostname_list] [-ss]
+                                            add, delete, show submit hosts
+   [-ao user_list] [-do user_list] [-so]    add, delete, show operators
+   [-auser] [-Auser fname] [-muser user] [-Muser fname]
+                                            add/modify a user ($EDITOR or file)
+   [-suser user_list] [-suserl] [-duser user_list]
+                                            show users, list users, delete users
+   [-sss]                                   show scheduler state
+   [-secl]                                  show event client list
+   [-kec evid_list|all]                     kill event client
+   [-sconfl]                                show a list of all local configurations
+   [-shgrp_tree group]                      show host group and used hostgroups as tree
+   [-shgrp_resolved group]                  show host group with resolved hostlist
+   [-ke[j] host_list|all]                   shutdown execution host(s) (-kej: kill jobs)
+   [-ks]                                    shutdown scheduler
+   [-sobjl obj_spec attr_name val]          show objects whose attribute matches val
 """
 
 EMPTY_LIST = {
@@ -78,6 +110,10 @@ EMPTY_LIST = {
     "manager": "no manager list defined",
     "project": "no project list defined",
     "ckpt": "no ckpt interface definition defined",
+    "operator": "no operator list defined",
+    "adminhost": "no admin host list defined",
+    "submithost": "no submit host list defined",
+    "user": "no user list defined",
 }
 
 
@@ -106,6 +142,19 @@ def show(
         code = EXIT_OK if reply.data is None else print_shown(kind, reply.data)
         print_answers(reply.answers)
         return max(code, exit_code(reply.answers))
+
+    return run
+
+
+def show_each(kind: str) -> Callable[[Transport, list[str]], int]:
+    """``-suser a,b``: show each named object of a comma list."""
+    one = show(kind)
+
+    def run(transport: Transport, words: list[str]) -> int:
+        code = EXIT_OK
+        for name in (n for n in words[0].split(",") if n):
+            code = max(code, one(transport, [name]))
+        return code
 
     return run
 
@@ -261,6 +310,35 @@ ACTIONS: dict[str, Action] = {
     "-mc": Action(0, edit("complex")),
     "-mconf": Action(-1, edit("global")),
     "-msconf": Action(0, edit("sched")),
+    **{f"-{v}attr": Action(4, attr_verb(f"-{v}attr")) for v in "amrd"},
+    **{f"-{v}attr": Action(3, attr_verb(f"-{v}attr")) for v in "AMRD"},
+    "-purge": Action(3, purge),
+    "-sh": Action(0, show("adminhost")),
+    "-ah": Action(1, members("conf_add", "adminhost", named=False)),
+    "-dh": Action(1, members("conf_delete", "adminhost", named=False)),
+    "-ss": Action(0, show("submithost")),
+    "-as": Action(1, members("conf_add", "submithost", named=False)),
+    "-ds": Action(1, members("conf_delete", "submithost", named=False)),
+    "-so": Action(0, show("operator")),
+    "-ao": Action(1, members("conf_add", "operator", named=False)),
+    "-do": Action(1, members("conf_delete", "operator", named=False)),
+    "-auser": Action(0, edit("user", add=True)),
+    "-Auser": Action(1, modify("user", add=True)),
+    "-muser": Action(1, edit("user")),
+    "-Muser": Action(1, modify("user")),
+    "-suser": Action(1, show_each("user")),
+    "-suserl": Action(0, show("user")),
+    "-duser": Action(1, remove("user")),
+    "-sss": Action(0, more.show_scheduler_host),
+    "-secl": Action(0, more.show_event_clients),
+    "-kec": Action(1, more.kill_event_clients),
+    "-sconfl": Action(0, more.show_config_list),
+    "-shgrp_tree": Action(1, more.show_group_tree),
+    "-shgrp_resolved": Action(1, more.show_group_resolved),
+    "-ke": Action(1, more.kill_execds(jobs=False)),
+    "-kej": Action(1, more.kill_execds(jobs=True)),
+    "-ks": Action(0, more.kill_scheduler),
+    "-sobjl": Action(3, more.show_object_list),
 }
 
 

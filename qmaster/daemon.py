@@ -27,6 +27,7 @@ from qmaster.conf.store import ClusterConfig
 from qmaster.core import Core, CoreSettings, Identity, Outcome, Request
 from qmaster.core.control import select_jobs
 from qmaster.core.specs import full_resource_names
+from qmaster.events.clients import EVENT_CLIENT_OPS, event_client_request
 from qmaster.events.subscribers import Subscribers
 from qmaster.events.writer import EventFiles
 from qmaster.gdi.answers import Answer, Status, error
@@ -241,7 +242,9 @@ class Daemon:
             where = ".".join(str(p) for p in err["loc"])
             return error_reply(f"malformed request: {where}: {err['msg']}")
         if isinstance(args, SubscribeArgs):
-            return self.subscribers.subscribe(args.kinds)
+            return self.subscribers.subscribe(args.kinds, who.host or "-")
+        if env.op in EVENT_CLIENT_OPS:
+            return event_client_request(env.op, args, who, self.subscribers, self.host, self.core)
         if self.jsv.active and isinstance(args, SubmitArgs):
             return await self._submit_verified(who, args)
         if self.jsv.active and isinstance(args, AlterArgs):

@@ -18,6 +18,7 @@ from qmaster.conf.model import ConfObject
 from qmaster.conf.projects import CkptConf, ProjectConf
 from qmaster.conf.queue import ExecHostConf, HostgroupConf, QueueConf
 from qmaster.conf.state import ConfState, check_state
+from qmaster.conf.users import UserConf
 
 Row = tuple[str, str, str]
 GLOBAL_HOST = "global"
@@ -30,6 +31,7 @@ OBJECT_KINDS: dict[str, type[ConfObject]] = {
     "userset": UsersetConf,
     "project": ProjectConf,
     "ckpt": CkptConf,
+    "user": UserConf,
 }
 FOLDERS = {
     "cqueue": "cqueues",
@@ -39,11 +41,15 @@ FOLDERS = {
     "userset": "usersets",
     "project": "projects",
     "ckpt": "ckpt",
+    "user": "users",
 }
 SINGLE_NAMES = {"complex": "complexes", "global": "global", "sched": "scheduler",
-                "manager": "managers"}  # fmt: skip
-ROW_KINDS = ("complex", "exechost", "hostgroup", "userset", "project", "ckpt", "pe", "cqueue",
-             "global", "sched", "manager")  # fmt: skip
+                "manager": "managers", "operator": "operators", "adminhost": "adminhosts",
+                "submithost": "submithosts"}  # fmt: skip
+OPTIONAL_LISTS = ("operator", "adminhost", "submithost")
+"""Name lists a cell may lack (cells made before they existed): empty when missing."""
+ROW_KINDS = ("complex", "exechost", "hostgroup", "userset", "project", "ckpt", "user", "pe",
+             "cqueue", "global", "sched", "manager", *OPTIONAL_LISTS)  # fmt: skip
 
 
 def parse_object(kind: str, text: str, path: str) -> ConfObject:
@@ -99,6 +105,10 @@ def build_state(texts: dict[str, list[tuple[str, str]]]) -> ConfState:
         usersets=named["userset"],  # type: ignore[arg-type]
         projects=named["project"],  # type: ignore[arg-type]
         ckpts=named["ckpt"],  # type: ignore[arg-type]
+        users=named["user"],  # type: ignore[arg-type]
+        operators=_optional_list(texts, "operator"),
+        adminhosts=_optional_list(texts, "adminhost"),
+        submithosts=_optional_list(texts, "submithost"),
         global_conf=GlobalConf.parse(g_text, g_path),
         sched_conf=SchedConf.parse(*reversed(one("sched"))),
         managers=tuple(parse_managers(one("manager")[1])),
@@ -106,6 +116,11 @@ def build_state(texts: dict[str, list[tuple[str, str]]]) -> ConfState:
     )
     check_state(state, raw)
     return state
+
+
+def _optional_list(texts: dict[str, list[tuple[str, str]]], kind: str) -> tuple[str, ...]:
+    found = texts.get(kind) or []
+    return tuple(parse_managers(found[0][1])) if found else ()
 
 
 def _read(path: Path) -> tuple[str, str]:
@@ -125,6 +140,9 @@ def read_dir(path: Path) -> ConfState:
         if not file.exists():
             raise ConfigError(str(file), 0, "file is missing")
         texts[kind] = [_read(file)]
+    for kind in OPTIONAL_LISTS:
+        file = path / SINGLE_NAMES[kind]
+        texts[kind] = [_read(file)] if file.exists() else []
     return build_state(texts)
 
 
@@ -148,6 +166,8 @@ def object_text(state: ConfState, kind: str, name: str) -> str:
         return state.sched_conf.render()
     if kind == "manager":
         return render_managers(list(state.managers))
+    if kind in OPTIONAL_LISTS:
+        return render_managers(list(getattr(state, SINGLE_NAMES[kind])))
     return objects_of(state, kind)[name].render()
 
 
@@ -161,6 +181,7 @@ def objects_of(state: ConfState, kind: str) -> dict[str, ConfObject]:
         "userset": state.usersets,  # type: ignore[dict-item]
         "project": state.projects,  # type: ignore[dict-item]
         "ckpt": state.ckpts,  # type: ignore[dict-item]
+        "user": state.users,  # type: ignore[dict-item]
     }
     return table[kind]
 

@@ -20,6 +20,7 @@ from qmaster.conf.errors import ConfigError
 from qmaster.conf.model import ConfObject
 from qmaster.conf.projects import CkptConf, ProjectConf
 from qmaster.conf.queue import LIMITS, ExecHostConf, HostgroupConf, QueueConf, limit_value
+from qmaster.conf.users import UserConf
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +58,10 @@ class ConfState:
     managers: tuple[str, ...]
     projects: dict[str, ProjectConf] = field(default_factory=dict)
     ckpts: dict[str, CkptConf] = field(default_factory=dict)
+    users: dict[str, UserConf] = field(default_factory=dict)
+    operators: tuple[str, ...] = ()
+    adminhosts: tuple[str, ...] = ()
+    submithosts: tuple[str, ...] = ()
     sources: dict[tuple[str, str], str] = field(default_factory=dict, compare=False)
 
     def evolve(self, **changes: object) -> ConfState:
@@ -229,6 +234,8 @@ class _Checker:
         for prj in s.projects.values():
             self.names("project", prj, "acl", s.usersets, "userset")
             self.names("project", prj, "xacl", s.usersets, "userset")
+        for user in s.users.values():
+            self.names("user", user, "default_project", s.projects, "project")
         self.load_settings()
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from qmaster.complexes.table import ComplexTable
 from qmaster.conf.access import PeConf, UsersetConf
-from qmaster.conf.changes import Change, plan_change
+from qmaster.conf.changes import Change
 from qmaster.conf.cluster import GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError, ConfNotFound
 from qmaster.conf.loading import (
@@ -29,6 +29,8 @@ from qmaster.conf.loading import (
     state_rows,
     template_text,
 )
+from qmaster.conf.namelists import NAME_LIST_FIELDS, names_of
+from qmaster.conf.planners import plan_request
 from qmaster.conf.projects import CkptConf, ProjectConf
 from qmaster.conf.qshow import show_queues
 from qmaster.conf.queue import ExecHostConf, HostgroupConf, QueueConf
@@ -43,6 +45,7 @@ NOT_FOUND = {
     "hostgroup": 'Host group "{}" does not exist',
     "project": "{} is not known as project",
     "ckpt": "{} is not a checkpointing interface definition",
+    "user": "{} is not known as user",
 }
 
 
@@ -156,6 +159,8 @@ class ClusterConfig:
         """
         if kind == "manager":
             return {"names": list(self._state.managers)}
+        if kind in NAME_LIST_FIELDS:
+            return {"names": list(names_of(self._state, kind))}
         if kind == "global" and name not in (None, "global"):
             raise ConfNotFound(f"configuration {name} not defined")
         if kind in ("complex", "global", "sched"):
@@ -194,7 +199,7 @@ class ClusterConfig:
             text = f'denied: "{user}" must be manager for this operation'
             return ConfChange([error(text, Status.ENOMGR)])
         try:
-            change = plan_change(self._state, op, args, f"{user}@{host}")
+            change = plan_request(self._state, op, args, f"{user}@{host}")
         except ConfigError as exc:
             return ConfChange([error(str(exc), Status.ESYNTAX)])
         return self._commit(change, veto)

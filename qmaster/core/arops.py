@@ -1,7 +1,7 @@
 """Advance reservation requests: qrsub (``ar_submit``), qrstat (``ar_list``), qrdel (``ar_delete``).
 
-Who may: managers (operators are managers in minige) and members of the
-``arusers`` userset create ARs; the owner and managers delete them.
+Who may: managers, operators and members of the
+``arusers`` userset create ARs; the owner, operators and managers delete them.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ ARUSERS = "arusers"
 
 
 def may_create(core: Core, who: Identity) -> bool:
-    return core.is_manager(who) or core.config.user_in_lists(who.user, who.group, [ARUSERS])
+    return core.is_operator(who) or core.config.user_in_lists(who.user, who.group, [ARUSERS])
 
 
 def check_limit(core: Core) -> None:
@@ -138,7 +138,7 @@ def handle_ar_delete(core: Core, req: Request, now: float, out: Outcome) -> None
     assert isinstance(args, ArDeleteArgs)
     who = req.identity
     for ar in _targets(core, who, args, out):
-        if not (ar.owner.user == who.user or core.is_manager(who)):
+        if not (ar.owner.user == who.user or core.is_operator(who)):
             out.answers.append(
                 error(
                     f"{who.user} - you do not have the necessary privileges to delete "

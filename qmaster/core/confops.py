@@ -8,12 +8,15 @@ use at once.
 from __future__ import annotations
 
 from qmaster.conf.errors import ConfigError, ConfNotFound
-from qmaster.core import arconf, arlife
+from qmaster.core import arconf, arlife, lifecycle
 from qmaster.core.errors import InvalidRequest, NoSuchObject, NotManager
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
+from qmaster.core.states import TaskState
 from qmaster.gdi.answers import Status, error, ok
-from qmaster.gdi.messages import ConfShowArgs
+from qmaster.gdi.messages import ConfShowArgs, KillExecdArgs
+
+LIVE = (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING)
 
 
 @handler("conf_show")
@@ -62,7 +65,7 @@ def _change(core: Core, req: Request, now: float, out: Outcome) -> None:
     core.request_pass(now)
 
 
-for _op in ("conf_modify", "conf_add", "conf_delete"):
+for _op in ("conf_modify", "conf_add", "conf_delete", "conf_attr"):
     handler(_op)(_change)
 
 
@@ -74,3 +77,39 @@ def handle_shutdown(core: Core, req: Request, now: float, out: Outcome) -> None:
         raise NotManager(f'denied: "{who.user}" must be manager for this operation')
     out.answers.append(ok(f"{who.user}@{who.host} kills qmaster"))
     out.shutdown = True
+
+
+@handler("kill_execd")
+def handle_kill_execd(core: Core, req: Request, now: float, out: Outcome) -> None:
+    """qconf -kej: the execd of each host kills the jobs whose master queue is there.
+
+    minige has no host states yet, so a host cannot be shown ``u`` afterwards;
+    ``-ke`` (shut down without killing the jobs) is refused by the client.
+    """
+    args = req.args
+    assert isinstance(args, KillExecdArgs)
+    who = req.identity
+    if not core.is_manager(who):
+        raise NotManager("shutting down execd requires manager privileges")
+    known = [h for h in core.config.exechosts if h != "global"]
+    hosts = sorted(known) if "all" in args.hosts else args.hosts
+    for host in hosts:
+        if host not in known:
+            out.answers.append(error(f'"{host}" is not an execution host', Status.ESEMANTIC))
+            continue
+        action = "shutdown and kill" if args.jobs else "shutdown"
+        out.answers.append(ok(f"sent {action} notification to  execd host {host}"))
+        if args.jobs:
+            _kill_jobs_on(core, host, now, out)
+    core.request_pass(now)
+
+
+def _kill_jobs_on(core: Core, host: str, now: float, out: Outcome) -> None:
+    """Kill every task whose master queue instance is on ``host`` (accounted, exit 137)."""
+    for job in list(core.jobs.values()):
+        for task in list(job.tasks.values()):
+            queue = task.queue or ""
+            if task.state in LIVE and queue.partition("@")[2] == host:
+                if task.state is not TaskState.DELETING:
+                    task.move(job.job_id, TaskState.DELETING, f"kill execd on host {host}")
+                lifecycle.killed(core, job, task, now, out)

@@ -5,7 +5,9 @@ line, JSV, qalter) and advance reservations. Messages are Grid Engine's
 (``sge_job_qmaster.c``): an unknown project or checkpointing environment, a
 project whose ``acl``/``xacl`` shuts the user out, a project the global
 ``projects``/``xprojects`` do not allow, and a job without a project where
-``enforce_project`` or the global ``projects`` require one.
+``enforce_project`` or the global ``projects`` require one; a user without a
+user(5) object where ``enforce_user`` is ``true``. A job without a project gets
+its owner's ``default_project``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,26 @@ from qmaster.conf import fields as f
 from qmaster.conf.store import ClusterConfig
 from qmaster.core.errors import NoSuchObject, PermissionDenied
 from qmaster.core.jobs import Identity
+
+
+def check_user(config: ClusterConfig, who: Identity) -> None:
+    """With ``enforce_user true`` only users with a user(5) object may submit.
+
+    ``auto`` would create the object on submission in Grid Engine; minige does
+    not create user objects, so ``auto`` admits every user as ``false`` does.
+    """
+    if config.global_conf.attrs["enforce_user"].strip().lower() != "true":
+        return
+    if who.user not in config.state.users:
+        raise NoSuchObject(f'job rejected: the user "{who.user}" does not exist')
+
+
+def default_project(config: ClusterConfig, spec: dict[str, Any], who: Identity) -> None:
+    """A job without ``-P`` gets its owner's ``default_project`` (user(5)), if one is set."""
+    user = config.state.users.get(who.user)
+    if spec.get("P") or user is None or f.is_none(user.attrs["default_project"]):
+        return
+    spec["P"] = user.attrs["default_project"]
 
 
 def check_ckpt(config: ClusterConfig, spec: dict[str, Any]) -> None:

@@ -10,7 +10,13 @@ from qmaster.core import lifecycle
 from qmaster.core.altertexts import alter_texts
 from qmaster.core.arjobs import check_job as check_job_ar
 from qmaster.core.errors import CoreError, InvalidRequest, NoSuchObject, PermissionDenied
-from qmaster.core.holds import check_hold_change, new_hold, set_hold, start_time_of
+from qmaster.core.holds import (
+    check_hold_change,
+    check_whole_job,
+    new_hold,
+    set_hold,
+    start_time_of,
+)
 from qmaster.core.jobchecks import (
     check_array_holds,
     check_deadline,
@@ -79,7 +85,7 @@ def named_jobs(core: Core, refs: list[str], out: Outcome, owner: str | None = No
 
 
 def _may_touch(core: Core, who: Identity, job: Job) -> bool:
-    return job.owner.user == who.user or core.is_manager(who)
+    return job.owner.user == who.user or core.is_operator(who)
 
 
 @handler("delete")
@@ -217,8 +223,10 @@ def handle_alter(core: Core, req: Request, now: float, out: Outcome) -> None:
         return
     if not changes and args.hold is None:
         raise InvalidRequest("No jobs modified")
-    for job, _ in _alter_targets(core, who, args, out):
+    for job, tasks in _alter_targets(core, who, args, out):
         try:
+            if args.hold is not None or "h" in changes:
+                check_whole_job(job, tasks)
             _alter(core, who, job, changes, out, now, hold_list=args.hold)
         except CoreError as exc:
             out.answers.append(exc.to_answer())
@@ -269,7 +277,7 @@ def _alter(
     )
     if "t_min" in changes:
         raise InvalidRequest("denied: the task range of a submitted job cannot be changed")
-    check_alter_rights(who.user, job.priority, changes, operator=core.is_manager(who))
+    check_alter_rights(who.user, job.priority, changes, operator=core.is_operator(who))
     check_task_concurrency(job, changes)
     check_name(str(new["N"]))
     task_range(new)

@@ -170,6 +170,15 @@ def apply_hold_list(current: frozenset[str], letters: str) -> frozenset[str]:
     return frozenset(bits)
 
 
+def check_whole_job(job: Job, tasks: list[int] | None) -> None:
+    """Holds are kept per job: a task range naming only some of its tasks is refused."""
+    if tasks is not None and job.array is not None and not set(job.all_task_ids()) <= set(tasks):
+        raise InvalidRequest(
+            f"denied: holds apply to all tasks of job {job.job_id}; minige cannot hold "
+            "single tasks (give the job id without a task range)"
+        )
+
+
 _HOLD_NAMES = {USER: "user hold", OPERATOR: "operator hold", SYSTEM: "manager hold"}
 
 
@@ -177,17 +186,18 @@ def check_hold_change(
     core: Core, who: Identity, job: Job, old: frozenset[str], new: frozenset[str]
 ) -> None:
     """Who may change which hold: system holds managers, operator holds operators (in
-    minige the managers), user holds the owner and operators; refused in Grid Engine's words."""
+    and managers), user holds the owner and operators; refused in Grid Engine's words."""
     manager = core.is_manager(who)
+    operator = core.is_operator(who)
     for bit in (SYSTEM, OPERATOR, USER):
         if (bit in old) == (bit in new):
             continue
         what = ("remove " if bit in old else "set ") + _HOLD_NAMES[bit]
         if bit == SYSTEM and not manager:
             raise NotManager(f'denied: "{who.user}" must be manager to {what}')
-        if bit == OPERATOR and not manager:
+        if bit == OPERATOR and not operator:
             raise NotManager(f'denied: "{who.user}" must be operator to {what}')
-        if bit == USER and not manager and who.user != job.owner.user:
+        if bit == USER and not operator and who.user != job.owner.user:
             raise PermissionDenied(
                 f'denied: "{who.user}" must be at least owner of job {job.job_id} to {what}'
             )

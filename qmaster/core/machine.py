@@ -205,6 +205,10 @@ class Core:
     def is_manager(self, who: Identity) -> bool:
         return who.uid == 0 or who.user in self.settings.admins or who.user in self.config.managers
 
+    def is_operator(self, who: Identity) -> bool:
+        """Operators (``qconf -ao``) and managers: they may handle every job and queue."""
+        return self.is_manager(who) or who.user in self.config.state.operators
+
     def allocate_job_id(self) -> int:
         """The next free id; wraps after 9,999,999 and skips ids in use."""
         job_id = self.next_job_id

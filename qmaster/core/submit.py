@@ -15,7 +15,7 @@ from typing import Any
 
 from qmaster.core import immediate, lifecycle, reports
 from qmaster.core.arjobs import check_job as check_job_ar
-from qmaster.core.confrefs import check_ckpt, check_project
+from qmaster.core.confrefs import check_ckpt, check_project, check_user, default_project
 from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
 from qmaster.core.holds import start_time_of
 from qmaster.core.jobchecks import check_array_holds, check_checkpointing, check_deadline
@@ -60,6 +60,8 @@ def validate_spec(core: Core, spec: dict[str, Any], who: Identity | None = None)
     are stored normalised."""
     check_ckpt(core.config, spec)
     if who is not None:
+        check_user(core.config, who)
+        default_project(core.config, spec, who)
         check_project(core.config, spec, who)
     pe = spec.get("pe_name")
     if pe and not any(re.fullmatch(_glob(str(pe)), name) for name in core.config.pes):
@@ -139,7 +141,7 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
     validate_spec(core, spec, req.identity)
     start_time_of(spec)
     check_deadline(core, req.identity, spec)
-    check_priority(spec, operator=core.is_manager(req.identity))
+    check_priority(spec, operator=core.is_operator(req.identity))
     check_array_holds(core, req.identity.user, spec, array)
     check_job_ar(core, req.identity, spec, now)
     job = Job(0, req.identity, now, spec, array=array, hold=frozenset("u" if spec.get("h") else ""))

@@ -27,6 +27,8 @@ class Subscribers:
     def __init__(self, backlog: int = 10_000) -> None:
         self.backlog = backlog
         self._queues: set[asyncio.Queue[Event | None]] = set()
+        self._meta: dict[int, tuple[int, str, str]] = {}  # id(queue) -> (client id, name, host)
+        self._next_id = 11
 
     def __bool__(self) -> bool:
         return bool(self._queues)
@@ -43,11 +45,23 @@ class Subscribers:
                 self._end(q)
                 log.warning("subscriber_dropped", reason="too slow")
 
-    def subscribe(self, kinds: list[str] | None) -> Stream:
-        """A new stream of events (of ``kinds``, or all)."""
+    def subscribe(self, kinds: list[str] | None, host: str = "-", name: str = "qevent") -> Stream:
+        """A new stream of events (of ``kinds``, or all); an event client on ``host``."""
         q: asyncio.Queue[Event | None] = asyncio.Queue(maxsize=self.backlog)
         self._queues.add(q)
+        self._meta[id(q)] = (self._next_id, name, host)
+        self._next_id += 1
         return Stream(self._replies(q, set(kinds) if kinds else None), lambda: self._end(q))
+
+    def clients(self) -> list[tuple[int, str, str]]:
+        """``(id, name, host)`` of each open subscription, by id."""
+        return sorted(self._meta[id(q)] for q in self._queues if id(q) in self._meta)
+
+    def kill(self, client_id: int) -> None:
+        """End the subscription with event client id ``client_id``."""
+        for q in list(self._queues):
+            if self._meta.get(id(q), (None,))[0] == client_id:
+                self._end(q)
 
     def close(self) -> None:
         """End every stream (the daemon stops)."""
@@ -56,6 +70,7 @@ class Subscribers:
 
     def _end(self, q: asyncio.Queue[Event | None]) -> None:
         self._queues.discard(q)
+        self._meta.pop(id(q), None)
         if q.full():
             q.get_nowait()
         q.put_nowait(None)
@@ -70,3 +85,4 @@ class Subscribers:
                     yield Reply([], event)
         finally:
             self._queues.discard(q)
+            self._meta.pop(id(q), None)

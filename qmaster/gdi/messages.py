@@ -18,7 +18,7 @@ Name = Annotated[str, StringConstraints(max_length=4096)]
 Verify = Literal["n", "e", "w", "v", "p"]
 ConfKind = Literal[
     "complex", "cqueue", "exechost", "pe", "userset", "global", "sched", "manager", "hostgroup",
-    "project", "ckpt"
+    "project", "ckpt", "user", "operator", "adminhost", "submithost"
 ]  # fmt: skip
 assert set(ConfKind.__args__) == set(CONF_KINDS)  # type: ignore[attr-defined]
 
@@ -195,6 +195,24 @@ class ConfMembersArgs(_Strict):
     members: list[str]
 
 
+class ConfAttrArgs(_Strict):
+    kind: ConfKind
+    mode: Literal["set", "change", "append", "remove", "purge"]
+    name: Name
+    pairs: list[tuple[str, str]] | None = None
+    text: str | None = None
+    source: str = ""
+
+
+class KillExecdArgs(_Strict):
+    hosts: list[str]
+    jobs: bool = False
+
+
+class EventKillArgs(_Strict):
+    ids: list[str]
+
+
 class SubscribeArgs(_Strict):
     kinds: list[str] | None = None
 
@@ -273,8 +291,12 @@ ARGS: dict[str, type[BaseModel]] = {
     "conf_modify": ConfModifyArgs,
     "conf_add": ConfMembersArgs,
     "conf_delete": ConfMembersArgs,
+    "conf_attr": ConfAttrArgs,
     "shutdown": NoArgs,
     "subscribe": SubscribeArgs,
+    "event_clients": NoArgs,
+    "event_kill": EventKillArgs,
+    "kill_execd": KillExecdArgs,
     "ar_submit": ArSubmitArgs,
     "ar_list": ArListArgs,
     "ar_delete": ArDeleteArgs,

@@ -73,8 +73,15 @@ Operations and their ``args`` -> ``data``:
                   replace an existing object from file text (-M*); add: a new one (-A*)
     conf_add      {"kind": KIND, "name": str, "members": [str]} add users to a userset / managers
     conf_delete   {"kind": KIND, "name": str, "members": [str]} remove them
+    conf_attr     {"kind": KIND, "mode": "set|change|append|remove|purge", "name": str,
+                   "pairs": [[attr, value]] | null, "text": str | null, "source": str}
+                  qconf -rattr/-mattr/-aattr/-dattr/-purge (text: the -?attr file form)
     shutdown      {}                                    (managers only; qconf -km)
     subscribe     {"kinds": [str] | null}               a stream of replies, one per event (qevent)
+    event_clients {}   -> {"clients": [{"id": int, "name": str, "host": str}],
+                           "scheduler_host": str}       (qconf -secl, -sss)
+    event_kill    {"ids": [str]}                        end subscriptions (qconf -kec; "all")
+    kill_execd    {"hosts": [str], "jobs": bool}        qconf -kej: kill the jobs on hosts ("all")
     ar_submit     {"ar": ArSpec, "verify": "e|v"}       -> {"ar_id": int}
                   answers: INFO ``Your advance reservation 1 has been granted``
                   refused for lack of resources (or ``-w v`` finding none):
@@ -150,8 +157,12 @@ OPS: Final = frozenset(
         "conf_modify",
         "conf_add",
         "conf_delete",
+        "conf_attr",
         "shutdown",
         "subscribe",
+        "event_clients",
+        "event_kill",
+        "kill_execd",
         "ar_submit",
         "ar_list",
         "ar_delete",
@@ -163,4 +174,5 @@ OPS: Final = frozenset(
 CONF_KINDS: Final = frozenset(
     {"complex", "cqueue", "exechost", "pe", "userset", "global", "sched", "manager", "hostgroup"}
     | {"project", "ckpt"}
+    | {"user", "operator", "adminhost", "submithost"}
 )

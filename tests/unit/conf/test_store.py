@@ -45,7 +45,7 @@ def test_rows_round_trip(conf: ClusterConfig) -> None:
     rows = conf.to_rows()
     assert {kind for kind, _, _ in rows} == {
         "complex", "cqueue", "exechost", "hostgroup", "pe", "userset", "global", "sched",
-        "manager",
+        "manager", "operator", "adminhost", "submithost",
     }  # fmt: skip
     assert ClusterConfig.from_rows(rows).to_rows() == rows
 

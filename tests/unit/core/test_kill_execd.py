@@ -1,0 +1,38 @@
+"""qconf -kej in the core: the jobs on the host are killed and accounted; managers only."""
+
+from __future__ import annotations
+
+from tests.unit.core.helpers import (
+    ALICE,
+    ROOT,
+    T0,
+    make_core,
+    request,
+    run_until,
+    states,
+    submit,
+    texts,
+)
+
+
+def test_kej_kills_running_tasks_on_the_host_only() -> None:
+    """The task on host1 ends with exit status 137; the one on host2 keeps running."""
+    core = make_core()
+    submit(core, CMDARGS=["100"], l_hard={"hostname": "host1"})
+    submit(core, CMDARGS=["100"], l_hard={"hostname": "host2"})
+    run_until(core, T0 + 1)
+    assert states(core, T0 + 1) == {"1": "r", "2": "r"}
+    task = core.jobs[1].tasks[0]
+    out = request(core, ROOT, "kill_execd", T0 + 1, hosts=["host1"], jobs=True)
+    assert texts(out) == ["sent shutdown and kill notification to  execd host host1"]
+    assert states(core, T0 + 1) == {"2": "r"}
+    assert task.exit_status == 137
+
+
+def test_kej_needs_a_manager_and_a_known_host() -> None:
+    """A user is refused in Grid Engine's words; an unknown host is reported."""
+    core = make_core()
+    refused = request(core, ALICE, "kill_execd", T0, hosts=["host1"], jobs=True)
+    assert texts(refused) == ["shutting down execd requires manager privileges"]
+    unknown = request(core, ROOT, "kill_execd", T0, hosts=["nohost"], jobs=True)
+    assert texts(unknown) == ['"nohost" is not an execution host']
