@@ -59,4 +59,4 @@ def test_bad_input(minige_cell: RunningCell) -> None:
     assert array not in minige_cell.run("qstat", "-s", "ho").stdout.split()
     usage = minige_cell.run("qhold", "-help")
     assert usage.returncode == 0
-    assert usage.stdout.startswith("usage: qhold")
+    assert usage.stdout.startswith("GE 6.2u5\nusage: qhold")
