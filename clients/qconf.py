@@ -67,6 +67,10 @@ usage: qconf [options]
                                             add/modify a ckpt environment ($EDITOR or file)
    [-sckpt ckpt_name] [-sckptl] [-dckpt ckpt_name]
                                             show, list, delete ckpt environments
+   [-acal calendar_name] [-Acal fname] [-mcal calendar_name] [-Mcal fname]
+                                            add/modify a calendar ($EDITOR or file)
+   [-scal calendar_name] [-scall] [-dcal calendar_list]
+                                            show, list, delete calendars
 """
 
 EMPTY_LIST = {
@@ -78,6 +82,7 @@ EMPTY_LIST = {
     "manager": "no manager list defined",
     "project": "no project list defined",
     "ckpt": "no ckpt interface definition defined",
+    "calendar": "no calendar defined",
 }
 
 
@@ -249,6 +254,13 @@ ACTIONS: dict[str, Action] = {
     "-sckpt": Action(1, show("ckpt")),
     "-sckptl": Action(0, show("ckpt")),
     "-dckpt": Action(1, remove("ckpt")),
+    "-acal": Action(1, edit("calendar", add=True)),
+    "-Acal": Action(1, modify("calendar", add=True)),
+    "-mcal": Action(1, edit("calendar")),
+    "-Mcal": Action(1, modify("calendar")),
+    "-scal": Action(1, show("calendar")),
+    "-scall": Action(0, show("calendar")),
+    "-dcal": Action(1, remove("calendar")),
     "-aq": Action(-1, edit("cqueue", add=True)),
     "-mq": Action(1, edit("cqueue")),
     "-ae": Action(-1, edit("exechost", add=True)),

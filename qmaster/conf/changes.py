@@ -36,6 +36,7 @@ LIST_NAMES = {
     "complex": "complex entry",
     "project": "project",
     "ckpt": "checkpoint interface",
+    "calendar": "calendar",
 }
 DELETE_NAMES = {**LIST_NAMES, "ckpt": "checkpointing environment"}
 STATE_FIELDS = {
@@ -46,6 +47,7 @@ STATE_FIELDS = {
     "userset": "usersets",
     "project": "projects",
     "ckpt": "ckpts",
+    "calendar": "calendars",
 }
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from qmaster.complexes.table import ComplexTable
 from qmaster.conf.access import PeConf, UsersetConf, parse_managers, render_managers
+from qmaster.conf.calendar import CalendarConf
 from qmaster.conf.cluster import GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError
 from qmaster.conf.model import ConfObject
@@ -30,6 +31,7 @@ OBJECT_KINDS: dict[str, type[ConfObject]] = {
     "userset": UsersetConf,
     "project": ProjectConf,
     "ckpt": CkptConf,
+    "calendar": CalendarConf,
 }
 FOLDERS = {
     "cqueue": "cqueues",
@@ -39,10 +41,11 @@ FOLDERS = {
     "userset": "usersets",
     "project": "projects",
     "ckpt": "ckpt",
+    "calendar": "calendars",
 }
 SINGLE_NAMES = {"complex": "complexes", "global": "global", "sched": "scheduler",
                 "manager": "managers"}  # fmt: skip
-ROW_KINDS = ("complex", "exechost", "hostgroup", "userset", "project", "ckpt", "pe", "cqueue",
+ROW_KINDS = ("complex", "exechost", "hostgroup", "userset", "project", "ckpt", "calendar", "pe", "cqueue",
              "global", "sched", "manager")  # fmt: skip
 
 
@@ -99,6 +102,7 @@ def build_state(texts: dict[str, list[tuple[str, str]]]) -> ConfState:
         usersets=named["userset"],  # type: ignore[arg-type]
         projects=named["project"],  # type: ignore[arg-type]
         ckpts=named["ckpt"],  # type: ignore[arg-type]
+        calendars=named["calendar"],  # type: ignore[arg-type]
         global_conf=GlobalConf.parse(g_text, g_path),
         sched_conf=SchedConf.parse(*reversed(one("sched"))),
         managers=tuple(parse_managers(one("manager")[1])),
@@ -161,6 +165,7 @@ def objects_of(state: ConfState, kind: str) -> dict[str, ConfObject]:
         "userset": state.usersets,  # type: ignore[dict-item]
         "project": state.projects,  # type: ignore[dict-item]
         "ckpt": state.ckpts,  # type: ignore[dict-item]
+        "calendar": state.calendars,  # type: ignore[dict-item]
     }
     return table[kind]
 

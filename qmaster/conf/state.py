@@ -15,6 +15,7 @@ from qmaster.complexes.table import ComplexTable
 from qmaster.complexes.values import ValueParseError
 from qmaster.conf import fields as f
 from qmaster.conf.access import PeConf, UsersetConf
+from qmaster.conf.calendar import CalendarConf
 from qmaster.conf.cluster import GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError
 from qmaster.conf.model import ConfObject
@@ -57,6 +58,7 @@ class ConfState:
     managers: tuple[str, ...]
     projects: dict[str, ProjectConf] = field(default_factory=dict)
     ckpts: dict[str, CkptConf] = field(default_factory=dict)
+    calendars: dict[str, CalendarConf] = field(default_factory=dict)
     sources: dict[tuple[str, str], str] = field(default_factory=dict, compare=False)
 
     def evolve(self, **changes: object) -> ConfState:
@@ -206,6 +208,7 @@ class _Checker:
             self.hostlist("cqueue", q)
             self.names("cqueue", q, "pe_list", s.pes, "parallel environment")
             self.names("cqueue", q, "ckpt_list", s.ckpts, "checkpointing environment")
+            self.names("cqueue", q, "calendar", s.calendars, "calendar")
             self.names("cqueue", q, "projects", s.projects, "project")
             self.names("cqueue", q, "xprojects", s.projects, "project")
             self.names("cqueue", q, "user_lists", s.usersets, "userset")

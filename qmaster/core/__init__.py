@@ -3,7 +3,7 @@
 Importing this package registers every request handler with the machine.
 """
 
-from qmaster.core import arops, confops, control, query, submit, verdicts
+from qmaster.core import arops, confops, control, qmodops, query, submit, verdicts
 from qmaster.core.jobs import Identity
 from qmaster.core.machine import Core, CoreSettings, Request
 from qmaster.core.outcome import Outcome, SpoolDelta
@@ -18,6 +18,7 @@ __all__ = [
     "arops",
     "confops",
     "control",
+    "qmodops",
     "query",
     "submit",
     "verdicts",

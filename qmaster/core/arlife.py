@@ -23,7 +23,9 @@ from qmaster.core import lifecycle
 from qmaster.core.ars import LIVE, AdvanceReservation, ArState
 from qmaster.core.jobs import Job
 from qmaster.core.outcome import Outcome
+from qmaster.core.qstates import unusable
 from qmaster.core.states import TaskState
+from qmaster.core.suspension import letters
 from qmaster.events.records import ArAcct, ArAttr, ArLog, NewAr
 
 if TYPE_CHECKING:
@@ -231,6 +233,8 @@ def problems(core: Core, ar: AdvanceReservation) -> list[str]:
             out.append(f"reserved queue {name} is unknown")
         elif qi.slots < slots:
             out.append(f"reserved queue {name} offers only {qi.slots} of {slots} reserved slots")
+        else:
+            out.extend(f"reserved queue {name} is {s}" for s in unusable(letters(core, name)))
     return out
 
 

@@ -8,7 +8,7 @@ use at once.
 from __future__ import annotations
 
 from qmaster.conf.errors import ConfigError, ConfNotFound
-from qmaster.core import arconf, arlife
+from qmaster.core import arconf, arlife, qcalendar
 from qmaster.core.errors import InvalidRequest, NoSuchObject, NotManager
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
@@ -54,6 +54,7 @@ def _change(core: Core, req: Request, now: float, out: Outcome) -> None:
     for kind, name in change.deletes:
         out.spool.config[(kind, name)] = None
     core.replace_config(core.config)
+    qcalendar.refresh(core, now, out)
     if core.ars:
         arlife.check_resources(core, now, out)
     out.config_changed = bool(change.upserts or change.deletes)

@@ -94,6 +94,9 @@ class Task:
     # fixed when the task starts, as an execd would: (end time, exit status, failed)
     plan: tuple[float, int, int] | None = None
     story: list[str] = field(default_factory=list)
+    # why a running task is suspended ("s" qmod -sj, "S" its queue) and the runtime it has left
+    suspended: str = ""
+    remaining: float | None = None
 
     @property
     def queue(self) -> str | None:
@@ -122,6 +125,8 @@ class Task:
             "failed": self.failed,
             "message": self.message,
             "plan": list(self.plan) if self.plan else None,
+            "suspended": self.suspended,
+            "remaining": self.remaining,
         }
 
     @classmethod
@@ -137,6 +142,8 @@ class Task:
             failed=row["failed"],
             message=row["message"],
             plan=(float(p[0]), int(p[1]), int(p[2])) if (p := row.get("plan")) else None,
+            suspended=str(row.get("suspended") or ""),
+            remaining=row.get("remaining"),
         )
 
 

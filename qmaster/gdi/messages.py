@@ -17,7 +17,7 @@ Name = Annotated[str, StringConstraints(max_length=4096)]
 Verify = Literal["n", "e", "w", "v", "p"]
 ConfKind = Literal[
     "complex", "cqueue", "exechost", "pe", "userset", "global", "sched", "manager", "hostgroup",
-    "project", "ckpt"
+    "project", "ckpt", "calendar"
 ]  # fmt: skip
 assert set(ConfKind.__args__) == set(CONF_KINDS)  # type: ignore[attr-defined]
 
@@ -207,6 +207,17 @@ class ArDeleteArgs(_Strict):
     force: bool = False
 
 
+QmodAction = Literal[
+    "c", "cj", "cq", "d", "e", "r", "rj", "rq", "s", "sj", "sq", "us", "usj", "usq"
+]  # fmt: skip
+
+
+class QmodArgs(_Strict):
+    action: QmodAction
+    targets: list[str]
+    force: bool = False
+
+
 ARGS: dict[str, type[BaseModel]] = {
     "ping": NoArgs,
     "submit": SubmitArgs,
@@ -223,4 +234,5 @@ ARGS: dict[str, type[BaseModel]] = {
     "ar_submit": ArSubmitArgs,
     "ar_list": ArListArgs,
     "ar_delete": ArDeleteArgs,
+    "qmod": QmodArgs,
 }

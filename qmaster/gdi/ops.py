@@ -57,6 +57,8 @@ Operations and their ``args`` -> ``data``:
     delete        {"job_ids": [str], "users": [str] | null, "force": bool}
                   ids may be "7", "7.3", "7.1-5:2" or a job name; answers one per job
     alter         {"job_ids": [str], "job": JobSpec (only changed keys), "verify": str}
+    qmod          {"action": "d|e|s|us|c|r|sj|usj|cj|rj|sq|usq|cq|rq", "targets": [str],
+                   "force": bool}    qmod(1): queue instance states, job suspension/errors
     conf_show     {"kind": KIND, "name": str | null, "template": bool}
                   -> {"text": str} or {"names": [str]}; cqueue names are wc_queue_list
                   patterns (``all.q@host1``: the queue instance), template: ``-sq`` alone
@@ -134,10 +136,11 @@ OPS: Final = frozenset(
         "ar_submit",
         "ar_list",
         "ar_delete",
+        "qmod",
     }
 )
 
 CONF_KINDS: Final = frozenset(
     {"complex", "cqueue", "exechost", "pe", "userset", "global", "sched", "manager", "hostgroup"}
-    | {"project", "ckpt"}
+    | {"project", "ckpt", "calendar"}
 )

@@ -1,0 +1,210 @@
+"""qmod(1): disable, enable, suspend, unsuspend and clear queue instances; suspend,
+unsuspend, clear and reschedule jobs.
+
+Queue instances may be changed by managers and by the users in the queue's
+``owner_list``; jobs by their owner and managers. ``-s``, ``-us``, ``-c`` and
+``-r`` act on a job when the target is a job id, else on queue instances;
+``-sj``/``-sq`` and the like say which. The answers are Grid Engine's
+(``root@host changed state of "all.q@host1" (disabled)``); a change to the
+state a queue instance is already in is a warning.
+"""
+
+from __future__ import annotations
+
+import re
+from fnmatch import fnmatchcase
+
+from qmaster.conf.state import QueueInstanceConf
+from qmaster.core import arlife, qstates, suspension
+from qmaster.core.control import select_jobs
+from qmaster.core.jobs import Identity, Job, Task
+from qmaster.core.machine import Core, Request, handler
+from qmaster.core.outcome import Outcome
+from qmaster.core.reschedule import back_to_pending, reschedule_queue, reschedule_task
+from qmaster.core.states import TaskState
+from qmaster.gdi.answers import Answer, Status, error, ok, warning
+from qmaster.gdi.messages import QmodArgs
+
+_JOB_ONLY = {"sj": "s", "usj": "us", "cj": "c", "rj": "r"}
+_QUEUE_ONLY = {"sq": "s", "usq": "us", "cq": "c", "rq": "r", "d": "d", "e": "e"}
+_JOB_REF = re.compile(r"^\d+(\.\d+(-\d+(:\d+)?)?)?$")
+# the manual state each queue verb sets (True) or clears (False)
+_QUEUE_VERBS = {"d": ("d", True), "e": ("d", False), "s": ("s", True), "us": ("s", False),
+                "c": ("E", False)}  # fmt: skip
+
+
+@handler("qmod")
+def handle_qmod(core: Core, req: Request, now: float, out: Outcome) -> None:
+    """qmod: one answer (or more) per target."""
+    args = req.args
+    assert isinstance(args, QmodArgs)
+    for target in args.targets:
+        if args.action in _JOB_ONLY:
+            _on_jobs(core, req.identity, _JOB_ONLY[args.action], target, args.force, now, out)
+        elif args.action in _QUEUE_ONLY:
+            verb = _QUEUE_ONLY[args.action]
+            _on_queues(core, req.identity, verb, target, args.force, now, out, either=False)
+        elif _JOB_REF.match(target):
+            _on_jobs(core, req.identity, args.action, target, args.force, now, out, either=True)
+        else:
+            _on_queues(core, req.identity, args.action, target, args.force, now, out, either=True)
+    if any(not a.is_error for a in out.answers):
+        core.request_pass(now)
+
+
+# -- queue instances ------------------------------------------------------------------
+
+
+def match_queues(core: Core, pattern: str) -> list[QueueInstanceConf]:
+    """The queue instances ``pattern`` names: ``q``, ``q@host``, ``*@host``, ``q@@group``."""
+    queue, at, host = pattern.partition("@")
+    queue = queue or "*"
+    found = []
+    for qi in core.config.queue_instances():
+        if not fnmatchcase(qi.cqueue, queue):
+            continue
+        if at and host.startswith("@"):
+            if host not in core.config.state.groups_of(qi.host):
+                continue
+        elif at and not fnmatchcase(qi.host, host):
+            continue
+        found.append(qi)
+    return found
+
+
+def may_change_queue(core: Core, who: Identity, qi: QueueInstanceConf) -> bool:
+    """Managers, and the users in the queue's ``owner_list``."""
+    owners = qi.attrs.get("owner_list", "NONE").replace(",", " ").split()
+    return core.is_manager(who) or who.user in owners
+
+
+def _on_queues(
+    core: Core,
+    who: Identity,
+    verb: str,
+    pattern: str,
+    force: bool,
+    now: float,
+    out: Outcome,
+    *,
+    either: bool,
+) -> None:
+    found = match_queues(core, pattern)
+    if not found:
+        what = "queue or job" if either else "queue"
+        out.answers.append(error(f'invalid {what} "{pattern}"', Status.EEXIST))
+        return
+    for qi in found:
+        if not may_change_queue(core, who, qi):
+            text = f'{who.user} - you have no permission to modify queue "{qi.name}"'
+            out.answers.append(error(text, Status.ENOOPR))
+        elif verb == "r":
+            out.answers.extend(reschedule_queue(core, who, qi.name, force, now, out))
+        else:
+            letter, on = _QUEUE_VERBS[verb]
+            out.answers.append(change_state(core, who, qi.name, letter, on, force, now, out))
+
+
+def change_state(
+    core: Core,
+    who: Identity,
+    qi_name: str,
+    letter: str,
+    on: bool,
+    force: bool,
+    now: float,
+    out: Outcome,
+) -> Answer:
+    """Set or clear one manual state of a queue instance, with what follows from it."""
+    old = core.qi_states.get(qi_name, frozenset())
+    name = qstates.NAMES[letter][0 if on else 1]
+    new = qstates.transition(old, letter, on)
+    if new is None:
+        text = f'Queue instance "{qi_name}" is already in the specified state: {name}'
+        return warning(text, Status.ESEMANTIC)
+    if new:
+        core.qi_states[qi_name] = new
+    else:
+        core.qi_states.pop(qi_name, None)
+    out.spool.counters[qstates.spool_key(qi_name)] = qstates.encode(new)
+    if letter == "s":
+        suspension.follow_queue(core, qi_name, now, out)
+    if core.ars:
+        arlife.check_resources(core, now, out)
+    out.log("queue_state_changed", queue=qi_name, state=name, user=who.user)
+    verb = "forced state change of" if force else "changed state of"
+    return ok(f'{who.user}@{who.host} {verb} "{qi_name}" ({name})')
+
+
+# -- jobs -------------------------------------------------------------------------------
+
+
+def _on_jobs(
+    core: Core,
+    who: Identity,
+    verb: str,
+    ref: str,
+    force: bool,
+    now: float,
+    out: Outcome,
+    *,
+    either: bool = False,
+) -> None:
+    found = select_jobs(core, ref)
+    if not found:
+        text = f'invalid queue or job "{ref}"' if either else f'denied: job "{ref}" does not exist'
+        out.answers.append(error(text, Status.EEXIST))
+        return
+    for job, ids in found:
+        if job.owner.user != who.user and not core.is_manager(who):
+            text = f'{who.user} - you have no permission to modify job "{job.job_id}"'
+            out.answers.append(error(text, Status.ENOTOWNER))
+            continue
+        tasks = [t for t in job.tasks.values() if ids is None or t.task_id in ids]
+        if verb == "c":
+            out.answers.extend(_clear_job(core, who, job, tasks, out))
+        elif verb == "r":
+            for task in tasks:
+                if task.state in (TaskState.RUNNING, TaskState.TRANSFERRING):
+                    out.answers.extend(reschedule_task(core, who, job, task, force, now, out))
+        else:
+            out.answers.extend(_suspend_job(core, who, job, tasks, verb == "s", now, out))
+
+
+def _what(job: Job, task: Task) -> str:
+    return f"job-array task {job.job_id}.{task.task_id}" if job.array else f"job {job.job_id}"
+
+
+def _suspend_job(
+    core: Core, who: Identity, job: Job, tasks: list[Task], on: bool, now: float, out: Outcome
+) -> list[Answer]:
+    """qmod -sj/-usj: suspend or unsuspend the job's running tasks."""
+    running = [t for t in tasks if t.state is TaskState.RUNNING]
+    word = "suspend" if on else "unsuspend"
+    if not running:
+        return [error(f"{who.user} - can't {word} job {job.job_id}")]
+    answers = []
+    for task in running:
+        what = _what(job, task)
+        if (suspension.BY_JOB in task.suspended) == on:
+            answers.append(warning(f"{who.user} - {what} is already {word}ed", Status.ESEMANTIC))
+            continue
+        if on:
+            suspension.suspend(core, job, task, suspension.BY_JOB, now, out)
+        else:
+            suspension.resume(core, job, task, suspension.BY_JOB, now, out)
+        answers.append(ok(f"{who.user} - {word}ed {what}"))
+    return answers
+
+
+def _clear_job(
+    core: Core, who: Identity, job: Job, tasks: list[Task], out: Outcome
+) -> list[Answer]:
+    """qmod -cj: tasks in error (``Eqw``) wait again (``qw``)."""
+    failed = [t for t in tasks if t.state is TaskState.ERROR]
+    if not failed:
+        return [warning(f"Job {job.job_id} is not in error state", Status.ESEMANTIC)]
+    for task in failed:
+        task.move(job.job_id, TaskState.PENDING, f"error cleared by {who.user}")
+        back_to_pending(job, task, out)
+    return [ok(f"{who.user}@{who.host} cleared error state of job {job.job_id}")]

@@ -1,0 +1,182 @@
+"""qmod: queue instance states (d, s, E), job suspension, error clearing and rescheduling."""
+
+from __future__ import annotations
+
+from qmaster.core import Core, Identity
+from qmaster.core.outcome import Outcome
+from tests.unit.core.helpers import (
+    ALICE,
+    BOB,
+    ROOT,
+    T0,
+    make_core,
+    request,
+    run_until,
+    states,
+    submit,
+    texts,
+)
+
+Q1 = "all.q@host1"
+
+
+def qmod(
+    core: Core,
+    action: str,
+    *targets: str,
+    who: Identity = ROOT,
+    now: float = T0,
+    force: bool = False,
+) -> Outcome:
+    """One qmod request."""
+    return request(core, who, "qmod", now, action=action, targets=list(targets), force=force)
+
+
+def queue_states(core: Core) -> dict[str, str]:
+    out = request(core, ROOT, "job_list", T0, full=True)
+    return {q["name"]: q["states"] for q in out.data["queues"]}
+
+
+def test_disable_and_enable_answer_in_grid_engines_words() -> None:
+    """qmod -d/-e change the state column and answer as Grid Engine does."""
+    core = make_core()
+    assert texts(qmod(core, "d", Q1)) == [f'root@localhost changed state of "{Q1}" (disabled)']
+    assert queue_states(core)[Q1] == "d"
+    again = qmod(core, "d", Q1)
+    assert texts(again) == [f'Queue instance "{Q1}" is already in the specified state: disabled']
+    assert not again.answers[0].is_error
+    assert texts(qmod(core, "e", Q1)) == [f'root@localhost changed state of "{Q1}" (enabled)']
+    assert queue_states(core)[Q1] == ""
+
+
+def test_wildcards_name_every_matching_instance() -> None:
+    """qmod -d all.q disables every instance; '*@host2' only host2's; unknown is refused."""
+    core = make_core()
+    assert len(texts(qmod(core, "d", "all.q"))) == 4
+    core = make_core()
+    assert texts(qmod(core, "d", "*@host2")) == [
+        'root@localhost changed state of "all.q@host2" (disabled)'
+    ]
+    bad = qmod(core, "d", "nosuch.q")
+    assert texts(bad) == ['invalid queue "nosuch.q"']
+    assert bad.answers[0].is_error
+
+
+def test_only_managers_and_queue_owners_change_queues() -> None:
+    """A user may not disable a queue instance: Grid Engine's permission message, no change."""
+    core = make_core()
+    out = qmod(core, "d", Q1, who=ALICE)
+    assert texts(out) == [f'alice - you have no permission to modify queue "{Q1}"']
+    assert out.answers[0].is_error
+    assert queue_states(core)[Q1] == ""
+
+
+def test_disabled_queue_takes_no_new_jobs() -> None:
+    """A job waits while every queue instance is disabled and runs once one is enabled."""
+    core = make_core()
+    qmod(core, "d", "all.q")
+    submit(core, ALICE, CMDARGS=["100"])
+    run_until(core, T0 + 1)
+    assert states(core, T0 + 1) == {"1": "qw"}
+    qmod(core, "e", "all.q@host3", now=T0 + 2)
+    run_until(core, T0 + 3, T0 + 2)
+    rows = request(core, ROOT, "job_list", T0 + 3).data["jobs"]
+    assert rows[0]["state"] == "r"
+    assert rows[0]["queue"] == "all.q@host3"
+
+
+def _running_job(core: Core, runtime: str = "100") -> str:
+    submit(core, ALICE, CMDARGS=[runtime], q_hard=[Q1])
+    run_until(core, T0)
+    row = request(core, ROOT, "job_list", T0).data["jobs"][0]
+    assert row["state"] == "r"
+    return str(row["queue"])
+
+
+def test_suspended_job_keeps_its_remaining_runtime() -> None:
+    """qmod -sj stops a 100 s job's clock; after -usj it ends 100 s of running later."""
+    core = make_core()
+    _running_job(core)
+    assert texts(qmod(core, "sj", "1", who=ALICE, now=T0 + 40)) == ["alice - suspended job 1"]
+    assert states(core, T0 + 41) == {"1": "s"}
+    assert texts(qmod(core, "sj", "1", who=ALICE, now=T0 + 41)) == [
+        "alice - job 1 is already suspended"
+    ]
+    run_until(core, T0 + 500, T0 + 41)
+    assert "1" in states(core, T0 + 500)  # it did not end while suspended
+    assert texts(qmod(core, "usj", "1", who=ALICE, now=T0 + 500)) == ["alice - unsuspended job 1"]
+    run_until(core, T0 + 559, T0 + 500)
+    assert states(core, T0 + 559) == {"1": "r"}
+    run_until(core, T0 + 561, T0 + 559)
+    assert states(core, T0 + 561) == {}
+
+
+def test_other_users_may_not_suspend_a_job() -> None:
+    """bob may not suspend alice's job."""
+    core = make_core()
+    _running_job(core)
+    out = qmod(core, "sj", "1", who=BOB)
+    assert texts(out) == ['bob - you have no permission to modify job "1"']
+    assert out.answers[0].is_error
+
+
+def test_suspending_a_queue_suspends_its_jobs() -> None:
+    """qmod -sq shows the queue as s and its job as S; -usq lets it run on."""
+    core = make_core()
+    _running_job(core)
+    qmod(core, "s", Q1, now=T0 + 10)
+    assert queue_states(core)[Q1] == "s"
+    assert states(core, T0 + 10) == {"1": "S"}
+    qmod(core, "us", Q1, now=T0 + 50)
+    assert states(core, T0 + 50) == {"1": "r"}
+    run_until(core, T0 + 139, T0 + 50)
+    assert states(core, T0 + 139) == {"1": "r"}
+    run_until(core, T0 + 141, T0 + 139)
+    assert states(core, T0 + 141) == {}
+
+
+def test_queue_states_survive_recovery() -> None:
+    """Disabled and suspended states are spooled and come back after a restart."""
+    core = make_core()
+    out = qmod(core, "d", Q1)
+    out2 = qmod(core, "s", "all.q@host2")
+    counters = {**out.spool.counters, **out2.spool.counters}
+    again = Core.recover(core.config, core.settings, [], [], counters, T0 + 5)
+    again.tick(T0 + 5)
+    assert queue_states(again)[Q1] == "d"
+    assert queue_states(again)["all.q@host2"] == "s"
+
+
+def test_clear_job_error_state() -> None:
+    """qmod -cj puts an Eqw job back to qw; a job not in error is said so."""
+    core = make_core()
+    core.directory_exists = lambda _: False
+    submit(core, ALICE, CMDARGS=["5"], wd="/nonexistent")
+    run_until(core, T0)
+    assert states(core) == {"1": "Eqw"}
+    out = qmod(core, "cj", "1", who=ALICE)
+    assert texts(out) == ["alice@localhost cleared error state of job 1"]
+    assert out.spool.tasks[(1, 0)] is None
+    assert states(core) == {"1": "qw"}
+    assert texts(qmod(core, "cj", "1", who=ALICE)) == ["Job 1 is not in error state"]
+
+
+def test_reschedule_follows_rerun_rules() -> None:
+    """qmod -r: refused in a queue with rerun FALSE unless -r y or -f; then the job waits again."""
+    core = make_core()
+    _running_job(core)
+    out = qmod(core, "rj", "1")
+    assert texts(out) == [f"The job 1 is running in queue {Q1} where jobs are not rerunable."]
+    assert states(core) == {"1": "r"}
+    out = qmod(core, "rj", "1", force=True)
+    assert texts(out) == ["Forced rescheduling of job 1 on host host1"]
+    assert states(core) == {"1": "qw"}
+    assert core.booked.slots(Q1) == 0
+
+
+def test_reschedule_refuses_a_job_submitted_with_r_n() -> None:
+    """A job submitted with -r n is not restartable."""
+    core = make_core()
+    submit(core, ALICE, CMDARGS=["100"], r=False)
+    run_until(core, T0)
+    assert texts(qmod(core, "r", "1")) == ["The job 1 is not restartable"]
