@@ -13,6 +13,7 @@ without a state means ``off``. Times are the local time of the qmaster host.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -149,6 +150,20 @@ class CalendarConf(ConfObject):
             parse_entries(self.attrs["year"], weekly=False),
             parse_entries(self.attrs["week"], weekly=True),
         )
+
+
+def queues_using(cqueues: Mapping[str, ConfObject], name: str) -> list[str]:
+    """The cluster queues whose ``calendar`` (or a host's value of it) names ``name``."""
+    found = []
+    for qname, queue in sorted(cqueues.items()):
+        if "calendar" in queue.FORMAT.host_overrides:
+            hv = queue.host_values("calendar")
+            values = [hv.default, *hv.overrides.values()]
+        else:
+            values = [queue.attrs["calendar"]]
+        if name in values:
+            found.append(qname)
+    return found
 
 
 def _covers(days: tuple[tuple[int, int], ...], value: int, cycle: int | None) -> bool:

@@ -1,0 +1,95 @@
+"""Queue calendars in virtual time: states D and C come and go with the calendar."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from qmaster.core import Core
+from tests.unit.core.helpers import (
+    ALICE,
+    ROOT,
+    make_core,
+    request,
+    states,
+    submit,
+    texts,
+)
+
+EVENING = datetime(2026, 11, 23, 18, 0).timestamp()  # a Monday, local time
+NOON = EVENING - 6 * 3600
+HOUR = 3600.0
+
+
+def _calendar(core: Core, week: str, now: float = NOON) -> None:
+    text = f"calendar_name night\nyear NONE\nweek {week}\n"
+    added = request(core, ROOT, "conf_modify", now, kind="calendar", text=text, add=True)
+    assert texts(added) == ['root@localhost added "night" to calendar list']
+    q = request(core, ROOT, "conf_show", now, kind="cqueue", name="all.q").data["text"]
+    q = q.replace("calendar              NONE", "calendar              night")
+    out = request(core, ROOT, "conf_modify", now, kind="cqueue", text=q)
+    assert not any(a.is_error for a in out.answers), out.answers
+
+
+def tick(core: Core, now: float) -> None:
+    """Time passes to ``now``: timers fire, a pass dispatches, dispatched tasks start."""
+    core.tick(now)
+    core.tick(now)
+
+
+def _queue_states(core: Core, now: float) -> set[str]:
+    out = request(core, ROOT, "job_list", now, full=True)
+    return {q["states"] for q in out.data["queues"]}
+
+
+def test_calendar_suspends_queue_and_its_jobs_then_lets_them_run_on() -> None:
+    """At 18:00 the queues are C and the running job S; at 6:00 it runs on for what it had left."""
+    core = make_core()
+    _calendar(core, "mon-fri=18-24,0-6=suspended")
+    assert _queue_states(core, NOON) == {""}
+    submit(core, ALICE, NOON, CMDARGS=[str(8 * HOUR)])
+    tick(core, NOON)
+    tick(core, EVENING - 1)
+    assert states(core, EVENING - 1) == {"1": "r"}
+    tick(core, EVENING)
+    assert _queue_states(core, EVENING) == {"C"}
+    assert states(core, EVENING) == {"1": "S"}
+    morning = EVENING + 12 * HOUR
+    tick(core, morning)
+    assert _queue_states(core, morning) == {""}
+    assert states(core, morning) == {"1": "r"}
+    tick(core, morning + 2 * HOUR - 1)
+    assert states(core, morning + 2 * HOUR - 1) == {"1": "r"}  # 6 h ran before, 2 h left
+    tick(core, morning + 2 * HOUR + 1)
+    assert states(core, morning + 2 * HOUR + 1) == {}
+
+
+def test_calendar_off_disables_queues_for_new_jobs() -> None:
+    """During an ``off`` period the queues are D and a new job waits until it ends."""
+    core = make_core()
+    _calendar(core, "mon=12-13=off")
+    assert _queue_states(core, NOON) == {"D"}
+    submit(core, ALICE, NOON + 60, CMDARGS=["10"])
+    tick(core, NOON + HOUR - 1)
+    assert states(core, NOON + HOUR - 1) == {"1": "qw"}
+    tick(core, NOON + HOUR)
+    assert states(core, NOON + HOUR) == {"1": "r"}
+    assert _queue_states(core, NOON + HOUR) == {""}
+
+
+def test_ar_on_a_disabled_queue_instance_waits_in_error() -> None:
+    """An AR whose queue instance is disabled by qmod goes to W, and back to w when enabled."""
+    core = make_core()
+    out = request(
+        core,
+        ROOT,
+        "ar_submit",
+        NOON,
+        ar={"a": NOON + HOUR, "d": HOUR, "q_hard": ["all.q@host1"]},
+    )
+    assert not any(a.is_error for a in out.answers), out.answers
+    request(core, ROOT, "qmod", NOON, action="d", targets=["all.q@host1"])
+    ar = next(iter(core.ars.values()))
+    assert ar.state.value == "W"
+    assert ar.messages == ["reserved queue all.q@host1 is disabled"]
+    request(core, ROOT, "qmod", NOON, action="e", targets=["all.q@host1"])
+    assert ar.state.value == "w"
