@@ -12,6 +12,7 @@ from qmaster.core import arconf, arlife, qcalendar
 from qmaster.core.errors import InvalidRequest, NoSuchObject, NotManager
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
+from qmaster.core.qmodops import apply_initial_states
 from qmaster.gdi.answers import Status, error, ok
 from qmaster.gdi.messages import ConfShowArgs
 
@@ -33,6 +34,7 @@ def handle_show(core: Core, req: Request, now: float, out: Outcome) -> None:
 
 def _change(core: Core, req: Request, now: float, out: Outcome) -> None:
     who = req.identity
+    before = {qi.name for qi in core.config.queue_instances()}
     try:
         change = core.config.apply(
             req.op,
@@ -54,6 +56,7 @@ def _change(core: Core, req: Request, now: float, out: Outcome) -> None:
     for kind, name in change.deletes:
         out.spool.config[(kind, name)] = None
     core.replace_config(core.config)
+    apply_initial_states(core, before, now, out)
     qcalendar.refresh(core, now, out)
     if core.ars:
         arlife.check_resources(core, now, out)

@@ -49,12 +49,18 @@ def calendar_letters(core: Core, now: float) -> tuple[dict[str, str], float | No
     return letters, min(changes, default=None)
 
 
-def refresh(core: Core, now: float, out: Outcome) -> None:
-    """Take the calendars' states at ``now`` into use and plan the next look."""
+def refresh(core: Core, now: float, out: Outcome, *, recheck: bool = False) -> None:
+    """Take the calendars' states at ``now`` into use and plan the next look.
+
+    ``recheck`` also looks at every queue instance holding a task suspended by its
+    queue (after a restart, a calendar may have moved on while the qmaster was down).
+    """
     old = core.qi_calendar
     new, next_at = calendar_letters(core, now)
     core.qi_calendar = new
     changed = {n for n in set(old) | set(new) if old.get(n) != new.get(n)}
+    if recheck:
+        changed |= _queue_suspended(core)
     for name in sorted(changed):
         suspension.follow_queue(core, name, now, out)
         out.log("queue_calendar_state", queue=name, state=new.get(name, ""))
@@ -67,7 +73,16 @@ def refresh(core: Core, now: float, out: Outcome) -> None:
         core.set_timer(next_at, TIMER, 0, 0)
 
 
+def _queue_suspended(core: Core) -> set[str]:
+    return {
+        task.queue
+        for job in core.jobs.values()
+        for task in job.tasks.values()
+        if task.queue and suspension.BY_QUEUE in task.suspended
+    }
+
+
 def fire(core: Core, now: float, out: Outcome) -> None:
     """The ``qcal`` timer: a calendar may have changed its state."""
     core.qcal_at = None
-    refresh(core, now, out)
+    refresh(core, now, out, recheck=True)

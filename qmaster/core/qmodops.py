@@ -136,6 +136,23 @@ def change_state(
     return ok(f'{who.user}@{who.host} {verb} "{qi_name}" ({name})')
 
 
+def apply_initial_states(core: Core, before: set[str], now: float, out: Outcome) -> None:
+    """New queue instances start as their queue's ``initial_state`` says (queue_conf(5)):
+    ``disabled`` or ``enabled``; ``default`` keeps what the instance had."""
+    for qi in core.config.queue_instances():
+        initial = qi.attrs.get("initial_state", "default")
+        if qi.name in before or initial == "default":
+            continue
+        old = core.qi_states.get(qi.name, frozenset())
+        new = qstates.transition(old, "d", initial == "disabled")
+        if new is not None:
+            if new:
+                core.qi_states[qi.name] = new
+            else:
+                core.qi_states.pop(qi.name, None)
+            out.spool.counters[qstates.spool_key(qi.name)] = qstates.encode(new)
+
+
 # -- jobs -------------------------------------------------------------------------------
 
 

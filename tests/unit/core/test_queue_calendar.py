@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from qmaster.core import Core
+from qmaster.core import Core, SpoolDelta
 from tests.unit.core.helpers import (
     ALICE,
     ROOT,
@@ -93,3 +93,34 @@ def test_ar_on_a_disabled_queue_instance_waits_in_error() -> None:
     assert ar.messages == ["reserved queue all.q@host1 is disabled"]
     request(core, ROOT, "qmod", NOON, action="e", targets=["all.q@host1"])
     assert ar.state.value == "w"
+
+
+def test_a_restart_after_the_calendar_moved_on_lets_suspended_jobs_run() -> None:
+    """Suspended by the calendar at 18:00, the qmaster down until 7:00: the job runs again."""
+    core = make_core()
+    spool = SpoolDelta()
+    _calendar(core, "mon-fri=18-24,0-6=suspended")
+    spool.merge(submit(core, ALICE, NOON, CMDARGS=[str(8 * HOUR)]).spool)
+    for at in (NOON, NOON, EVENING, EVENING):
+        spool.merge(core.tick(at).spool)
+    assert states(core, EVENING) == {"1": "S"}
+    jobs = [row for row in spool.jobs.values() if row is not None]
+    tasks = [{**row, "job_id": j} for (j, _), row in spool.tasks.items() if row is not None]
+    later = EVENING + 13 * HOUR
+    again = Core.recover(core.config, core.settings, jobs, tasks, spool.counters, later)
+    tick(again, later)
+    assert states(again, later) == {"1": "r"}
+
+
+def test_new_queue_instances_start_as_initial_state_says() -> None:
+    """A queue added with initial_state disabled has its instances in state d."""
+    core = make_core()
+    q = request(core, ROOT, "conf_show", NOON, kind="cqueue", name="all.q").data["text"]
+    q = q.replace("all.q", "new.q").replace(
+        "initial_state         default", "initial_state disabled"
+    )
+    out = request(core, ROOT, "conf_modify", NOON, kind="cqueue", text=q, add=True)
+    assert not any(a.is_error for a in out.answers), out.answers
+    shown = request(core, ROOT, "job_list", NOON, full=True).data["queues"]
+    assert {r["states"] for r in shown if r["name"].startswith("new.q@")} == {"d"}
+    assert {r["states"] for r in shown if r["name"].startswith("all.q@")} == {""}
