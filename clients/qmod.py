@@ -4,8 +4,9 @@
 suspend and unsuspend queue instances or jobs, ``-c`` clears their error state,
 ``-r`` reschedules running jobs; ``-sj``/``-sq`` (and the like) say whether the
 words are jobs or queues; ``-f`` forces. Each word list may be comma or blank
-separated. The qmaster's answer for each target is printed; exit 1 when any is
-an error.
+separated. The qmaster's answer for each target is printed on stdout, as Grid
+Engine's qmod prints them; exit 1 when any is an error. ``-t`` (a task range
+for a job named by name) is not supported and refused.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ usage: qmod [options]
 
 job_wc_queue_list          {job_tasks|wc_queue}[{','|' '}{job_tasks|wc_queue}[{','|' '}...]]
 job_list                   {job_tasks}[{','|' '}job_tasks[{','|' '}...]]
-job_tasks                  {{job_id'.'task_id_range}|job_id}
+job_tasks                  {{job_id'.'task_id_range}|job_name|pattern}[' -t 'task_id_range]
 task_id_range              task_id['-'task_id[':'step]]
 wc_cqueue                  wildcard expression matching a cluster queue
 wc_host                    wildcard expression matching a host
@@ -48,7 +49,7 @@ wc_hostgroup               wildcard expression matching a hostgroup
 wc_qinstance               wc_cqueue@wc_host
 wc_qdomain                 wc_cqueue@wc_hostgroup
 wc_queue                   wc_cqueue|wc_qdomain|wc_qinstance
-wc_queue_list              wc_queue[','wc_queue,...]
+wc_queue_list              wc_queue[','wc_queue[','...]]
 """
 
 ACTIONS = frozenset(
@@ -92,7 +93,7 @@ def qmod_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     code = EXIT_OK
     for action, targets in steps:
         reply = transport("qmod", {"action": action, "targets": targets, "force": force})
-        print_answers(reply.answers)
+        print_answers(reply.answers, errors_to_stdout=True)  # qmod prints every answer there
         code = max(code, exit_code(reply.answers))
     return code
 

@@ -3,7 +3,8 @@ unsuspend, clear and reschedule jobs.
 
 Queue instances may be changed by managers and by the users in the queue's
 ``owner_list``; jobs by their owner and managers. ``-s``, ``-us``, ``-c`` and
-``-r`` act on a job when the target is a job id, else on queue instances;
+``-r`` act on a job when the target is a job id (or a job name no queue
+instance matches), else on queue instances;
 ``-sj``/``-sq`` and the like say which. The answers are Grid Engine's
 (``root@host changed state of "all.q@host1" (disabled)``); a change to the
 state a queue instance is already in is a warning.
@@ -44,7 +45,9 @@ def handle_qmod(core: Core, req: Request, now: float, out: Outcome) -> None:
         elif args.action in _QUEUE_ONLY:
             verb = _QUEUE_ONLY[args.action]
             _on_queues(core, req.identity, verb, target, args.force, now, out, either=False)
-        elif _JOB_REF.match(target):
+        elif _JOB_REF.match(target) or (
+            not match_queues(core, target) and select_jobs(core, target)
+        ):
             _on_jobs(core, req.identity, args.action, target, args.force, now, out, either=True)
         else:
             _on_queues(core, req.identity, args.action, target, args.force, now, out, either=True)

@@ -180,3 +180,14 @@ def test_reschedule_refuses_a_job_submitted_with_r_n() -> None:
     submit(core, ALICE, CMDARGS=["100"], r=False)
     run_until(core, T0)
     assert texts(qmod(core, "r", "1")) == ["The job 1 is not restartable"]
+
+
+def test_suspend_by_job_name_when_no_queue_matches() -> None:
+    """qmod -s NAME suspends the job called so; a word naming nothing is refused."""
+    core = make_core()
+    submit(core, ALICE, CMDARGS=["100"], N="sleeper")
+    run_until(core, T0)
+    assert texts(qmod(core, "s", "sleeper", who=ALICE)) == ["alice - suspended job 1"]
+    out = qmod(core, "s", "nothing", who=ALICE)
+    assert texts(out) == ['invalid queue or job "nothing"']
+    assert out.answers[0].is_error
