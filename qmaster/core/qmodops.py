@@ -18,11 +18,11 @@ from fnmatch import fnmatchcase
 from qmaster.conf.state import QueueInstanceConf
 from qmaster.core import arlife, qstates, suspension
 from qmaster.core.control import select_jobs
-from qmaster.core.jobs import Identity, Job, Task
+from qmaster.core.jobs import Identity
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
-from qmaster.core.reschedule import back_to_pending, reschedule_queue, reschedule_task
-from qmaster.core.states import TaskState
+from qmaster.core.qmodjobs import on_job
+from qmaster.core.reschedule import reschedule_queue
 from qmaster.gdi.answers import Answer, Status, error, ok, warning
 from qmaster.gdi.messages import QmodArgs
 
@@ -36,21 +36,26 @@ _QUEUE_VERBS = {"d": ("d", True), "e": ("d", False), "s": ("s", True), "us": ("s
 
 @handler("qmod")
 def handle_qmod(core: Core, req: Request, now: float, out: Outcome) -> None:
-    """qmod: one answer (or more) per target."""
+    """qmod: as Grid Engine's sge_gdi_qmod, a word names queue instances first; failing
+    that, a job id (or, for -sj/-usj/-cj/-rj, a job name or pattern)."""
     args = req.args
     assert isinstance(args, QmodArgs)
+    who, force = req.identity, args.force
     for target in args.targets:
-        if args.action in _JOB_ONLY:
-            _on_jobs(core, req.identity, _JOB_ONLY[args.action], target, args.force, now, out)
-        elif args.action in _QUEUE_ONLY:
-            verb = _QUEUE_ONLY[args.action]
-            _on_queues(core, req.identity, verb, target, args.force, now, out, either=False)
-        elif _JOB_REF.match(target) or (
-            not match_queues(core, target) and select_jobs(core, target)
-        ):
-            _on_jobs(core, req.identity, args.action, target, args.force, now, out, either=True)
+        verb = _JOB_ONLY.get(args.action) or _QUEUE_ONLY.get(args.action) or args.action
+        if args.action not in _JOB_ONLY and match_queues(core, target):
+            _on_queues(core, who, verb, target, force, now, out)
+            continue
+        jobs = []
+        if args.action in _JOB_ONLY or (args.action not in _QUEUE_ONLY and _JOB_REF.match(target)):
+            jobs = select_jobs(core, target)
+        if jobs:
+            for job, ids in jobs:
+                out.answers.extend(on_job(core, who, verb, job, ids, force, now, out))
+        elif args.action in _QUEUE_ONLY or args.action in ("c", "r"):
+            out.answers.append(error(f'invalid queue "{target}"', Status.EEXIST))
         else:
-            _on_queues(core, req.identity, args.action, target, args.force, now, out, either=True)
+            out.answers.append(error(f'invalid queue or job "{target}"', Status.EEXIST))
     if any(not a.is_error for a in out.answers):
         core.request_pass(now)
 
@@ -82,22 +87,9 @@ def may_change_queue(core: Core, who: Identity, qi: QueueInstanceConf) -> bool:
 
 
 def _on_queues(
-    core: Core,
-    who: Identity,
-    verb: str,
-    pattern: str,
-    force: bool,
-    now: float,
-    out: Outcome,
-    *,
-    either: bool,
+    core: Core, who: Identity, verb: str, pattern: str, force: bool, now: float, out: Outcome
 ) -> None:
-    found = match_queues(core, pattern)
-    if not found:
-        what = "queue or job" if either else "queue"
-        out.answers.append(error(f'invalid {what} "{pattern}"', Status.EEXIST))
-        return
-    for qi in found:
+    for qi in match_queues(core, pattern):
         if not may_change_queue(core, who, qi):
             text = f'{who.user} - you have no permission to modify queue "{qi.name}"'
             out.answers.append(error(text, Status.ENOOPR))
@@ -154,77 +146,3 @@ def apply_initial_states(core: Core, before: set[str], now: float, out: Outcome)
             else:
                 core.qi_states.pop(qi.name, None)
             out.spool.counters[qstates.spool_key(qi.name)] = qstates.encode(new)
-
-
-# -- jobs -------------------------------------------------------------------------------
-
-
-def _on_jobs(
-    core: Core,
-    who: Identity,
-    verb: str,
-    ref: str,
-    force: bool,
-    now: float,
-    out: Outcome,
-    *,
-    either: bool = False,
-) -> None:
-    found = select_jobs(core, ref)
-    if not found:
-        text = f'invalid queue or job "{ref}"' if either else f'denied: job "{ref}" does not exist'
-        out.answers.append(error(text, Status.EEXIST))
-        return
-    for job, ids in found:
-        if job.owner.user != who.user and not core.is_manager(who):
-            text = f'{who.user} - you have no permission to modify job "{job.job_id}"'
-            out.answers.append(error(text, Status.ENOTOWNER))
-            continue
-        tasks = [t for t in job.tasks.values() if ids is None or t.task_id in ids]
-        if verb == "c":
-            out.answers.extend(_clear_job(core, who, job, tasks, out))
-        elif verb == "r":
-            for task in tasks:
-                if task.state in (TaskState.RUNNING, TaskState.TRANSFERRING):
-                    out.answers.extend(reschedule_task(core, who, job, task, force, now, out))
-        else:
-            out.answers.extend(_suspend_job(core, who, job, tasks, verb == "s", now, out))
-
-
-def _what(job: Job, task: Task) -> str:
-    return f"job-array task {job.job_id}.{task.task_id}" if job.array else f"job {job.job_id}"
-
-
-def _suspend_job(
-    core: Core, who: Identity, job: Job, tasks: list[Task], on: bool, now: float, out: Outcome
-) -> list[Answer]:
-    """qmod -sj/-usj: suspend or unsuspend the job's running tasks."""
-    running = [t for t in tasks if t.state is TaskState.RUNNING]
-    word = "suspend" if on else "unsuspend"
-    if not running:
-        return [error(f"{who.user} - can't {word} job {job.job_id}")]
-    answers = []
-    for task in running:
-        what = _what(job, task)
-        if (suspension.BY_JOB in task.suspended) == on:
-            answers.append(warning(f"{who.user} - {what} is already {word}ed", Status.ESEMANTIC))
-            continue
-        if on:
-            suspension.suspend(core, job, task, suspension.BY_JOB, now, out)
-        else:
-            suspension.resume(core, job, task, suspension.BY_JOB, now, out)
-        answers.append(ok(f"{who.user} - {word}ed {what}"))
-    return answers
-
-
-def _clear_job(
-    core: Core, who: Identity, job: Job, tasks: list[Task], out: Outcome
-) -> list[Answer]:
-    """qmod -cj: tasks in error (``Eqw``) wait again (``qw``)."""
-    failed = [t for t in tasks if t.state is TaskState.ERROR]
-    if not failed:
-        return [warning(f"Job {job.job_id} is not in error state", Status.ESEMANTIC)]
-    for task in failed:
-        task.move(job.job_id, TaskState.PENDING, f"error cleared by {who.user}")
-        back_to_pending(job, task, out)
-    return [ok(f"{who.user}@{who.host} cleared error state of job {job.job_id}")]

@@ -16,7 +16,7 @@ from qmaster.core.arlife import job_left
 from qmaster.core.jobs import Identity, Job, Task
 from qmaster.core.outcome import Outcome
 from qmaster.core.states import TaskState
-from qmaster.gdi.answers import Answer, Status, ok, warning
+from qmaster.gdi.answers import Answer, Status, warning
 
 if TYPE_CHECKING:
     from qmaster.core.machine import Core
@@ -59,7 +59,8 @@ def reschedule_task(
     back_to_pending(job, task, out)
     if job.spec.get("ar"):
         job_left(core, job, now, out)
-    return [ok(f"{'Forced' if force else 'Pushed'} rescheduling of {what} on host {host}")]
+    text = f"{'Forced' if force else 'Pushed'} rescheduling of {what} on host {host}"
+    return [warning(text, Status.ESEMANTIC)]  # Grid Engine's quality and status
 
 
 def reschedule_queue(

@@ -148,7 +148,7 @@ def test_queue_states_survive_recovery() -> None:
 
 
 def test_clear_job_error_state() -> None:
-    """qmod -cj puts an Eqw job back to qw; a job not in error is said so."""
+    """qmod -cj puts an Eqw job back to qw (answered as an error, as Grid Engine does)."""
     core = make_core()
     core.directory_exists = lambda _: False
     submit(core, ALICE, CMDARGS=["5"], wd="/nonexistent")
@@ -156,9 +156,11 @@ def test_clear_job_error_state() -> None:
     assert states(core) == {"1": "Eqw"}
     out = qmod(core, "cj", "1", who=ALICE)
     assert texts(out) == ["alice@localhost cleared error state of job 1"]
+    assert out.answers[0].is_error  # Grid Engine answers it with status ESEMANTIC (exit 1)
     assert out.spool.tasks[(1, 0)] is None
     assert states(core) == {"1": "qw"}
-    assert texts(qmod(core, "cj", "1", who=ALICE)) == ["Job 1 is not in error state"]
+    again = qmod(core, "cj", "1", who=ALICE)
+    assert texts(again) == ["Modify operation can not be applied on job 1 in pending/hold state"]
 
 
 def test_reschedule_follows_rerun_rules() -> None:
@@ -182,12 +184,27 @@ def test_reschedule_refuses_a_job_submitted_with_r_n() -> None:
     assert texts(qmod(core, "r", "1")) == ["The job 1 is not restartable"]
 
 
-def test_suspend_by_job_name_when_no_queue_matches() -> None:
-    """qmod -s NAME suspends the job called so; a word naming nothing is refused."""
+def test_job_names_are_taken_by_the_job_options_only() -> None:
+    """qmod -sj NAME suspends the job called so; -s NAME looks for a queue only."""
     core = make_core()
     submit(core, ALICE, CMDARGS=["100"], N="sleeper")
+    submit(core, ALICE, CMDARGS=["100"], N="waiter", h=True)
     run_until(core, T0)
-    assert texts(qmod(core, "s", "sleeper", who=ALICE)) == ["alice - suspended job 1"]
-    out = qmod(core, "s", "nothing", who=ALICE)
-    assert texts(out) == ['invalid queue or job "nothing"']
+    out = qmod(core, "s", "sleeper", who=ALICE)
+    assert texts(out) == ['invalid queue or job "sleeper"']
     assert out.answers[0].is_error
+    assert texts(qmod(core, "sj", "sleeper", who=ALICE)) == ["alice - suspended job 1"]
+    assert texts(qmod(core, "c", "nothing")) == ['invalid queue "nothing"']
+    assert texts(qmod(core, "sj", "99")) == ['invalid queue or job "99"']
+    held = qmod(core, "sj", "2", who=ALICE)
+    assert texts(held) == ["Modify operation can not be applied on job 2 in pending/hold state"]
+    assert not held.answers[0].is_error
+
+
+def test_clearing_a_running_job_says_it_is_not_in_error() -> None:
+    """qmod -cj of a running job: Grid Engine's "not in error state" answer."""
+    core = make_core()
+    _running_job(core)
+    out = qmod(core, "cj", "1", who=ALICE)
+    assert texts(out) == ["Job 1 is not in error state"]
+    assert states(core) == {"1": "r"}
