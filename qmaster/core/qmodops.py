@@ -117,11 +117,7 @@ def change_state(
     if new is None:
         text = f'Queue instance "{qi_name}" is already in the specified state: {name}'
         return warning(text, Status.ESEMANTIC)
-    if new:
-        core.qi_states[qi_name] = new
-    else:
-        core.qi_states.pop(qi_name, None)
-    out.spool.counters[qstates.spool_key(qi_name)] = qstates.encode(new)
+    _set_manual(core, qi_name, new, out)
     if letter == "s":
         suspension.follow_queue(core, qi_name, now, out)
     if core.ars:
@@ -132,17 +128,23 @@ def change_state(
 
 
 def apply_initial_states(core: Core, before: set[str], now: float, out: Outcome) -> None:
-    """New queue instances start as their queue's ``initial_state`` says (queue_conf(5)):
-    ``disabled`` or ``enabled``; ``default`` keeps what the instance had."""
+    """After a configuration change: a queue instance that went loses its states; a new one
+    starts as its queue's ``initial_state`` says (queue_conf(5): ``disabled``, else enabled)."""
+    now_names = set()
     for qi in core.config.queue_instances():
-        initial = qi.attrs.get("initial_state", "default")
-        if qi.name in before or initial == "default":
-            continue
-        old = core.qi_states.get(qi.name, frozenset())
-        new = qstates.transition(old, "d", initial == "disabled")
-        if new is not None:
-            if new:
-                core.qi_states[qi.name] = new
-            else:
-                core.qi_states.pop(qi.name, None)
-            out.spool.counters[qstates.spool_key(qi.name)] = qstates.encode(new)
+        now_names.add(qi.name)
+        if qi.name not in before:
+            initial = frozenset("d") if qi.attrs.get("initial_state") == "disabled" else None
+            _set_manual(core, qi.name, initial or frozenset(), out)
+    for gone in before - now_names:
+        _set_manual(core, gone, frozenset(), out)
+
+
+def _set_manual(core: Core, qi_name: str, flags: frozenset[str], out: Outcome) -> None:
+    if core.qi_states.get(qi_name, frozenset()) == flags:
+        return
+    if flags:
+        core.qi_states[qi_name] = flags
+    else:
+        core.qi_states.pop(qi_name, None)
+    out.spool.counters[qstates.spool_key(qi_name)] = qstates.encode(flags)

@@ -124,3 +124,17 @@ def test_new_queue_instances_start_as_initial_state_says() -> None:
     shown = request(core, ROOT, "job_list", NOON, full=True).data["queues"]
     assert {r["states"] for r in shown if r["name"].startswith("new.q@")} == {"d"}
     assert {r["states"] for r in shown if r["name"].startswith("all.q@")} == {""}
+
+
+def test_a_queue_deleted_and_added_again_starts_enabled() -> None:
+    """States of a deleted queue's instances go with it; initial_state default enables."""
+    core = make_core()
+    q = request(core, ROOT, "conf_show", NOON, kind="cqueue", name="all.q").data["text"]
+    q = q.replace("all.q", "new.q")
+    request(core, ROOT, "conf_modify", NOON, kind="cqueue", text=q, add=True)
+    request(core, ROOT, "qmod", NOON, action="d", targets=["new.q"])
+    request(core, ROOT, "conf_delete", NOON, kind="cqueue", name="new.q", members=[])
+    assert core.qi_states == {}
+    request(core, ROOT, "conf_modify", NOON, kind="cqueue", text=q, add=True)
+    shown = request(core, ROOT, "job_list", NOON, full=True).data["queues"]
+    assert {r["states"] for r in shown if r["name"].startswith("new.q@")} == {""}
