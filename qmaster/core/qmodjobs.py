@@ -87,14 +87,55 @@ def _on_task(
         return []  # not running on an execd: nothing to signal (as Grid Engine, no answer)
     what = _what(job, task)
     if verb == "s":
-        if suspension.BY_JOB in task.suspended:
-            return [warning(f"{who.user} - {what} is already suspended", Status.ESEMANTIC)]
-        suspension.suspend(core, job, task, suspension.BY_JOB, now, out)
-        return [ok(f"{who.user} - suspended {what}")]
+        return [_suspend(core, who, job, task, what, force, now, out)]
+    return [_unsuspend(core, who, job, task, what, force, now, out)]
+
+
+def _suspend(
+    core: Core,
+    who: Identity,
+    job: Job,
+    task: Task,
+    what: str,
+    force: bool,
+    now: float,
+    out: Outcome,
+) -> Answer:
+    """qmod_job_suspend: ``-f`` on a suspended task signals it again (a warning)."""
+    if suspension.BY_JOB in task.suspended:
+        text = (
+            f"{who.user} - forced suspension of {what}"
+            if force
+            else (f"{who.user} - {what} is already suspended")
+        )
+        return warning(text, Status.ESEMANTIC)
+    suspension.suspend(core, job, task, suspension.BY_JOB, now, out)
+    verb = "forced suspension of" if force else "suspended"
+    return ok(f"{who.user} - {verb} {what}")
+
+
+def _unsuspend(
+    core: Core,
+    who: Identity,
+    job: Job,
+    task: Task,
+    what: str,
+    force: bool,
+    now: float,
+    out: Outcome,
+) -> Answer:
+    """qmod_job_unsuspend: ``-f`` on a task not suspended signals it again (a warning)."""
     if suspension.BY_JOB not in task.suspended:
-        return [warning(f"{who.user} - {what} is already unsuspended", Status.ESEMANTIC)]
+        text = (
+            f"{who.user} - forced enabling of {what}"
+            if force
+            else (f"{who.user} - {what} is already unsuspended")
+        )
+        return warning(text, Status.ESEMANTIC)
     suspension.resume(core, job, task, suspension.BY_JOB, now, out)
-    return [ok(f"{who.user} - unsuspended {what}")]
+    if force:
+        return ok(f"{who.user}@{who.host} forced unsuspension of {what}")
+    return ok(f"{who.user} - unsuspended {what}")
 
 
 def _clear(who: Identity, job: Job, task: Task, out: Outcome) -> Answer:

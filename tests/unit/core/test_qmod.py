@@ -208,3 +208,17 @@ def test_clearing_a_running_job_says_it_is_not_in_error() -> None:
     out = qmod(core, "cj", "1", who=ALICE)
     assert texts(out) == ["Job 1 is not in error state"]
     assert states(core) == {"1": "r"}
+
+
+def test_forced_job_suspension_answers_as_grid_engine() -> None:
+    """qmod -f -sj/-usj: Grid Engine's "forced suspension"/"forced unsuspension" answers."""
+    core = make_core()
+    _running_job(core)
+    assert texts(qmod(core, "sj", "1", force=True)) == ["root - forced suspension of job 1"]
+    again = qmod(core, "sj", "1", force=True)
+    assert texts(again) == ["root - forced suspension of job 1"]
+    assert not again.answers[0].is_error
+    done = qmod(core, "usj", "1", force=True)
+    assert texts(done) == ["root@localhost forced unsuspension of job 1"]
+    assert texts(qmod(core, "usj", "1", force=True)) == ["root - forced enabling of job 1"]
+    assert states(core) == {"1": "r"}
