@@ -35,7 +35,8 @@ def task_state(task: Task) -> str:
     """A started task's state column; ``dt`` for one deleted before its execd started it."""
     if task.state is TaskState.DELETING and task.start_time is None:
         return display_state(TaskState.TRANSFERRING, held=False, deleting=True)
-    return shown_state(task) or display_state(task.state, held=False)
+    shown = shown_state(task) or display_state(task.state, held=False)
+    return f"R{shown}" if task.restarted and shown in ("r", "t") else shown
 
 
 def usage(task: Task, now: float) -> dict[str, float]:

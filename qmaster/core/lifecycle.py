@@ -113,6 +113,7 @@ def dispatch(core: Core, order: Order, now: float, out: Outcome) -> None:
     task.move(job.job_id, TaskState.TRANSFERRING, "dispatched by the scheduler")
     task.assignment = order.assignment
     task.dispatch_time = now
+    task.restarted = order.task_id in job.restarted
     job.tasks[task.task_id] = task
     core.booked.book((job.job_id, task.task_id), order.debits)
     core.spool_task(out, job, task)

@@ -58,8 +58,10 @@ def job_rows(core: Core, job: Job, prior: float) -> list[dict[str, Any]]:
     if job.pending:
         state = pending_state(core, job)
         waiting = ad_held_tasks(core, job) if state == "qw" else set()
-        free = [t for t in job.pending if t not in waiting]
-        for ids, shown in ((free, state), (sorted(waiting), "hqw")):
+        again = job.restarted if state == "qw" else set()
+        free = [t for t in job.pending if t not in waiting and t not in again]
+        rerun = [t for t in job.pending if t in again and t not in waiting]
+        for ids, shown in ((rerun, "Rq"), (free, state), (sorted(waiting), "hqw")):
             if ids:
                 rows.append(
                     _row(job, prior, shown, tasks=format_id_runs(ids) if job.array else None)

@@ -108,3 +108,18 @@ def test_calendar_objects_and_a_queue_naming_one(served: RunningCell, tmp_path: 
     assert served.run("qconf", "-Mq", str(tmp_path / "q")).returncode == 0
     assert _state_of(served, "all.q@host2") == ""
     assert served.run("qconf", "-dcal", "always_off").returncode == 0
+
+
+def test_reschedule_a_rerunnable_job(served: RunningCell) -> None:
+    """qmod -rj of a -r y job: Grid Engine's answer, the job runs again as Rr, the run is
+    accounted with failed 25."""
+    sub = served.run("qsub", "-r", "y", "-b", "y", "-q", "all.q@host1", "sleep", "300")
+    assert sub.returncode == 0, sub.stderr
+    _wait(lambda: _job_state(served, "1") == "r")
+    done = served.run("qmod", "-rj", "1")
+    assert (done.returncode, done.stdout) == (0, "Pushed rescheduling of job 1 on host host1\n")
+    _wait(lambda: _job_state(served, "1") == "Rr")
+    accounting = served.cell.common / "accounting"
+    _wait(lambda: accounting.exists() and accounting.read_text().strip() != "")
+    fields = accounting.read_text().splitlines()[-1].split(":")
+    assert (fields[5], fields[11]) == ("1", "25")

@@ -170,10 +170,20 @@ def test_reschedule_follows_rerun_rules() -> None:
     out = qmod(core, "rj", "1")
     assert texts(out) == [f"The job 1 is running in queue {Q1} where jobs are not rerunable."]
     assert states(core) == {"1": "r"}
-    out = qmod(core, "rj", "1", force=True)
+    out = qmod(core, "rj", "1", force=True, now=T0 + 30)
     assert texts(out) == ["Forced rescheduling of job 1 on host host1"]
-    assert states(core) == {"1": "qw"}
+    assert not out.answers[0].is_error
+    assert states(core, T0 + 30) == {"1": "Rq"}
     assert core.booked.slots(Q1) == 0
+    acct = [r for r in out.reports if type(r).__name__ == "Acct"]
+    assert [(a.failed, a.exit_status, a.end_time - a.start_time) for a in acct] == [(25, 0, 30)]
+    row = out.spool.jobs[1]
+    assert row is not None
+    assert out.spool.tasks[(1, 0)] is None
+    again = Core.recover(core.config, core.settings, [row], [], {}, T0 + 30)
+    assert states(again, T0 + 30) == {"1": "Rq"}
+    run_until(core, T0 + 31, T0 + 30)
+    assert states(core, T0 + 31) == {"1": "Rr"}
 
 
 def test_reschedule_refuses_a_job_submitted_with_r_n() -> None:
