@@ -96,6 +96,8 @@ def add(core: Core, ar: AdvanceReservation, now: float, out: Outcome) -> None:
     core.set_timer(ar.start_time, "ar_start", ar.ar_id, 0)
     core.set_timer(ar.end_time, "ar_end", ar.ar_id, 0)
     _created_records(ar, now, out)
+    if core.qi_states or core.qi_calendar:  # granted on a disabled or suspended instance
+        check_resources(core, now, out)
     spool(core, ar, out)
     core.request_pass(now)
 

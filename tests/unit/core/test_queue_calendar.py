@@ -138,3 +138,16 @@ def test_a_queue_deleted_and_added_again_starts_enabled() -> None:
     request(core, ROOT, "conf_modify", NOON, kind="cqueue", text=q, add=True)
     shown = request(core, ROOT, "job_list", NOON, full=True).data["queues"]
     assert {r["states"] for r in shown if r["name"].startswith("new.q@")} == {""}
+
+
+def test_ar_granted_on_a_disabled_queue_instance_is_in_error_at_once() -> None:
+    """An AR whose reserved queue instance is already disabled starts in W, with the reason."""
+    core = make_core()
+    request(core, ROOT, "qmod", NOON, action="d", targets=["all.q@host1"])
+    out = request(
+        core, ROOT, "ar_submit", NOON, ar={"a": NOON + HOUR, "d": HOUR, "q_hard": ["all.q@host1"]}
+    )
+    assert not any(a.is_error for a in out.answers), out.answers
+    ar = next(iter(core.ars.values()))
+    assert ar.state.value == "W"
+    assert ar.messages == ["reserved queue all.q@host1 is disabled"]
