@@ -6,11 +6,12 @@ per queue instance in :attr:`Core.qi_states` and spools them (as an integer bit
 set under the spool's counters, ``qi_state:<queue instance>``), so they survive
 a restart. The calendar states ``D`` (disabled by calendar) and ``C`` (suspended
 by calendar) follow from the queue's ``calendar`` and the time
-(:mod:`qmaster.core.qcalendar`); ``a`` (load alarm) and ``o`` (orphaned) are
-worked out where qstat asks for them.
+(:mod:`qmaster.core.qcalendar`); ``c`` (configuration ambiguous) from the
+configuration (:mod:`qmaster.core.ambiguity`); ``a`` (load alarm) and ``o``
+(orphaned) are worked out where qstat asks for them.
 
-A queue instance that is disabled, suspended or in error (by hand or by its
-calendar) takes no new jobs; a suspended one also suspends the jobs running in
+A queue instance that is disabled, suspended, in error (by hand or by its
+calendar) or ambiguously configured takes no new jobs; a suspended one also suspends the jobs running in
 it (their state ``S``).
 """
 
@@ -21,7 +22,7 @@ from collections.abc import Iterable
 # qstat's order of the letters (sge_qinstance_state.c)
 ORDER = "aACDduESsco"
 MANUAL = "dsE"  # set and cleared with qmod, spooled
-NO_NEW_JOBS = frozenset("dsEDCu")
+NO_NEW_JOBS = frozenset("dsEDCuc")
 SUSPENDING = frozenset("sCS")
 SPOOL_PREFIX = "qi_state:"
 _BITS = {"d": 1, "s": 2, "E": 4}

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from qmaster.core import reports
+from qmaster.core.ambiguity import ambiguous
 from qmaster.core.jobs import Job, Task
 from qmaster.core.outcome import Outcome
 from qmaster.core.qstates import suspends
@@ -24,10 +25,11 @@ BY_QUEUE = "S"
 
 
 def letters(core: Core, qi_name: str) -> frozenset[str]:
-    """The states of a queue instance set by hand and by its calendar."""
+    """The states of a queue instance set by hand, by its calendar and by its configuration."""
     manual = core.qi_states.get(qi_name, frozenset())
     cal = core.qi_calendar.get(qi_name)
-    return manual | {cal} if cal else manual
+    found = manual | {cal} if cal else manual
+    return found | {"c"} if qi_name in ambiguous(core) else found
 
 
 def shown_state(task: Task) -> str | None:

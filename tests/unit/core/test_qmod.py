@@ -232,3 +232,24 @@ def test_forced_job_suspension_answers_as_grid_engine() -> None:
     assert texts(done) == ["root@localhost forced unsuspension of job 1"]
     assert texts(qmod(core, "usj", "1", force=True)) == ["root - forced enabling of job 1"]
     assert states(core) == {"1": "r"}
+
+
+def test_two_host_groups_giving_different_values_make_an_instance_ambiguous() -> None:
+    """A host in @a and @b with slots given differently by each: state c, no jobs there."""
+    core = make_core()
+    for text in ("group_name @a\nhostlist host1 host2\n", "group_name @b\nhostlist host2 host3\n"):
+        out = request(core, ROOT, "conf_modify", kind="hostgroup", text=text, add=True)
+        assert not any(a.is_error for a in out.answers), out.answers
+    q = request(core, ROOT, "conf_show", kind="cqueue", name="all.q").data["text"]
+    q = q.replace("1,[host1=4],[host2=4],[host3=4],[host4=4]", "1,[@a=2],[@b=3]")
+    out = request(core, ROOT, "conf_modify", kind="cqueue", text=q)
+    assert not any(a.is_error for a in out.answers), out.answers
+    assert queue_states(core) == {
+        "all.q@host1": "",
+        "all.q@host2": "c",
+        "all.q@host3": "",
+        "all.q@host4": "",
+    }
+    submit(core, ALICE, CMDARGS=["100"], q_hard=["all.q@host2"])
+    run_until(core, T0 + 1)
+    assert states(core, T0 + 1) == {"1": "qw"}
