@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 
 from qmaster.conf import fields as f
 from qmaster.conf.model import Attr, ConfObject, Format
@@ -145,11 +146,13 @@ class CalendarConf(ConfObject):
     FORMAT = CALENDAR_FORMAT
 
     def entries(self) -> tuple[tuple[Entry, ...], tuple[Entry, ...]]:
-        """The year entries and the week entries."""
-        return (
-            parse_entries(self.attrs["year"], weekly=False),
-            parse_entries(self.attrs["week"], weekly=True),
-        )
+        """The year entries and the week entries (parsed once per text)."""
+        return _entries(self.attrs["year"], self.attrs["week"])
+
+
+@lru_cache(maxsize=256)
+def _entries(year: str, week: str) -> tuple[tuple[Entry, ...], tuple[Entry, ...]]:
+    return parse_entries(year, weekly=False), parse_entries(week, weekly=True)
 
 
 def queues_using(cqueues: Mapping[str, ConfObject], name: str) -> list[str]:
