@@ -23,9 +23,9 @@ from qmaster.core import lifecycle
 from qmaster.core.ars import LIVE, AdvanceReservation, ArState
 from qmaster.core.jobs import Job
 from qmaster.core.outcome import Outcome
+from qmaster.core.qinstances import letters
 from qmaster.core.qstates import unusable
 from qmaster.core.states import TaskState
-from qmaster.core.suspension import letters
 from qmaster.events.records import ArAcct, ArAttr, ArLog, NewAr
 
 if TYPE_CHECKING:

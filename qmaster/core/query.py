@@ -13,10 +13,10 @@ from qmaster.core.job_priority import JobPriorities
 from qmaster.core.jobs import Job, format_id_runs
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
+from qmaster.core.qinstances import letters
 from qmaster.core.qstates import shown
 from qmaster.core.sched_info import job_info_setting, summary
 from qmaster.core.states import ACTIVE, TaskState
-from qmaster.core.suspension import letters
 from qmaster.core.view import queue_alarms
 from qmaster.gdi.messages import JobDetailArgs, JobListArgs
 from qmaster.state_filter import DEFAULT, parse_state_filter

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from qmaster.core import reports
-from qmaster.core.ambiguity import ambiguous
 from qmaster.core.jobs import Job, Task
 from qmaster.core.outcome import Outcome
+from qmaster.core.qinstances import letters
 from qmaster.core.qstates import suspends
 from qmaster.core.states import TaskState
 
@@ -22,14 +22,6 @@ if TYPE_CHECKING:
 
 BY_JOB = "s"
 BY_QUEUE = "S"
-
-
-def letters(core: Core, qi_name: str) -> frozenset[str]:
-    """The states of a queue instance set by hand, by its calendar and by its configuration."""
-    manual = core.qi_states.get(qi_name, frozenset())
-    cal = core.qi_calendar.get(qi_name)
-    found = manual | {cal} if cal else manual
-    return found | {"c"} if qi_name in ambiguous(core) else found
 
 
 def shown_state(task: Task) -> str | None:

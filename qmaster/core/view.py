@@ -22,9 +22,8 @@ from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.ars import LIVE
 from qmaster.core.holds import dispatchable_tasks
 from qmaster.core.jobs import Job, Task
-from qmaster.core.qstates import takes_jobs
+from qmaster.core.qinstances import for_scheduler
 from qmaster.core.states import TaskState
-from qmaster.core.suspension import letters
 from qmaster.core.viewload import load_settings
 from schedd import Booked, HostState, JobRequest, PeState, QueueState, Running, View
 from schedd.categories import with_category
@@ -270,7 +269,7 @@ def assemble(core: Core, jobs: list[JobRequest], now: float, *, empty: bool = Fa
     global_level, hosts = _hosts(core, booked)
     queues = queue_states(core, empty=empty)
     if not empty:  # disabled, suspended or in error: no new jobs (qsub -w v ignores states)
-        queues = [q for q in queues if takes_jobs(letters(core, q.name))]
+        queues = for_scheduler(core, queues)
     _shadow(core.config.complexes, global_level, hosts, queues)
     advance, ar_queues = _advance(core, now)
     advance = [] if empty else advance

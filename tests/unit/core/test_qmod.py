@@ -78,6 +78,8 @@ def test_disabled_queue_takes_no_new_jobs() -> None:
     submit(core, ALICE, CMDARGS=["100"])
     run_until(core, T0 + 1)
     assert states(core, T0 + 1) == {"1": "qw"}
+    why = request(core, ALICE, "job_detail", T0 + 1, job_ids=["1"]).data["jobs"][0]
+    assert 'queue instance "all.q@host1" dropped because it is disabled' in why["scheduling_info"]
     qmod(core, "e", "all.q@host3", now=T0 + 2)
     run_until(core, T0 + 3, T0 + 2)
     rows = request(core, ROOT, "job_list", T0 + 3).data["jobs"]
