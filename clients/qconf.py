@@ -99,6 +99,10 @@ usage: qconf [options]
    [-ke[j] host_list|all]                   shutdown execution host(s) (-kej: kill jobs)
    [-ks]                                    shutdown scheduler
    [-sobjl obj_spec attr_name val]          show objects whose attribute matches val
+   [-acal calendar_name] [-Acal fname] [-mcal calendar_name] [-Mcal fname]
+                                            add/modify a calendar ($EDITOR or file)
+   [-scal calendar_name] [-scall] [-dcal calendar_list]
+                                            show, list, delete calendars
 """
 
 EMPTY_LIST = {
@@ -114,6 +118,7 @@ EMPTY_LIST = {
     "adminhost": "no admin host list defined",
     "submithost": "no submit host list defined",
     "user": "no user list defined",
+    "calendar": "no calendar defined",
 }
 
 
@@ -298,6 +303,13 @@ ACTIONS: dict[str, Action] = {
     "-sckpt": Action(1, show("ckpt")),
     "-sckptl": Action(0, show("ckpt")),
     "-dckpt": Action(1, remove("ckpt")),
+    "-acal": Action(1, edit("calendar", add=True)),
+    "-Acal": Action(1, modify("calendar", add=True)),
+    "-mcal": Action(1, edit("calendar")),
+    "-Mcal": Action(1, modify("calendar")),
+    "-scal": Action(1, show("calendar")),
+    "-scall": Action(0, show("calendar")),
+    "-dcal": Action(1, remove("calendar")),
     "-aq": Action(-1, edit("cqueue", add=True)),
     "-mq": Action(1, edit("cqueue")),
     "-ae": Action(-1, edit("exechost", add=True)),

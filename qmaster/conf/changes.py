@@ -13,6 +13,7 @@ from typing import Any
 from qmaster.complexes.rules import BUILTIN_TYPES
 from qmaster.complexes.table import ComplexTable
 from qmaster.conf.access import UsersetConf, parse_managers
+from qmaster.conf.calendar import queues_using
 from qmaster.conf.cluster import OPTIONAL_ON_MODIFY, GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError
 from qmaster.conf.flatfile import read_pairs
@@ -37,6 +38,7 @@ LIST_NAMES = {
     "project": "project",
     "ckpt": "checkpoint interface",
     "user": "user",
+    "calendar": "calendar",
 }
 DELETE_NAMES = {**LIST_NAMES, "ckpt": "checkpointing environment"}
 STATE_FIELDS = {
@@ -48,6 +50,7 @@ STATE_FIELDS = {
     "project": "projects",
     "ckpt": "ckpts",
     "user": "users",
+    "calendar": "calendars",
 }
 
 
@@ -238,6 +241,8 @@ def _delete_object(state: ConfState, kind: str, name: str, who: str) -> Change:
         return Change([error(f'denied: {what} "{name}" does not exist', Status.EEXIST)])
     if kind == "exechost" and name == GLOBAL_HOST:
         return Change([error('denied: pseudo host "global" may not be deleted')])
+    if kind == "calendar" and (users := queues_using(state.cqueues, name)):
+        return Change([error(f'Calendar "{name}" is still referenced in queue "{users[0]}"')])
     answer = ok(f'{who} removed "{name}" from {what} list')
     return Change([answer], _with_object(state, kind, name, None), [], [(kind, name)])
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from qmaster.complexes.table import ComplexTable
 from qmaster.conf.access import PeConf, UsersetConf, parse_managers, render_managers
+from qmaster.conf.calendar import CalendarConf
 from qmaster.conf.cluster import GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError
 from qmaster.conf.model import ConfObject
@@ -32,6 +33,7 @@ OBJECT_KINDS: dict[str, type[ConfObject]] = {
     "project": ProjectConf,
     "ckpt": CkptConf,
     "user": UserConf,
+    "calendar": CalendarConf,
 }
 FOLDERS = {
     "cqueue": "cqueues",
@@ -42,14 +44,15 @@ FOLDERS = {
     "project": "projects",
     "ckpt": "ckpt",
     "user": "users",
+    "calendar": "calendars",
 }
 SINGLE_NAMES = {"complex": "complexes", "global": "global", "sched": "scheduler",
                 "manager": "managers", "operator": "operators", "adminhost": "adminhosts",
                 "submithost": "submithosts"}  # fmt: skip
 OPTIONAL_LISTS = ("operator", "adminhost", "submithost")
 """Name lists a cell may lack (cells made before they existed): empty when missing."""
-ROW_KINDS = ("complex", "exechost", "hostgroup", "userset", "project", "ckpt", "user", "pe",
-             "cqueue", "global", "sched", "manager", *OPTIONAL_LISTS)  # fmt: skip
+ROW_KINDS = ("complex", "exechost", "hostgroup", "userset", "project", "ckpt", "calendar", "user",
+             "pe", "cqueue", "global", "sched", "manager", *OPTIONAL_LISTS)  # fmt: skip
 
 
 def parse_object(kind: str, text: str, path: str) -> ConfObject:
@@ -109,6 +112,7 @@ def build_state(texts: dict[str, list[tuple[str, str]]]) -> ConfState:
         operators=_optional_list(texts, "operator"),
         adminhosts=_optional_list(texts, "adminhost"),
         submithosts=_optional_list(texts, "submithost"),
+        calendars=named["calendar"],  # type: ignore[arg-type]
         global_conf=GlobalConf.parse(g_text, g_path),
         sched_conf=SchedConf.parse(*reversed(one("sched"))),
         managers=tuple(parse_managers(one("manager")[1])),
@@ -182,6 +186,7 @@ def objects_of(state: ConfState, kind: str) -> dict[str, ConfObject]:
         "project": state.projects,  # type: ignore[dict-item]
         "ckpt": state.ckpts,  # type: ignore[dict-item]
         "user": state.users,  # type: ignore[dict-item]
+        "calendar": state.calendars,  # type: ignore[dict-item]
     }
     return table[kind]
 

@@ -15,6 +15,7 @@ from qmaster.complexes.table import ComplexTable
 from qmaster.complexes.values import ValueParseError
 from qmaster.conf import fields as f
 from qmaster.conf.access import PeConf, UsersetConf
+from qmaster.conf.calendar import CalendarConf
 from qmaster.conf.cluster import GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError
 from qmaster.conf.model import ConfObject
@@ -62,6 +63,7 @@ class ConfState:
     operators: tuple[str, ...] = ()
     adminhosts: tuple[str, ...] = ()
     submithosts: tuple[str, ...] = ()
+    calendars: dict[str, CalendarConf] = field(default_factory=dict)
     sources: dict[tuple[str, str], str] = field(default_factory=dict, compare=False)
 
     def evolve(self, **changes: object) -> ConfState:
@@ -211,6 +213,7 @@ class _Checker:
             self.hostlist("cqueue", q)
             self.names("cqueue", q, "pe_list", s.pes, "parallel environment")
             self.names("cqueue", q, "ckpt_list", s.ckpts, "checkpointing environment")
+            self.names("cqueue", q, "calendar", s.calendars, "calendar")
             self.names("cqueue", q, "projects", s.projects, "project")
             self.names("cqueue", q, "xprojects", s.projects, "project")
             self.names("cqueue", q, "user_lists", s.usersets, "userset")

@@ -15,6 +15,7 @@ from typing import Any
 
 from qmaster.complexes.table import ComplexTable
 from qmaster.conf.access import PeConf, UsersetConf
+from qmaster.conf.calendar import CalendarConf
 from qmaster.conf.changes import Change
 from qmaster.conf.cluster import GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError, ConfNotFound
@@ -46,6 +47,7 @@ NOT_FOUND = {
     "project": "{} is not known as project",
     "ckpt": "{} is not a checkpointing interface definition",
     "user": "{} is not known as user",
+    "calendar": "{} is not a calendar",
 }
 
 
@@ -121,6 +123,10 @@ class ClusterConfig:
     @property
     def ckpts(self) -> dict[str, CkptConf]:
         return self._state.ckpts
+
+    @property
+    def calendars(self) -> dict[str, CalendarConf]:
+        return self._state.calendars
 
     @property
     def global_conf(self) -> GlobalConf:

@@ -23,6 +23,8 @@ from qmaster.core import lifecycle
 from qmaster.core.ars import LIVE, AdvanceReservation, ArState
 from qmaster.core.jobs import Job
 from qmaster.core.outcome import Outcome
+from qmaster.core.qinstances import letters
+from qmaster.core.qstates import unusable
 from qmaster.core.states import TaskState
 from qmaster.events.records import ArAcct, ArAttr, ArLog, NewAr
 
@@ -94,6 +96,8 @@ def add(core: Core, ar: AdvanceReservation, now: float, out: Outcome) -> None:
     core.set_timer(ar.start_time, "ar_start", ar.ar_id, 0)
     core.set_timer(ar.end_time, "ar_end", ar.ar_id, 0)
     _created_records(ar, now, out)
+    if core.qi_states or core.qi_calendar:  # granted on a disabled or suspended instance
+        check_resources(core, now, out)
     spool(core, ar, out)
     core.request_pass(now)
 
@@ -231,6 +235,8 @@ def problems(core: Core, ar: AdvanceReservation) -> list[str]:
             out.append(f"reserved queue {name} is unknown")
         elif qi.slots < slots:
             out.append(f"reserved queue {name} offers only {qi.slots} of {slots} reserved slots")
+        else:
+            out.extend(f"reserved queue {name} is {s}" for s in unusable(letters(core, name)))
     return out
 
 

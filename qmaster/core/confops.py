@@ -8,10 +8,11 @@ use at once.
 from __future__ import annotations
 
 from qmaster.conf.errors import ConfigError, ConfNotFound
-from qmaster.core import arconf, arlife, lifecycle
+from qmaster.core import arconf, arlife, lifecycle, qcalendar
 from qmaster.core.errors import InvalidRequest, NoSuchObject, NotManager
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
+from qmaster.core.qmodops import apply_initial_states
 from qmaster.core.states import TaskState
 from qmaster.gdi.answers import Status, error, ok
 from qmaster.gdi.messages import ConfShowArgs, KillExecdArgs
@@ -36,6 +37,7 @@ def handle_show(core: Core, req: Request, now: float, out: Outcome) -> None:
 
 def _change(core: Core, req: Request, now: float, out: Outcome) -> None:
     who = req.identity
+    before = {qi.name for qi in core.config.queue_instances()}
     try:
         change = core.config.apply(
             req.op,
@@ -57,6 +59,8 @@ def _change(core: Core, req: Request, now: float, out: Outcome) -> None:
     for kind, name in change.deletes:
         out.spool.config[(kind, name)] = None
     core.replace_config(core.config)
+    apply_initial_states(core, before, now, out)
+    qcalendar.refresh(core, now, out)
     if core.ars:
         arlife.check_resources(core, now, out)
     out.config_changed = bool(change.upserts or change.deletes)

@@ -15,6 +15,7 @@ from qmaster.core.holds import is_held
 from qmaster.core.jobs import Job, Task, format_id_runs
 from qmaster.core.sched_info import scheduling_info
 from qmaster.core.states import ACTIVE, TaskState, display_state
+from qmaster.core.suspension import shown_state
 
 if TYPE_CHECKING:
     from qmaster.core.machine import Core
@@ -34,7 +35,8 @@ def task_state(task: Task) -> str:
     """A started task's state column; ``dt`` for one deleted before its execd started it."""
     if task.state is TaskState.DELETING and task.start_time is None:
         return display_state(TaskState.TRANSFERRING, held=False, deleting=True)
-    return display_state(task.state, held=False)
+    shown = shown_state(task) or display_state(task.state, held=False)
+    return f"R{shown}" if task.restarted and shown in ("r", "t") else shown
 
 
 def usage(task: Task, now: float) -> dict[str, float]:

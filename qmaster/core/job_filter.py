@@ -20,7 +20,7 @@ from qmaster.state_filter import PENDING, RUNNING, ZOMBIE, selected_holds
 if TYPE_CHECKING:
     from qmaster.core.machine import Core
 
-_PENDING_STATES = frozenset({"qw", "hqw", "Eqw", "vqw"})
+_PENDING_STATES = frozenset({"qw", "hqw", "Eqw", "vqw", "Rq"})
 _QUEUE_HOLDS = frozenset({"u", "o", "s", "d"})
 
 

@@ -94,6 +94,10 @@ class Task:
     # fixed when the task starts, as an execd would: (end time, exit status, failed)
     plan: tuple[float, int, int] | None = None
     story: list[str] = field(default_factory=list)
+    # why a running task is suspended ("s" qmod -sj, "S" its queue) and the runtime it has left
+    suspended: str = ""
+    remaining: float | None = None
+    restarted: bool = False  # rescheduled before (qmod -r): qstat's "R"
 
     @property
     def queue(self) -> str | None:
@@ -122,6 +126,9 @@ class Task:
             "failed": self.failed,
             "message": self.message,
             "plan": list(self.plan) if self.plan else None,
+            "suspended": self.suspended,
+            "remaining": self.remaining,
+            "restarted": self.restarted,
         }
 
     @classmethod
@@ -137,6 +144,9 @@ class Task:
             failed=row["failed"],
             message=row["message"],
             plan=(float(p[0]), int(p[1]), int(p[2])) if (p := row.get("plan")) else None,
+            suspended=str(row.get("suspended") or ""),
+            remaining=row.get("remaining"),
+            restarted=bool(row.get("restarted")),
         )
 
 
@@ -163,6 +173,8 @@ class Job:
     pending: list[int] = field(default_factory=list)
     tasks: dict[int, Task] = field(default_factory=dict)
     verify_wait: VerifyWait | None = None
+    # pending tasks that ran before and were rescheduled (qmod -r): qstat's "Rq"
+    restarted: set[int] = field(default_factory=set)
     # the scheduler's picture of this spec (a JobRequest without tasks), kept until the
     # spec object is replaced: like Grid Engine's job category, worked out once per job
     request_memo: tuple[dict[str, Any], Any] | None = field(default=None, repr=False, compare=False)
@@ -203,6 +215,7 @@ class Job:
                 if self.verify_wait
                 else None
             ),
+            "restarted": sorted(self.restarted),
         }
 
     @classmethod
@@ -217,6 +230,7 @@ class Job:
             array=TaskRange(*arr) if arr else None,
             hold=frozenset(row.get("hold", "u" if row.get("user_hold") else "")),
             verify_wait=VerifyWait(*row["verify_wait"]) if row.get("verify_wait") else None,
+            restarted=set(row.get("restarted") or ()),
         )
         job.tasks = {t.task_id: t for t in tasks}
         job.pending = [i for i in job.all_task_ids() if i not in job.tasks]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from qmaster.complexes.values import parse_time
-from qmaster.core import reports
+from qmaster.core import reports, suspension
 from qmaster.core.arlimit import ar_runtime_limit
 from qmaster.core.holds import start_time
 from qmaster.core.job_filter import remember_finished
@@ -113,6 +113,7 @@ def dispatch(core: Core, order: Order, now: float, out: Outcome) -> None:
     task.move(job.job_id, TaskState.TRANSFERRING, "dispatched by the scheduler")
     task.assignment = order.assignment
     task.dispatch_time = now
+    task.restarted = order.task_id in job.restarted
     job.tasks[task.task_id] = task
     core.booked.book((job.job_id, task.task_id), order.debits)
     core.spool_task(out, job, task)
@@ -133,7 +134,7 @@ def fire(core: Core, timer: Timer, now: float, out: Outcome) -> None:
         start(core, job, task, now, out)
     elif timer.kind == "end" and task.state is TaskState.DELETING:
         killed(core, job, task, now, out)
-    elif timer.kind == "end" and task.state is TaskState.RUNNING:
+    elif timer.kind == "end" and task.state is TaskState.RUNNING and not task.suspended:
         end_at, status, failed = planned_end(core, job, task)
         if end_at <= now:
             # a late timer (the daemon was down) still accounts the real end
@@ -235,6 +236,7 @@ def start(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
     core.spool_task(out, job, task)
     _report(core, out, job, task, "running", now)
     core.set_timer(task.plan[0], "end", job.job_id, task.task_id)
+    suspension.started(core, job, task, now, out)
 
 
 def finish(

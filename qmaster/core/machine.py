@@ -119,6 +119,10 @@ class Core:
         self.ars: dict[int, AdvanceReservation] = {}
         self.next_ar_id = 1
         self.ar_calendar = Calendar()
+        # queue instance states set by qmod (d, s, E; spooled) and by calendars (D, C)
+        self.qi_states: dict[str, frozenset[str]] = {}
+        self.qi_calendar: dict[str, str] = {}
+        self.qcal_at: float | None = None
 
     # -- entry points -------------------------------------------------------
 
@@ -140,13 +144,15 @@ class Core:
 
     def tick(self, now: float) -> Outcome:
         """Fire due timers and run a scheduling pass if one is due."""
-        from qmaster.core import arlife, lifecycle
+        from qmaster.core import arlife, lifecycle, qcalendar
 
         out = Outcome()
         while self._timers and self._timers[0].at <= now:
             t = heapq.heappop(self._timers)
             if t.kind.startswith("ar_"):
                 arlife.fire(self, t, now, out)
+            elif t.kind == qcalendar.TIMER:
+                qcalendar.fire(self, now, out)
             else:
                 lifecycle.fire(self, t, now, out)
         if self.schedule_at is not None and self.schedule_at <= now:
@@ -254,9 +260,11 @@ class Core:
         **kw: Any,
     ) -> Core:
         """Rebuild the core from spooled rows (after a clean stop or a crash)."""
-        from qmaster.core import arlife, lifecycle
+        from qmaster.core import arlife, lifecycle, qstates
 
         core = cls(config, settings, **kw)
+        core.qi_states = qstates.restore(counters)
+        core.set_timer(now, "qcal", 0, 0)  # calendar states at once, on the first tick
         by_job: dict[int, list[Task]] = {}
         for row in tasks:
             by_job.setdefault(int(row["job_id"]), []).append(Task.from_row(row))

@@ -19,7 +19,7 @@ class SpoolDelta:
     """Rows to write in one transaction. ``None`` as a value deletes the row."""
 
     jobs: dict[int, dict[str, Any] | None] = field(default_factory=dict)
-    tasks: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
+    tasks: dict[tuple[int, int], dict[str, Any] | None] = field(default_factory=dict)
     config: dict[tuple[str, str], str | None] = field(default_factory=dict)
     counters: dict[str, int] = field(default_factory=dict)
     ars: dict[int, dict[str, Any] | None] = field(default_factory=dict)

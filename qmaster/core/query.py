@@ -14,6 +14,7 @@ from qmaster.core.job_priority import JobPriorities
 from qmaster.core.jobs import Job, format_id_runs
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
+from qmaster.core.qinstances import letters
 from qmaster.core.qstat_listing import (
     Shown,
     check,
@@ -29,6 +30,7 @@ from qmaster.core.qstat_listing import (
     shown_instances,
     wants_queues,
 )
+from qmaster.core.qstates import shown
 from qmaster.core.sched_info import job_info_setting, summary
 from qmaster.core.states import ACTIVE, TaskState
 from qmaster.core.view import queue_alarms
@@ -72,8 +74,10 @@ def job_rows(core: Core, job: Job, prior: float) -> list[dict[str, Any]]:
     if job.pending:
         state = pending_state(core, job)
         waiting = ad_held_tasks(core, job) if state == "qw" else set()
-        free = [t for t in job.pending if t not in waiting]
-        for ids, shown in ((free, state), (sorted(waiting), "hqw")):
+        again = job.restarted if state == "qw" else set()
+        free = [t for t in job.pending if t not in waiting and t not in again]
+        rerun = [t for t in job.pending if t in again and t not in waiting]
+        for ids, shown in ((rerun, "Rq"), (free, state), (sorted(waiting), "hqw")):
             if ids:
                 rows.append(
                     _row(job, prior, shown, tasks=format_id_runs(ids) if job.array else None)
@@ -181,7 +185,7 @@ def queue_rows(
                 "total": qi.slots,
                 "load_avg": float(load["load_avg"]) if "load_avg" in load else None,
                 "arch": str(load.get("arch", "-")),
-                "states": "a" if qi.name in alarms else "",
+                "states": shown(letters(core, qi.name) | ({"a"} if qi.name in alarms else set())),
             }
         )
     if instances is not None:

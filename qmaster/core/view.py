@@ -23,6 +23,7 @@ from qmaster.core.ars import LIVE
 from qmaster.core.holds import dispatchable_tasks
 from qmaster.core.job_priority import deadline_epoch
 from qmaster.core.jobs import Job, Task
+from qmaster.core.qinstances import for_scheduler
 from qmaster.core.states import TaskState
 from qmaster.core.viewload import load_settings
 from schedd import Booked, HostState, JobRequest, PeState, QueueState, Running, View
@@ -261,6 +262,8 @@ def assemble(core: Core, jobs: list[JobRequest], now: float, *, empty: bool = Fa
     booked = Bookings() if empty else core.booked
     global_level, hosts = _hosts(core, booked)
     queues = queue_states(core, empty=empty)
+    if not empty:  # disabled, suspended or in error: no new jobs (qsub -w v ignores states)
+        queues = for_scheduler(core, queues)
     _shadow(core.config.complexes, global_level, hosts, queues)
     advance, ar_queues = _advance(core, now)
     advance = [] if empty else advance

@@ -18,7 +18,7 @@ Name = Annotated[str, StringConstraints(max_length=4096)]
 Verify = Literal["n", "e", "w", "v", "p"]
 ConfKind = Literal[
     "complex", "cqueue", "exechost", "pe", "userset", "global", "sched", "manager", "hostgroup",
-    "project", "ckpt", "user", "operator", "adminhost", "submithost"
+    "project", "ckpt", "user", "operator", "adminhost", "submithost", "calendar"
 ]  # fmt: skip
 assert set(ConfKind.__args__) == set(CONF_KINDS)  # type: ignore[attr-defined]
 
@@ -280,6 +280,17 @@ class QueueSelectArgs(_Strict):
     states: str | None = None
 
 
+QmodAction = Literal[
+    "c", "cj", "cq", "d", "e", "r", "rj", "rq", "s", "sj", "sq", "us", "usj", "usq"
+]  # fmt: skip
+
+
+class QmodArgs(_Strict):
+    action: QmodAction
+    targets: list[str]
+    force: bool = False
+
+
 ARGS: dict[str, type[BaseModel]] = {
     "ping": NoArgs,
     "submit": SubmitArgs,
@@ -302,4 +313,5 @@ ARGS: dict[str, type[BaseModel]] = {
     "ar_delete": ArDeleteArgs,
     "host_list": HostListArgs,
     "queue_select": QueueSelectArgs,
+    "qmod": QmodArgs,
 }

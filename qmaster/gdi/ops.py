@@ -66,6 +66,8 @@ Operations and their ``args`` -> ``data``:
                   hold: qalter -h letters; users: qalter -u, every job of those users;
                   job may carry "context_ops": [[op, name, value]] (op + - =), qalter's
                   -ac/-dc/-sc applied in order to each job's own context
+    qmod          {"action": "d|e|s|us|c|r|sj|usj|cj|rj|sq|usq|cq|rq", "targets": [str],
+                   "force": bool}    qmod(1): queue instance states, job suspension/errors
     conf_show     {"kind": KIND, "name": str | null, "template": bool}
                   -> {"text": str} or {"names": [str]}; cqueue names are wc_queue_list
                   patterns (``all.q@host1``: the queue instance), template: ``-sq`` alone
@@ -168,6 +170,7 @@ OPS: Final = frozenset(
         "ar_delete",
         "host_list",
         "queue_select",
+        "qmod",
     }
 )
 
@@ -175,4 +178,5 @@ CONF_KINDS: Final = frozenset(
     {"complex", "cqueue", "exechost", "pe", "userset", "global", "sched", "manager", "hostgroup"}
     | {"project", "ckpt"}
     | {"user", "operator", "adminhost", "submithost"}
+    | {"calendar"}
 )

@@ -144,7 +144,11 @@ class Spool:
         )
         db.executemany(
             "INSERT OR REPLACE INTO tasks VALUES (?, ?, ?)",
-            [(jid, tid, dumps(row)) for (jid, tid), row in delta.tasks.items()],
+            [(jid, tid, dumps(row)) for (jid, tid), row in delta.tasks.items() if row is not None],
+        )
+        db.executemany(  # a task back to pending (qmod -r, -cj) has no row of its own
+            "DELETE FROM tasks WHERE job_id=? AND task_id=?",
+            [key for key, row in delta.tasks.items() if row is None],
         )
         for (kind, name), text in delta.config.items():
             if text is None:

@@ -1,0 +1,103 @@
+"""qmod -r: running jobs go back to pending, to be scheduled again.
+
+As Grid Engine's ``reschedule_job``: a job submitted with ``-r n`` is not
+restartable; a job without ``-r`` is restartable only in a queue whose
+``rerun`` is true; ``-f`` reschedules it anyway. A task being deleted is not
+rescheduled. The rescheduled task gives its slots back, its run is accounted (``failed`` 25) and it
+waits again, shown ``Rq`` (then ``Rr``) as a restarted task.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from qmaster.complexes.values import parse_bool
+from qmaster.core import reports
+from qmaster.core.arlife import job_left
+from qmaster.core.jobs import Identity, Job, Task
+from qmaster.core.lifecycle import granted_pe
+from qmaster.core.outcome import Outcome
+from qmaster.core.states import TaskState
+from qmaster.gdi.answers import Answer, Status, warning
+
+FAILED_RESCHEDULED = 25  # accounting(5) failed: SSTATE_AGAIN, "rescheduling"
+RESCHEDULED = "job didn't get resources -> schedule it again"
+
+if TYPE_CHECKING:
+    from qmaster.core.machine import Core
+
+
+def _what(job: Job, task: Task) -> str:
+    return f"job-array task {job.job_id}.{task.task_id}" if job.array else f"job {job.job_id}"
+
+
+def refusal(core: Core, job: Job, task: Task) -> str | None:
+    """Why the task may not be rescheduled without ``-f`` (Grid Engine's words), or None."""
+    what = _what(job, task)
+    rerun = job.spec.get("r")
+    if rerun is False:
+        return f"The {what} is not restartable"
+    qi = core.queue_instance(task.queue or "")
+    if rerun is None and qi is not None and not parse_bool(qi.attrs.get("rerun", "FALSE")):
+        return f"The {what} is running in queue {qi.name} where jobs are not rerunable."
+    return None
+
+
+def reschedule_task(
+    core: Core, who: Identity, job: Job, task: Task, force: bool, now: float, out: Outcome
+) -> list[Answer]:
+    """Send one running (or transferring) task back to pending."""
+    what = _what(job, task)
+    if task.state is TaskState.DELETING:
+        return [
+            warning(f"The {what} is already in deleted state. No rescheduling!", Status.ESEMANTIC)
+        ]
+    why = None if force else refusal(core, job, task)
+    if why is not None:
+        return [warning(why, Status.ESEMANTIC)]
+    host = task.queue.partition("@")[2] if task.queue else ""
+    _account(core, job, task, now, out)
+    core.booked.release((job.job_id, task.task_id))
+    task.move(job.job_id, TaskState.PENDING, f"rescheduled by {who.user}")
+    out.reports.append(
+        reports.job_log(job, task.task_id, "restart", "qw", now, host=host, message=RESCHEDULED)
+    )
+    back_to_pending(job, task, out)
+    job.restarted.add(task.task_id)
+    core.spool_job(out, job)
+    if job.spec.get("ar"):
+        job_left(core, job, now, out)
+    text = f"{'Forced' if force else 'Pushed'} rescheduling of {what} on host {host}"
+    return [warning(text, Status.ESEMANTIC)]  # Grid Engine's quality and status
+
+
+def _account(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
+    """The run that ends here is accounted (failed 25, as the execd's report of a rerun)."""
+    if task.start_time is None:
+        return
+    ar = core.ars.get(int(job.spec.get("ar") or 0))
+    ran = Task(task.task_id, task.state, task.assignment, task.dispatch_time, task.start_time)
+    ran.end_time, ran.failed = now, FAILED_RESCHEDULED
+    pe = granted_pe(core, job, task)
+    sub = int(ar.submission_time) if ar else 0
+    out.reports.append(reports.acct(job, ran, now, ar_submission_time=sub, granted_pe=pe))
+
+
+def reschedule_queue(
+    core: Core, who: Identity, qi_name: str, force: bool, now: float, out: Outcome
+) -> list[Answer]:
+    """qmod -rq: reschedule the jobs whose master task runs in the queue instance."""
+    answers: list[Answer] = []
+    for job in list(core.jobs.values()):
+        for task in list(job.tasks.values()):
+            active = task.state in (TaskState.RUNNING, TaskState.TRANSFERRING)
+            if active and task.queue == qi_name:
+                answers.extend(reschedule_task(core, who, job, task, force, now, out))
+    return answers
+
+
+def back_to_pending(job: Job, task: Task, out: Outcome) -> None:
+    """A task that left pending waits again: it has no task object (nor row) any more."""
+    del job.tasks[task.task_id]
+    job.pending = sorted({*job.pending, task.task_id})
+    out.spool.tasks[(job.job_id, task.task_id)] = None
