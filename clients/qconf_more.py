@@ -3,9 +3,8 @@
 
 minige's scheduler runs inside the qmaster, so ``-sss`` names the qmaster's host
 and ``-ks`` is refused (``-km`` stops both). Its execution hosts are simulated:
-``-kej`` kills the jobs running on a host, as the execd's shutdown would;
-``-ke`` (shutting a host down and leaving its jobs) is refused until hosts can
-be shown unknown (``u``).
+``-ke`` shuts a host's execd down (its queue instances show ``u`` and take no
+new jobs until the qmaster restarts), ``-kej`` also kills the jobs running there.
 """
 
 from __future__ import annotations
@@ -129,15 +128,9 @@ def show_group_resolved(transport: Transport, words: list[str]) -> int:
 
 
 def kill_execds(*, jobs: bool) -> Callable[[Transport, list[str]], int]:
-    """``-kej host_list|all`` (``-ke`` is refused: simulated hosts cannot go unknown yet)."""
+    """``-ke[j] host_list|all``: the simulated execds shut down (``-kej``: their jobs killed)."""
 
     def run(transport: Transport, words: list[str]) -> int:
-        if not jobs:
-            err(
-                "qconf -ke: minige cannot shut down a simulated execution host while leaving "
-                "its jobs (hosts have no unknown state yet); use -kej to kill its jobs"
-            )
-            return EXIT_ERROR
         reply = transport("kill_execd", {"hosts": _names(words[0]), "jobs": jobs})
         print_answers(reply.answers)
         return exit_code(reply.answers)

@@ -85,11 +85,10 @@ def handle_shutdown(core: Core, req: Request, now: float, out: Outcome) -> None:
 
 @handler("kill_execd")
 def handle_kill_execd(core: Core, req: Request, now: float, out: Outcome) -> None:
-    """qconf -kej: the execd of each host kills the jobs whose master queue is there.
-
-    minige has no host states yet, so a host cannot be shown ``u`` afterwards;
-    ``-ke`` (shut down without killing the jobs) is refused by the client.
-    """
+    """qconf -ke[j]: the execd of each host shuts down, so its queue instances are unknown
+    (``u``: no new jobs, ARs on them in error); with ``-kej`` it first kills the jobs whose
+    master queue is there. Running jobs of ``-ke`` go on, as they do without their execd.
+    A qmaster restart starts the simulated execds again."""
     args = req.args
     assert isinstance(args, KillExecdArgs)
     who = req.identity
@@ -105,6 +104,8 @@ def handle_kill_execd(core: Core, req: Request, now: float, out: Outcome) -> Non
         out.answers.append(ok(f"sent {action} notification to  execd host {host}"))
         if args.jobs:
             _kill_jobs_on(core, host, now, out)
+        core.down_hosts.add(host)
+    arlife.check_resources(core, now, out)
     core.request_pass(now)
 
 

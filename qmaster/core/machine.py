@@ -122,6 +122,8 @@ class Core:
         # queue instance states set by qmod (d, s, E; spooled) and by calendars (D, C)
         self.qi_states: dict[str, frozenset[str]] = {}
         self.qi_calendar: dict[str, str] = {}
+        self.down_hosts: set[str] = set()
+        """Hosts whose execd ``qconf -ke`` shut down (``u``); a qmaster restart brings them back."""
         self.qcal_at: float | None = None
 
     # -- entry points -------------------------------------------------------

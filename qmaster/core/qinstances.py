@@ -27,6 +27,8 @@ def letters(core: Core, qi_name: str) -> frozenset[str]:
     manual = core.qi_states.get(qi_name, frozenset())
     cal = core.qi_calendar.get(qi_name)
     found = manual | {cal} if cal else manual
+    if qi_name.partition("@")[2] in core.down_hosts:
+        found = found | {"u"}
     return found | {"c"} if qi_name in ambiguous(core) else found
 
 

@@ -78,7 +78,8 @@ def test_kej_kills_the_jobs_on_a_host(minige_cell: RunningCell) -> None:
     unknown = minige_cell.run("qconf", "-kej", "nohost")
     assert unknown.returncode == 1
     assert '"nohost" is not an execution host' in unknown.stderr
-    assert minige_cell.run("qconf", "-ke", host).returncode == 1
+    assert minige_cell.run("qconf", "-ke", host).returncode == 0
+    assert f"all.q@{host}" in minige_cell.run("qselect", "-qs", "u").stdout.split()
 
 
 def test_sobjl_finds_objects_by_attribute(minige_cell: RunningCell) -> None:

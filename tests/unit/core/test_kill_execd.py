@@ -36,3 +36,23 @@ def test_kej_needs_a_manager_and_a_known_host() -> None:
     assert texts(refused) == ["shutting down execd requires manager privileges"]
     unknown = request(core, ROOT, "kill_execd", T0, hosts=["nohost"], jobs=True)
     assert texts(unknown) == ['"nohost" is not an execution host']
+
+
+def _queue_states(core: object) -> dict[str, str]:
+    rows = request(core, ROOT, "job_list", T0 + 2, full=True).data["queues"]  # type: ignore[arg-type]
+    return {str(q["name"]): str(q["states"]) for q in rows}
+
+
+def test_ke_leaves_jobs_running_and_the_host_unknown() -> None:
+    """-ke: the job on host1 runs on, all.q@host1 shows u and takes no new job."""
+    core = make_core()
+    submit(core, CMDARGS=["100"], l_hard={"hostname": "host1"})
+    run_until(core, T0 + 1)
+    out = request(core, ROOT, "kill_execd", T0 + 1, hosts=["host1"], jobs=False)
+    assert texts(out) == ["sent shutdown notification to  execd host host1"]
+    assert states(core, T0 + 1) == {"1": "r"}
+    assert _queue_states(core)["all.q@host1"] == "u"
+    assert _queue_states(core)["all.q@host2"] == ""
+    submit(core, ALICE, T0 + 1, CMDARGS=["100"], l_hard={"hostname": "host1"})
+    run_until(core, T0 + 2)
+    assert states(core, T0 + 2) == {"1": "r", "2": "qw"}
