@@ -81,9 +81,9 @@ def match_queues(core: Core, pattern: str) -> list[QueueInstanceConf]:
 
 
 def may_change_queue(core: Core, who: Identity, qi: QueueInstanceConf) -> bool:
-    """Managers, and the users in the queue's ``owner_list``."""
+    """Managers and operators, and the users in the queue's ``owner_list``."""
     owners = qi.attrs.get("owner_list", "NONE").replace(",", " ").split()
-    return core.is_manager(who) or who.user in owners
+    return core.is_operator(who) or who.user in owners
 
 
 def _on_queues(

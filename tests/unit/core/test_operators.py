@@ -83,3 +83,12 @@ def test_a_users_default_project_is_given_to_jobs_without_p() -> None:
     assert core.jobs[1].spec["P"] == "prj"
     submit(core, who=BOB)
     assert "P" not in core.jobs[2].spec
+
+
+def test_operator_may_disable_a_queue_and_a_plain_user_may_not() -> None:
+    """qmod -d on a queue instance: an operator may, a plain user is refused."""
+    core = _with_operator()
+    refused = request(core, ALICE, "qmod", T0, action="d", targets=["all.q@host1"])
+    assert refused.answers[0].is_error
+    done = request(core, BOB, "qmod", T0, action="d", targets=["all.q@host1"])
+    assert texts(done) == ['bob@localhost changed state of "all.q@host1" (disabled)']
