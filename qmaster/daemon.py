@@ -14,7 +14,6 @@ import contextlib
 import os
 import socket
 from collections.abc import Callable
-from typing import Any
 
 from pydantic import ValidationError
 
@@ -25,18 +24,14 @@ from qmaster.complexes.values import parse_time
 from qmaster.conf.settings import DaemonSettings
 from qmaster.conf.store import ClusterConfig
 from qmaster.core import Core, CoreSettings, Identity, Outcome, Request
-from qmaster.core.control import select_jobs
-from qmaster.core.specs import full_resource_names
 from qmaster.events.clients import EVENT_CLIENT_OPS, event_client_request
 from qmaster.events.subscribers import Subscribers
 from qmaster.events.writer import EventFiles
-from qmaster.gdi.answers import Answer, Status, error
+from qmaster.gdi.answers import Status
 from qmaster.gdi.messages import (
     ARGS,
     AlterArgs,
     Envelope,
-    JobChanges,
-    JobSpec,
     JsvVerdictArgs,
     SubmitArgs,
     SubscribeArgs,
@@ -44,6 +39,7 @@ from qmaster.gdi.messages import (
 from qmaster.gdi.server import GdiServer, Reply, Stream, error_reply
 from qmaster.jsv.gate import JsvGate, job_of, refused_text
 from qmaster.jsv.protocol import ResultState
+from qmaster.jsv_requests import alter_verified, submit_verified
 from qmaster.spool.committer import CommitFailed, Committer
 from qmaster.spool.database import Spool, SpoolError
 from qmaster.spool.lock import CellLock, LockHeld
@@ -274,47 +270,10 @@ class Daemon:
     # -- the server JSV ----------------------------------------------------------
 
     async def _submit_verified(self, who: Identity, args: SubmitArgs) -> Reply:
-        # a verification-only request (-w v|p) submits nothing and burns no id
-        job_id = self.core.allocate_job_id() if args.verify not in ("v", "p") else None
-        spec = full_resource_names(
-            args.job.model_dump(exclude_none=True), self.core.config.complexes
-        )
-        result = await self.jsv.submission(who, JobSpec.model_validate(spec), job_id, args.verify)
-        if result.error is not None or result.job is None:
-            return error_reply(result.error or "JSV rejected job", Status.EUNKNOWN, close=False)
-        checked = SubmitArgs(job=result.job, verify=result.verify)
-        request = Request(who, "submit", checked, job_id=job_id, jsv_wait=result.wait)
-        return await self.run_request(request)
+        return await submit_verified(self.core, self.jsv, self.run_request, who, args)
 
     async def _alter_verified(self, who: Identity, args: AlterArgs) -> Reply:
-        changes = args.job.model_dump(exclude_none=True, exclude_unset=True)
-
-        def named(spec: dict[str, Any]) -> dict[str, Any]:
-            return full_resource_names(spec, self.core.config.complexes)
-
-        answers: list[Answer] = []
-        for ref in args.job_ids:
-            jobs = [j for j, _ in select_jobs(self.core, ref, who.user)]
-            if not jobs:  # the core says so in its words
-                one = args.model_copy(update={"job_ids": [ref]})
-                answers.extend((await self.run_request(Request(who, "alter", one))).answers)
-            for job in jobs:
-                result = await self.jsv.alteration(
-                    who, job.spec, named(changes), job.job_id, args.verify
-                )
-                if result.error is not None or result.job is None:
-                    answers.append(error(result.error or "JSV rejected job", Status.EUNKNOWN))
-                    continue
-                new = result.job.model_dump(exclude_none=True)
-                diff = {k: v for k, v in new.items() if job.spec.get(k) != v or k in changes}
-                one = AlterArgs(
-                    job_ids=[str(job.job_id)],
-                    job=JobChanges.model_validate(diff),
-                    verify=result.verify,
-                    hold=args.hold,
-                )
-                answers.extend((await self.run_request(Request(who, "alter", one))).answers)
-        return Reply(answers)
+        return await alter_verified(self.core, self.jsv, self.run_request, who, args)
 
     def _reverify_due(self) -> None:
         for job in self.core.due_verifications(self.clock.now()):
