@@ -61,12 +61,15 @@ def test_bad_targets_and_options_exit_1(served: RunningCell) -> None:
     assert (bad.returncode, bad.stdout) == (1, 'invalid queue "nosuch.q"\n')
     unknown = served.run("qmod", "-x", "all.q")
     assert unknown.returncode == 1
-    assert unknown.stderr.startswith('ERROR! invalid option argument "-x"')
+    assert unknown.stderr.rstrip().endswith('ERROR! invalid option argument "-x"')
     missing = served.run("qmod", "-d")
     assert missing.returncode == 1
-    assert missing.stderr.startswith("ERROR! -d option must have argument")
+    assert missing.stderr.rstrip().endswith("ERROR! -d option must have argument")
     helped = served.run("qmod", "-help")
-    assert (helped.returncode, helped.stdout.splitlines()[0]) == (0, "usage: qmod [options]")
+    assert (helped.returncode, helped.stdout.splitlines()[:2]) == (
+        0,
+        ["GE 6.2u5", "usage: qmod [options]"],
+    )
 
 
 def test_suspend_and_unsuspend_a_running_job(served: RunningCell) -> None:
