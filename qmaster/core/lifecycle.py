@@ -274,6 +274,11 @@ def finish(
     flush = core.config.sched_conf.flush_finish_sec
     if flush > 0:
         core.request_pass(now + flush)
+    # the event clients' sgeE_JOB_DEL / sgeE_JATASK_DEL (qevent -trigger, -ts)
+    ended = "job_del" if job.is_finished() else "jatask_del"
+    out.events.append(
+        {"type": ended, "time": int(now), "job_number": job.job_id, "task_number": task.task_id}
+    )
     if job.is_finished():
         remove_job(core, job, out)
     else:

@@ -35,7 +35,10 @@ class Subscribers:
         """Hand one record to every subscriber."""
         if not self._queues:
             return
-        event = record_to_event(record)
+        self.publish_event(record_to_event(record))
+
+    def publish_event(self, event: Event) -> None:
+        """Hand one event (a record's, or one that is no record: ``job_del``) to every subscriber."""
         for q in list(self._queues):
             try:
                 q.put_nowait(event)
