@@ -46,7 +46,8 @@ class SuiteMode:
     def line(self, event: Event) -> str | None:
         """The event's line (counting jobs as qevent.c does), or None for one it skips."""
         kind = event.get("type")
-        key = f"{event.get('job_number', 0)}.{event.get('task_number', 0)}"
+        # the events' ja_task_id: 1 for a job without array tasks (its records say 0)
+        key = f"{event.get('job_number', 0)}.{event.get('task_number') or 1}"
         stamp = f"ECL_TIME={event.get('time', 0)}"
         if kind == "new_job":
             self.registered += 1
