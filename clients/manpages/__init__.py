@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.util
 import io
 import sys
 from collections.abc import Callable
@@ -50,7 +51,7 @@ def paragraphs(texts: tuple[str, ...]) -> list[str]:
     return lines
 
 
-def render(name: str, page: Page, usage: str) -> str:
+def render(name: str, page: Page, usage: str, commands: list[str]) -> str:
     """The man(7) source of one command's page."""
     lines = [
         f'.TH {name.upper()} 1 "" "minige" "minige (Grid Engine 6.2u5) commands"',
@@ -66,16 +67,26 @@ def render(name: str, page: Page, usage: str) -> str:
     if page.differences:
         lines += [".SS Differences from Grid Engine 6.2u5", *paragraphs(page.differences)]
     lines += [".SH EXIT STATUS", *paragraphs(page.exit_status)]
-    others = [other for other in COMMANDS if other != name]
+    others = [other for other in commands if other != name]
     lines += [".SH SEE ALSO", ",\n".join(f".BR {escape(o)} (1)" for o in others)]
     return "\n".join(lines) + "\n"
 
 
-def pages() -> dict[str, str]:
-    """Every command's page, by file name (``qsub.1``)."""
+def present() -> dict[str, Page]:
+    """The commands of :data:`COMMANDS` whose module exists in this tree."""
     return {
-        f"{name}.1": render(name, page, help_of(page.entry_point))
+        name: page
         for name, page in COMMANDS.items()
+        if importlib.util.find_spec(page.entry_point.partition(":")[0]) is not None
+    }
+
+
+def pages() -> dict[str, str]:
+    """Every present command's page, by file name (``qsub.1``)."""
+    commands = present()
+    return {
+        f"{name}.1": render(name, page, help_of(page.entry_point), sorted(commands))
+        for name, page in commands.items()
     }
 
 

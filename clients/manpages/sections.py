@@ -204,6 +204,37 @@ COMMANDS: dict[str, Page] = {
             "cycling through its event object types, has no counterpart and is refused.",
         ),
     ),
+    "qmod": Page(
+        "clients.qmod:main",
+        "modify queue and job states",
+        (
+            "qmod enables, disables, suspends, unsuspends and clears queue instances, "
+            "and suspends, unsuspends and clears jobs.",
+            VERSION,
+        ),
+        _plain("every queue instance or job was changed"),
+        ("A suspended job's simulated run stops until it is unsuspended.",),
+    ),
+    "qhold": Page(
+        "clients.qhold:main",
+        "put holds on jobs",
+        (
+            "qhold adds a user (-h u, the default), operator (o) or system (s) hold to "
+            "jobs or array tasks; a held task is not scheduled.",
+            VERSION,
+        ),
+        _plain("every job was held"),
+    ),
+    "qrls": Page(
+        "clients.qrls:main",
+        "release holds from jobs",
+        (
+            "qrls removes a user (-h u, the default), operator (o) or system (s) hold "
+            "from jobs or array tasks.",
+            VERSION,
+        ),
+        _plain("every hold was released"),
+    ),
     "seg": Page(
         "clients.seg:main",
         "scheduler event generator for Globus GRAM",
