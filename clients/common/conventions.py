@@ -16,7 +16,7 @@ Read from the clients' sources (``source/clients/*``, ``parse_qsub.c``):
   a missing argument is ``error: no option argument provided to "-x"`` and
   the usage;
 * ``-help`` prints the usage on stdout and exits 0, except qrstat, whose
-  parser returns "failed" after printing it (exit 1).
+  parser returns "failed" after printing it, and qhost (exit 1).
 
 qevent logs its complaint (``error: unkown option: -x``) and then prints the
 usage on stdout (``qevent_show_usage()``), exit 1. seg is minige's own: it
@@ -99,6 +99,8 @@ STYLES: dict[str, ErrorStyle] = {
         help_hint=True,
     ),
     "qevent": ErrorStyle("qevent", "error: ", usage_last=True),
+    # sge_parse_qhost leaves -help through its error path: exit 1
+    "qhost": ErrorStyle("qhost", help_exit=1),
 }
 
 DEFAULT_STYLE = ErrorStyle()
