@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from clients.common.errors import ClientError, OptionError
+from qmaster.version import VERSION
 
 T = TypeVar("T")
 
@@ -149,19 +150,9 @@ HELP_WORDS = frozenset({"-help", "--help", "-h"})
 VERSION_WORD = "--version"
 
 
-def minige_version() -> str:
-    """minige's own version (the installed distribution's, else the source tree's)."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("minige")
-    except metadata.PackageNotFoundError:
-        return "unknown"
-
-
 def version_text() -> str:
     """What ``--version`` prints: Grid Engine's version line, then minige's version."""
-    return f"{VERSION_LINE}\nminige {minige_version()}\n"
+    return f"{VERSION_LINE}\nminige {VERSION}\n"
 
 
 def show_version() -> int:

@@ -23,6 +23,7 @@ from clients import (
     qsub,
     seg,
 )
+from qmaster.version import VERSION
 
 from .conftest import FakeQmaster
 
@@ -107,7 +108,7 @@ def test_version_prints_both_versions(
     captured = capsys.readouterr()
     lines = captured.out.splitlines()
     assert lines[0] == "GE 6.2u5"
-    assert lines[1].startswith("minige ")
+    assert lines[1] == f"minige {VERSION}"
     assert len(lines) == 2
     assert captured.err == ""
     assert qmaster.calls == []
@@ -186,3 +187,14 @@ def test_help_after_the_script_is_a_job_argument(
     spec = qmaster.last[1]["job"]
     assert (spec["N"], spec["CMDARGS"]) == ("-help", ["-help"])
     assert "usage" not in capsys.readouterr().out
+
+
+def test_qmaster_version_reads_as_the_clients() -> None:
+    """qmaster --version prints the same two lines as every client's --version."""
+    from click.testing import CliRunner
+
+    from clients.common.conventions import version_text
+    from qmaster import cli
+
+    result = CliRunner().invoke(cli.main, ["--version"])
+    assert (result.exit_code, result.output) == (0, version_text())
