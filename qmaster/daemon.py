@@ -347,8 +347,7 @@ class Daemon:
         for record in out.reports:
             self.events.add(record)
             self.subscribers.publish(record)
-        for ended in out.events:
-            self.subscribers.publish_event(ended)
+        self.subscribers.publish_events(out.events)
         for event, fields in out.logs:
             log.info(event, **fields)
         if out.config_changed:

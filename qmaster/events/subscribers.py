@@ -37,8 +37,14 @@ class Subscribers:
             return
         self.publish_event(record_to_event(record))
 
+    def publish_events(self, events: list[Event]) -> None:
+        """Hand events that are no reporting record (``job_del``, ``jatask_del``) to everyone."""
+        if self._queues:
+            for event in events:
+                self.publish_event(event)
+
     def publish_event(self, event: Event) -> None:
-        """Hand one event (a record's, or one that is no record: ``job_del``) to every subscriber."""
+        """Hand one event to every subscriber."""
         for q in list(self._queues):
             try:
                 q.put_nowait(event)
