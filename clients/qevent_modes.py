@@ -93,7 +93,7 @@ def run_script(script: str, name: str, job_id: int, task_id: int) -> int | None:
         return None
     argv = [os.path.basename(script), name, str(job_id), str(task_id)]
     try:
-        status = subprocess.call(argv, executable=script)
+        status = subprocess.call(argv, executable=os.path.abspath(script))
     except OSError:
         print("error: fork() error", file=sys.stderr)
         return None
