@@ -15,7 +15,17 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $(STAMP)
 
-run: $(STAMP)
+# editable installs leave out setuptools' data-files: the man pages are copied here, where
+# man-db finds them from the venv's bin on PATH (bin/../share/man)
+MAN1     := $(wildcard man/man1/*.1)
+MANSTAMP := $(VENV)/share/man/.installed
+
+$(MANSTAMP): $(MAN1) | $(STAMP)
+	install -d $(VENV)/share/man/man1
+	install -m 644 $(MAN1) $(VENV)/share/man/man1/
+	touch $@
+
+run: $(STAMP) $(MANSTAMP)
 	$(BIN)/qmaster start --foreground
 
 lint: $(STAMP)
@@ -25,7 +35,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+pytest: $(STAMP) $(MANSTAMP)
 	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/pytest -q
 
 test: lint typecheck pytest

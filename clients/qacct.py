@@ -20,6 +20,7 @@ from clients.acct.record import JobRecord
 from clients.acct.render import job_block
 from clients.acct.scan import Matcher, Scan
 from clients.acct.table import render_table
+from clients.common.conventions import asks_for_version, show_version
 from clients.common.errors import ClientError
 
 EXIT_OK, EXIT_ERROR = 0, 1
@@ -128,6 +129,8 @@ def run(argv: Sequence[str], out: Write, err: Write) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``qacct`` command."""
     args = sys.argv[1:] if argv is None else list(argv)
+    if asks_for_version(args):
+        return show_version()
     try:
         code = run(args, sys.stdout.write, sys.stderr.write)
         sys.stdout.flush()

@@ -15,9 +15,8 @@ from typing import Any
 
 import click
 
-from clients.common.conventions import help_text
 from clients.common.errors import ClientError
-from clients.common.output import EXIT_ERROR, EXIT_OK, exit_code, out, print_answers
+from clients.common.output import EXIT_OK, exit_code, print_answers
 from clients.common.shell import GeCommand, Transport, transport_of
 from clients.qhost_render.text import render_text
 from clients.qhost_render.xml import render_xml
@@ -37,14 +36,11 @@ usage: qhost [options]
 
 
 class QhostCommand(GeCommand):
-    """qhost's shell: ``-help`` ends with 1, as ``sge_parse_qhost`` leaves through its error path."""
+    """qhost's shell: its lists run to the next option (``-help`` ends with 1: its ErrorStyle)."""
 
     def run(self, argv: Sequence[str] | None, transport: Transport | None = None) -> int:
         """Parse ``argv``, run qhost and return its exit code."""
         args = list(sys.argv[1:] if argv is None else argv)
-        if "-help" in args:
-            out(help_text(self.usage_text))
-            return EXIT_ERROR
         return super().run(gather_lists(args), transport)
 
 

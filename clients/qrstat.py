@@ -22,6 +22,7 @@ from clients.ar.text import NOT_FOUND, render_details, render_not_found, render_
 from clients.ar.usage import QRSTAT_USAGE
 from clients.ar.world import QRSTAT_FILE, current_user, default_tokens
 from clients.ar.xml import render_xml
+from clients.common.conventions import asks_for_version, show_version
 from clients.common.errors import invalid_argument
 from clients.common.output import EXIT_ERROR, EXIT_OK, err, exit_code, print_answers
 from clients.common.shell import GeCommand, Transport, transport_of
@@ -101,5 +102,7 @@ def main(argv: Sequence[str] | None = None, *, transport: Transport | None = Non
     """Run qrstat with the default files' options and ``argv``; return the exit code."""
     assert isinstance(qrstat_command, GeCommand)
     args = list(sys.argv[1:] if argv is None else argv)
+    if asks_for_version(args):  # before the sge_qrstat files' options
+        return show_version()
     tokens = default_tokens(_environment(), QRSTAT_FILE)
     return qrstat_command.run([*tokens, *args], transport)

@@ -28,7 +28,7 @@ def _embedded(cell: Cell) -> bool:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help", "-help"]})
-@click.version_option(VERSION, prog_name="minige qmaster")
+@click.version_option(VERSION, message="GE 6.2u5\nminige %(version)s")
 def main() -> None:
     """minige's qmaster: a Grid Engine master daemon with simulated execution hosts."""
 

@@ -309,6 +309,7 @@ class Daemon:
         for record in out.reports:
             self.events.add(record)
             self.subscribers.publish(record)
+        self.subscribers.publish_events(out.events)
         for event, fields in out.logs:
             log.info(event, **fields)
         if out.config_changed:

@@ -16,9 +16,14 @@ Read from the clients' sources (``source/clients/*``, ``parse_qsub.c``):
   a missing argument is ``error: no option argument provided to "-x"`` and
   the usage;
 * ``-help`` prints the usage on stdout and exits 0, except qrstat, whose
-  parser returns "failed" after printing it (exit 1).
+  parser returns "failed" after printing it, and qhost (exit 1).
 
-qevent and seg are minige's own: they follow qstat.
+qevent logs its complaint (``error: unkown option: -x``) and then prints the
+usage on stdout (``qevent_show_usage()``), exit 1. seg is minige's own: it
+follows qstat.
+
+``--version`` (a minige addition; no 6.2u5 command has an option of that
+name) prints the version line and minige's version on stdout and exits 0.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from clients.common.errors import ClientError, OptionError
+from qmaster.version import VERSION
 
 T = TypeVar("T")
 
@@ -48,6 +54,7 @@ class ErrorStyle:
     unknown_text: str = 'ERROR! invalid option argument "{}"'
     missing_text: str | None = None
     help_hint: bool = False
+    usage_last: bool = False
 
     def lines(self, exc: OptionError) -> list[str]:
         """The stderr lines for ``exc`` (the usage, when shown, is not among them)."""
@@ -92,6 +99,9 @@ STYLES: dict[str, ErrorStyle] = {
         missing_text='no option argument provided to "{}"',
         help_hint=True,
     ),
+    "qevent": ErrorStyle("qevent", "error: ", usage_last=True),
+    # sge_parse_qhost leaves -help through its error path: exit 1
+    "qhost": ErrorStyle("qhost", help_exit=1),
 }
 
 DEFAULT_STYLE = ErrorStyle()
@@ -122,6 +132,11 @@ def report(command: str, usage: str, exc: ClientError) -> int:
             lines.append(help_text(usage).rstrip("\n"))
         lines.extend(style.lines(exc))
         code = style.exit_code(exc)
+    elif style_of(command).usage_last:
+        sys.stderr.write(exc.message.rstrip("\n") + "\n")
+        if exc.show_usage:
+            sys.stdout.write(help_text(usage).rstrip("\n") + "\n")
+        return exc.exit_code
     else:
         if exc.show_usage:
             lines.append(help_text(usage).rstrip("\n"))
@@ -132,12 +147,31 @@ def report(command: str, usage: str, exc: ClientError) -> int:
 
 
 HELP_WORDS = frozenset({"-help", "--help", "-h"})
+VERSION_WORD = "--version"
+
+
+def version_text() -> str:
+    """What ``--version`` prints: Grid Engine's version line, then minige's version."""
+    return f"{VERSION_LINE}\nminige {VERSION}\n"
+
+
+def show_version() -> int:
+    """``--version``: the version lines on stdout; exit 0."""
+    sys.stdout.write(version_text())
+    return 0
+
+
+def asks_for_version(words: Sequence[str]) -> bool:
+    """Whether ``--version`` is the command line's first word (a later one may be a value)."""
+    return bool(words) and words[0] == VERSION_WORD
 
 
 def parse_command_line(
     command: str, usage: str, words: Sequence[str], parse: Callable[[list[str]], T]
 ) -> T | int:
     """A command's parsed arguments, or the exit code after ``-help`` or a bad command line."""
+    if asks_for_version(words):
+        return show_version()
     if any(word in HELP_WORDS for word in words):
         return show_help(command, usage)
     try:

@@ -2,6 +2,7 @@
 
 click parses the options, but none of its texts or exit codes reach the user:
 
+* ``--version`` (minige's) prints ``GE 6.2u5`` and minige's version, exit 0;
 * ``-help`` prints ``GE 6.2u5`` and the command's usage on stdout and exits
   as Grid Engine's command does (0; qrstat 1);
 * a bad command line (:class:`OptionError`, click's usage errors translated
@@ -24,7 +25,7 @@ from typing import Any
 
 import click
 
-from clients.common.conventions import report, show_help
+from clients.common.conventions import asks_for_version, report, show_help, show_version
 from clients.common.errors import ClientError, invalid_argument, missing_argument
 from clients.common.output import EXIT_ERROR, err
 from qmaster.gdi import client as gdi_client
@@ -65,6 +66,8 @@ class GeCommand(click.Command):
     def run(self, argv: Sequence[str] | None, transport: Transport | None = None) -> int:
         """Parse ``argv``, run the command and return its exit code."""
         args = list(sys.argv[1:] if argv is None else argv)
+        if asks_for_version(args):
+            return show_version()
         if self.asks_for_help(args):
             return show_help(self.name or "", self.usage_text)
         passthrough = self.context_settings.get("ignore_unknown_options", False)

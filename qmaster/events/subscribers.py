@@ -37,7 +37,16 @@ class Subscribers:
         """Hand one record to every subscriber."""
         if not self._queues:
             return
-        event = record_to_event(record)
+        self.publish_event(record_to_event(record))
+
+    def publish_events(self, events: list[Event]) -> None:
+        """Hand events that are no reporting record (``job_del``, ``jatask_del``) to everyone."""
+        if self._queues:
+            for event in events:
+                self.publish_event(event)
+
+    def publish_event(self, event: Event) -> None:
+        """Hand one event to every subscriber."""
         for q in list(self._queues):
             try:
                 q.put_nowait(event)

@@ -8,7 +8,22 @@ from typing import Any
 
 import pytest
 
-from clients import qalter, qconf, qdel, qevent, qrdel, qrstat, qrsub, qstat, qsub, seg
+from clients import (
+    qacct,
+    qalter,
+    qconf,
+    qdel,
+    qevent,
+    qhost,
+    qrdel,
+    qrstat,
+    qrsub,
+    qselect,
+    qstat,
+    qsub,
+    seg,
+)
+from qmaster.version import VERSION
 
 from .conftest import FakeQmaster
 
@@ -24,7 +39,7 @@ def _cell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def run(module: Any, argv: list[str], qmaster: FakeQmaster) -> int:
     main: Callable[..., int] = module.main
-    if module in (qevent, seg):
+    if module in (qevent, seg, qacct):
         return main(argv)
     return main(argv, transport=qmaster)
 
@@ -41,7 +56,6 @@ UNKNOWN = [
 USAGE_FIRST = [
     (qstat, 'invalid option argument "-x"'),
     (qrdel, 'error: ERROR! invalid option argument "-x"'),
-    (qevent, 'ERROR! invalid option argument "-x"'),
 ]
 
 
@@ -70,18 +84,33 @@ def test_unknown_option_after_the_usage(
     assert not any(text in err for text in CLICK_TEXTS)
 
 
-ALL = [qsub, qalter, qstat, qdel, qrsub, qrstat, qrdel, qconf, qevent, seg]
+ALL = [qsub, qalter, qstat, qdel, qrsub, qrstat, qrdel, qconf, qevent, seg, qacct, qhost, qselect]
 
 
 @pytest.mark.parametrize("module", ALL)
 def test_help_starts_with_the_version_line(
     module: Any, qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """-help prints 'GE 6.2u5' and the usage on stdout; exit 0 (qrstat: 1, as in 6.2u5)."""
+    """-help prints 'GE 6.2u5' and the usage on stdout; exit 0 (qrstat, qhost: 1, as in 6.2u5)."""
     code = run(module, ["-help"], qmaster)
-    assert code == (1 if module is qrstat else 0)
+    assert code == (1 if module in (qrstat, qhost) else 0)
     out = capsys.readouterr().out
-    assert out.startswith("GE 6.2u5\nusage: ")
+    assert out.startswith("GE 6.2u5\nusage:")
+    assert qmaster.calls == []
+
+
+@pytest.mark.parametrize("module", ALL)
+def test_version_prints_both_versions(
+    module: Any, qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--version prints 'GE 6.2u5' and minige's version on stdout, exit 0, nothing sent."""
+    assert run(module, ["--version"], qmaster) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert lines[0] == "GE 6.2u5"
+    assert lines[1] == f"minige {VERSION}"
+    assert len(lines) == 2
+    assert captured.err == ""
     assert qmaster.calls == []
 
 
@@ -158,3 +187,14 @@ def test_help_after_the_script_is_a_job_argument(
     spec = qmaster.last[1]["job"]
     assert (spec["N"], spec["CMDARGS"]) == ("-help", ["-help"])
     assert "usage" not in capsys.readouterr().out
+
+
+def test_qmaster_version_reads_as_the_clients() -> None:
+    """qmaster --version prints the same two lines as every client's --version."""
+    from click.testing import CliRunner
+
+    from clients.common.conventions import version_text
+    from qmaster import cli
+
+    result = CliRunner().invoke(cli.main, ["--version"])
+    assert (result.exit_code, result.output) == (0, version_text())
