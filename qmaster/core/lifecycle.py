@@ -19,6 +19,7 @@ from qmaster.core.job_filter import remember_finished
 from qmaster.core.jobs import Job, Task
 from qmaster.core.outcome import Outcome
 from qmaster.core.states import TaskState
+from qmaster.core.view import build_view, recovery_view, task_debits
 from schedd import Order, schedule
 
 if TYPE_CHECKING:
@@ -84,8 +85,6 @@ def end_of_run(core: Core, job: Job, task: Task) -> tuple[float, int, int]:
 
 def run_pass(core: Core, now: float, out: Outcome) -> None:
     """Run one scheduling pass and apply its orders."""
-    from qmaster.core.view import build_view
-
     interval = core.config.sched_conf.schedule_interval
     core.schedule_at = now + interval if interval > 0 else None
     from qmaster.core.arjobs import run_passes
@@ -324,8 +323,6 @@ def remove_job(core: Core, job: Job, out: Outcome) -> None:
 
 def restore_task_timers(core: Core, job: Job, now: float) -> None:
     """After recovery: rebook consumables and re-arm the timers of active tasks."""
-    from qmaster.core.view import recovery_view, task_debits
-
     watch_start_time(core, job, now)
     for task in job.tasks.values():
         if task.state in (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING):
