@@ -16,20 +16,18 @@ still scheduled), and it returns to ``w``/``r`` when the resources do. Every mov
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from qmaster.complexes.booking import Debit
 from qmaster.core import lifecycle
 from qmaster.core.ars import LIVE, AdvanceReservation, ArState
 from qmaster.core.jobs import Job
+from qmaster.core.machine import HOOKS, Core, Timer
 from qmaster.core.outcome import Outcome
 from qmaster.core.qinstances import letters
 from qmaster.core.qstates import unusable
 from qmaster.core.states import TaskState
 from qmaster.events.records import ArAcct, ArAttr, ArLog, NewAr
-
-if TYPE_CHECKING:
-    from qmaster.core.machine import Core, Timer
 
 ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING)
 
@@ -283,3 +281,7 @@ def restore(core: Core, rows: list[dict[str, Any]], counters: dict[str, int], no
             rebook(core, ar, now)
     highest = max(core.ars, default=0)
     core.next_ar_id = counters.get("ar") or highest % 9_999_999 + 1
+
+
+HOOKS.timers["ar_*"] = fire
+HOOKS.restore_ars = restore

@@ -9,21 +9,17 @@ status of a signalled job (128 + signal).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from qmaster.complexes.values import parse_time
 from qmaster.core import reports, suspension
 from qmaster.core.arlimit import ar_runtime_limit
 from qmaster.core.holds import start_time
 from qmaster.core.job_filter import remember_finished
 from qmaster.core.jobs import Job, Task
+from qmaster.core.machine import HOOKS, Core, Timer
 from qmaster.core.outcome import Outcome
 from qmaster.core.states import TaskState
 from qmaster.core.view import build_view, recovery_view, task_debits
 from schedd import Order, schedule
-
-if TYPE_CHECKING:
-    from qmaster.core.machine import Core, Timer
 
 SIGKILL_EXIT = 137
 SIGUSR1_EXIT = 138
@@ -357,3 +353,8 @@ def _report(
     out.reports.append(
         reports.job_log(job, task.task_id, event, shown, now, host=host, message=message)
     )
+
+
+HOOKS.timers["*"] = fire
+HOOKS.run_pass = run_pass
+HOOKS.restore_job = restore_task_timers

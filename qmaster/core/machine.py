@@ -29,6 +29,7 @@ from pydantic import BaseModel
 from qmaster.complexes.booking import Bookings
 from qmaster.conf.state import QueueInstanceConf
 from qmaster.conf.store import ClusterConfig
+from qmaster.core import qstates
 from qmaster.core.ars import AdvanceReservation
 from qmaster.core.errors import CoreError, InvalidRequest
 from qmaster.core.jobs import Identity, Job, Task
@@ -89,6 +90,42 @@ class Timer:
     task_id: int = field(compare=False)
 
 
+TimerFn = Callable[["Core", Timer, float, Outcome], None]
+
+
+@dataclass(slots=True)
+class Hooks:
+    """What the core's own steps (``tick``, ``recover``) hand over to its handler modules.
+
+    The modules fill it when they are imported (importing :mod:`qmaster.core`
+    imports them all), so this module imports none of them and no circle is
+    dodged: ``lifecycle`` registers the task timers, the pass and a job's
+    recovery; ``arlife`` the AR timers (kinds ``ar_*``) and AR recovery;
+    ``qcalendar`` its calendar timer.
+    """
+
+    timers: dict[str, TimerFn] = field(default_factory=dict)
+    """Timer kind (or ``prefix*``) -> handler; ``*`` handles every other kind."""
+    run_pass: Callable[[Core, float, Outcome], None] | None = None
+    restore_job: Callable[[Core, Job, float], None] | None = None
+    restore_ars: Callable[[Core, list[dict[str, Any]], dict[str, int], float], None] | None = None
+
+    def timer(self, kind: str) -> TimerFn:
+        """The handler of one timer kind."""
+        found = self.timers.get(kind)
+        if found is None:
+            prefixed = (
+                fn
+                for key, fn in self.timers.items()
+                if key != "*" and key.endswith("*") and kind.startswith(key[:-1])
+            )
+            found = next(prefixed, None) or self.timers["*"]
+        return found
+
+
+HOOKS = Hooks()
+
+
 class Core:
     """The cell's jobs and configuration, changed only through handle() and tick()."""
 
@@ -146,19 +183,12 @@ class Core:
 
     def tick(self, now: float) -> Outcome:
         """Fire due timers and run a scheduling pass if one is due."""
-        from qmaster.core import arlife, lifecycle, qcalendar
-
         out = Outcome()
         while self._timers and self._timers[0].at <= now:
             t = heapq.heappop(self._timers)
-            if t.kind.startswith("ar_"):
-                arlife.fire(self, t, now, out)
-            elif t.kind == qcalendar.TIMER:
-                qcalendar.fire(self, now, out)
-            else:
-                lifecycle.fire(self, t, now, out)
-        if self.schedule_at is not None and self.schedule_at <= now:
-            lifecycle.run_pass(self, now, out)
+            HOOKS.timer(t.kind)(self, t, now, out)
+        if self.schedule_at is not None and self.schedule_at <= now and HOOKS.run_pass:
+            HOOKS.run_pass(self, now, out)
         return out
 
     def next_deadline(self, busy: Collection[int] = ()) -> float | None:
@@ -262,8 +292,6 @@ class Core:
         **kw: Any,
     ) -> Core:
         """Rebuild the core from spooled rows (after a clean stop or a crash)."""
-        from qmaster.core import arlife, lifecycle, qstates
-
         core = cls(config, settings, **kw)
         core.qi_states = qstates.restore(counters)
         core.set_timer(now, "qcal", 0, 0)  # calendar states at once, on the first tick
@@ -276,8 +304,10 @@ class Core:
             core.user_jobs[job.owner.user] += 1
             if job.verify_wait:
                 core.verify_waiting.add(job.job_id)
-            lifecycle.restore_task_timers(core, job, now)
+            if HOOKS.restore_job is not None:
+                HOOKS.restore_job(core, job, now)
         highest = max(core.jobs, default=0)
         core.next_job_id = counters.get("job") or highest % MAX_ID + 1
-        arlife.restore(core, ars or [], counters, now)
+        if HOOKS.restore_ars is not None:
+            HOOKS.restore_ars(core, ars or [], counters, now)
         return core

@@ -10,15 +10,12 @@ calendar in use. A configuration change and the timer call it again.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from qmaster.conf import fields as f
 from qmaster.conf.calendar import CalendarConf, next_change, state_at
 from qmaster.core import arlife, suspension
+from qmaster.core.machine import HOOKS, Core, Timer
 from qmaster.core.outcome import Outcome
-
-if TYPE_CHECKING:
-    from qmaster.core.machine import Core
 
 TIMER = "qcal"
 LETTER = {"off": "D", "suspended": "C"}
@@ -86,3 +83,10 @@ def fire(core: Core, now: float, out: Outcome) -> None:
     """The ``qcal`` timer: a calendar may have changed its state."""
     core.qcal_at = None
     refresh(core, now, out, recheck=True)
+
+
+def _fire_timer(core: Core, _timer: Timer, now: float, out: Outcome) -> None:
+    fire(core, now, out)
+
+
+HOOKS.timers[TIMER] = _fire_timer
