@@ -27,6 +27,7 @@ from qmaster.core.ars import LIVE, AdvanceReservation, ArState
 from qmaster.core.errors import InvalidRequest, NoSuchObject, PermissionDenied
 from qmaster.core.holds import dispatchable_tasks
 from qmaster.core.jobs import Identity, Job
+from qmaster.core.machine import HOOKS
 from qmaster.core.outcome import Outcome
 from qmaster.core.view import assemble, job_request
 from schedd import Reason, View, schedule
@@ -198,3 +199,6 @@ def _restrict(
     mine = reserved.get((level.kind, level.name), {})
     level.capacity = {a: min(cap, mine.get(a, 0.0)) for a, cap in level.capacity.items()}
     level.used = dict(used.get((level.kind, level.name), {}))
+
+
+HOOKS.ar_passes = run_passes

@@ -285,3 +285,4 @@ def restore(core: Core, rows: list[dict[str, Any]], counters: dict[str, int], no
 
 HOOKS.timers["ar_*"] = fire
 HOOKS.restore_ars = restore
+HOOKS.job_left = job_left

@@ -83,8 +83,6 @@ def run_pass(core: Core, now: float, out: Outcome) -> None:
     """Run one scheduling pass and apply its orders."""
     interval = core.config.sched_conf.schedule_interval
     core.schedule_at = now + interval if interval > 0 else None
-    from qmaster.core.arjobs import run_passes
-
     view = build_view(core, now)
     core.reasons = {}
     if view.jobs:
@@ -96,8 +94,8 @@ def run_pass(core: Core, now: float, out: Outcome) -> None:
             dispatch(core, order, now, out)
         if plan.orders:
             out.log("scheduler_pass", dispatched=len(plan.orders), pending=len(plan.reasons))
-    if core.ars:
-        run_passes(core, now, out)
+    if core.ars and HOOKS.ar_passes is not None:
+        HOOKS.ar_passes(core, now, out)
 
 
 def dispatch(core: Core, order: Order, now: float, out: Outcome) -> None:
@@ -282,10 +280,8 @@ def finish(
         remove_job(core, job, out)
     else:
         core.spool_task(out, job, task)
-    if job.spec.get("ar"):
-        from qmaster.core.arlife import job_left
-
-        job_left(core, job, now, out)
+    if job.spec.get("ar") and HOOKS.job_left is not None:
+        HOOKS.job_left(core, job, now, out)
 
 
 def granted_pe(core: Core, job: Job, task: Task) -> str:

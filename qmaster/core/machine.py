@@ -101,7 +101,7 @@ class Hooks:
     imports them all), so this module imports none of them and no circle is
     dodged: ``lifecycle`` registers the task timers, the pass and a job's
     recovery; ``arlife`` the AR timers (kinds ``ar_*``) and AR recovery;
-    ``qcalendar`` its calendar timer.
+    ``qcalendar`` its calendar timer; ``arjobs`` the AR jobs' passes.
     """
 
     timers: dict[str, TimerFn] = field(default_factory=dict)
@@ -109,6 +109,10 @@ class Hooks:
     run_pass: Callable[[Core, float, Outcome], None] | None = None
     restore_job: Callable[[Core, Job, float], None] | None = None
     restore_ars: Callable[[Core, list[dict[str, Any]], dict[str, int], float], None] | None = None
+    ar_passes: Callable[[Core, float, Outcome], None] | None = None
+    """After the pass: the passes of the jobs inside advance reservations (``arjobs``)."""
+    job_left: Callable[[Core, Job, float, Outcome], None] | None = None
+    """A task of a job inside an AR has ended (``arlife``)."""
 
     def timer(self, kind: str) -> TimerFn:
         """The handler of one timer kind."""

@@ -6,6 +6,7 @@ from typing import Any
 
 from qmaster.complexes.load import running_slots_by_host, simulated_load
 from qmaster.conf.state import QueueInstanceConf
+from qmaster.core.arlife import booking_key
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.holds import ad_held_tasks
 from qmaster.core.job_detail import detail, pending_state, task_state
@@ -145,8 +146,6 @@ def qtype_letters(qtype: tuple[str, ...], pe_list: tuple[str, ...]) -> str:
 
 def reserved_slots(core: Core) -> tuple[dict[str, int], dict[str, int]]:
     """Per queue instance: slots reserved by ARs in their window, and the part no AR job uses."""
-    from qmaster.core.arlife import booking_key
-
     resv: dict[str, int] = {}
     for ar in core.ars.values():
         if core.booked.by_task.get(booking_key(ar)) is not None:
