@@ -7,6 +7,7 @@ from typing import Any
 from qmaster.complexes.load import running_slots_by_host, simulated_load
 from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.arlife import booking_key
+from qmaster.core.control import select_jobs
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.holds import ad_held_tasks
 from qmaster.core.job_detail import detail, pending_state, task_state
@@ -229,8 +230,6 @@ def handle_job_detail(core: Core, req: Request, now: float, out: Outcome) -> Non
     if args.job_ids is None:
         out.data = {"summary": summary(core, now)}
         return
-    from qmaster.core.control import select_jobs
-
     jobs: list[Job] = []
     missing: list[str] = []
     for ref in args.job_ids:
