@@ -15,7 +15,7 @@ shrinks during a pass.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fnmatch import fnmatchcase
 from functools import partial
 
@@ -190,16 +190,22 @@ def _soft_ok(r: Req, levels: tuple[Level, Level, Level]) -> bool:
     return found
 
 
-def queue_matches(pattern: str, q: QueueState) -> bool:
-    """``-q`` patterns: ``all.q``, ``all.q@host1``, ``*@host*``, ``all.q@@hostgroup``."""
+def wc_queue_matches(pattern: str, cqueue: str, host: str, groups: Iterable[str]) -> bool:
+    """One ``wc_queue`` of sge_types(1) against a queue instance: ``all.q``,
+    ``all.q@host1``, ``*@host*``, ``all.q@@hostgroup`` (every part a wildcard)."""
     if "@" not in pattern:
-        return fnmatchcase(q.cqueue, pattern)
-    cq, _, host = pattern.partition("@")
-    if not fnmatchcase(q.cqueue, cq or "*"):
+        return fnmatchcase(cqueue, pattern)
+    cq, _, where = pattern.partition("@")
+    if not fnmatchcase(cqueue, cq or "*"):
         return False
-    if host.startswith("@"):
-        return any(fnmatchcase(g, host) for g in q.host_groups)
-    return fnmatchcase(q.host, host or "*")
+    if where.startswith("@"):
+        return any(fnmatchcase(g, where) for g in groups)
+    return fnmatchcase(host, where or "*")
+
+
+def queue_matches(pattern: str, q: QueueState) -> bool:
+    """``-q`` patterns against a queue instance of the scheduler's view."""
+    return wc_queue_matches(pattern, q.cqueue, q.host, q.host_groups)
 
 
 def may_access(

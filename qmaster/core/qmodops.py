@@ -13,7 +13,6 @@ state a queue instance is already in is a warning.
 from __future__ import annotations
 
 import re
-from fnmatch import fnmatchcase
 
 from qmaster.conf.state import QueueInstanceConf
 from qmaster.core import arlife, qstates, suspension
@@ -25,6 +24,7 @@ from qmaster.core.qmodjobs import on_job
 from qmaster.core.reschedule import reschedule_queue
 from qmaster.gdi.answers import Answer, Status, error, ok, warning
 from qmaster.gdi.messages import QmodArgs
+from schedd.matching import wc_queue_matches
 
 _JOB_ONLY = {"sj": "s", "usj": "us", "cj": "c", "rj": "r"}
 _QUEUE_ONLY = {"sq": "s", "usq": "us", "cq": "c", "rq": "r", "d": "d", "e": "e"}
@@ -65,19 +65,12 @@ def handle_qmod(core: Core, req: Request, now: float, out: Outcome) -> None:
 
 def match_queues(core: Core, pattern: str) -> list[QueueInstanceConf]:
     """The queue instances ``pattern`` names: ``q``, ``q@host``, ``*@host``, ``q@@group``."""
-    queue, at, host = pattern.partition("@")
-    queue = queue or "*"
-    found = []
-    for qi in core.config.queue_instances():
-        if not fnmatchcase(qi.cqueue, queue):
-            continue
-        if at and host.startswith("@"):
-            if host not in core.config.state.groups_of(qi.host):
-                continue
-        elif at and not fnmatchcase(qi.host, host):
-            continue
-        found.append(qi)
-    return found
+    groups = core.config.state.groups_of
+    return [
+        qi
+        for qi in core.config.queue_instances()
+        if wc_queue_matches(pattern, qi.cqueue, qi.host, groups(qi.host))
+    ]
 
 
 def may_change_queue(core: Core, who: Identity, qi: QueueInstanceConf) -> bool:

@@ -16,7 +16,6 @@ and the slots in the states ``aoACDS`` (and none of ``cdsuE``) and ``cdsuE``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Any
 
 from qmaster.complexes.compare import satisfies
@@ -27,6 +26,7 @@ from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.qstat_levels import Levels
 from qmaster.qstat_args import parse_queue_states
+from schedd.matching import wc_queue_matches
 
 if TYPE_CHECKING:
     from qmaster.core.machine import Core
@@ -48,15 +48,8 @@ def check_queue_states(letters: str | None) -> frozenset[str] | None:
 
 
 def queue_matches(pattern: str, qi: QueueInstanceConf, groups: Sequence[str]) -> bool:
-    """A ``wc_queue_list`` entry against one queue instance."""
-    if "@" not in pattern:
-        return fnmatchcase(qi.cqueue, pattern)
-    cq, _, host = pattern.partition("@")
-    if not fnmatchcase(qi.cqueue, cq or "*"):
-        return False
-    if host.startswith("@"):
-        return any(fnmatchcase(g, host) for g in groups)
-    return fnmatchcase(qi.host, host or "*")
+    """A ``wc_queue_list`` entry against one queue instance (the scheduler's own test)."""
+    return wc_queue_matches(pattern, qi.cqueue, qi.host, groups)
 
 
 def _names(values: Iterable[str]) -> list[str]:

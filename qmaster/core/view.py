@@ -153,17 +153,23 @@ def usersets(core: Core) -> dict[str, frozenset[str]]:
     return {name: frozenset(u.entries) for name, u in core.config.usersets.items()}
 
 
-def _hosts(core: Core, booked: Bookings) -> tuple[Level, dict[str, HostState]]:
-    table = core.config.complexes
+def global_level(core: Core, booked: Bookings) -> Level:
+    """The cluster-wide level: the ``global`` host's values, with what is booked there."""
     glob = core.config.exechost(GLOBAL_HOST)
-    global_level = build_level(
+    level = build_level(
         GLOBAL,
         GLOBAL,
-        table,
+        core.config.complexes,
         loads=glob.load_values if glob else {},
         complex_values=glob.complex_values if glob else {},
     )
-    global_level.used = booked.at(GLOBAL, GLOBAL)
+    level.used = booked.at(GLOBAL, GLOBAL)
+    return level
+
+
+def _hosts(core: Core, booked: Bookings) -> tuple[Level, dict[str, HostState]]:
+    table = core.config.complexes
+    glob_level = global_level(core, booked)
     hosts: dict[str, HostState] = {}
     running = running_slots_by_host(booked)
     for name, conf in core.config.exechosts.items():
@@ -183,7 +189,7 @@ def _hosts(core: Core, booked: Bookings) -> tuple[Level, dict[str, HostState]]:
         projects = tuple(f.split_list(conf.attrs.get("projects", "NONE")))
         xprojects = tuple(f.split_list(conf.attrs.get("xprojects", "NONE")))
         hosts[name] = HostState(level, users, xusers, projects, xprojects)
-    return global_level, hosts
+    return glob_level, hosts
 
 
 def queue_alarms(core: Core) -> set[str]:
