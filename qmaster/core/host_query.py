@@ -133,7 +133,7 @@ def _report(core: Core, name: str, running: dict[str, float]) -> dict[str, str]:
         return {}
     if name == GLOBAL_HOST:
         return dict(conf.load_values)
-    return simulated_load(conf.load_values, running.get(name, 0.0))
+    return simulated_load(conf.load_values, running.get(name, 0.0), conf.load_scaling)
 
 
 @handler("host_list")

@@ -21,14 +21,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from qmaster.complexes.levels import GLOBAL, HOST, LETTER, QUEUE, Level, build_level
+from qmaster.complexes.levels import HOST, LETTER, QUEUE, Level, build_level
 from qmaster.complexes.load import running_slots_by_host, simulated_load
 from qmaster.complexes.table import ComplexEntry, ComplexTable
 from qmaster.complexes.types import Relop, ValueType
 from qmaster.complexes.values import ValueParseError
 from qmaster.conf import fields as f
 from qmaster.conf.state import QueueInstanceConf
-from qmaster.core.view import queue_level
+from qmaster.core.view import global_level, queue_level
 from schedd.load import passed_thresholds
 
 if TYPE_CHECKING:
@@ -60,22 +60,19 @@ class Levels:
 def host_levels(core: Core, hosts: Iterable[str]) -> Levels:
     """The global level and the levels of ``hosts`` (only those), with their bookings."""
     table = core.config.complexes
+    glob = global_level(core, core.booked)
     glob_conf = core.config.exechost(GLOBAL_HOST)
-    glob = build_level(
-        GLOBAL,
-        GLOBAL,
-        table,
-        loads=glob_conf.load_values if glob_conf else {},
-        complex_values=glob_conf.complex_values if glob_conf else {},
-    )
-    glob.used = core.booked.at(GLOBAL, GLOBAL)
     running = running_slots_by_host(core.booked)
     levels: dict[str, Level] = {}
     loads: dict[str, dict[str, str]] = {}
     names: dict[str, tuple[str, ...]] = {}
     for name in sorted(set(hosts)):
         conf = core.config.exechost(name)
-        report = simulated_load(conf.load_values, running.get(name, 0.0)) if conf else {}
+        report = (
+            simulated_load(conf.load_values, running.get(name, 0.0), conf.load_scaling)
+            if conf
+            else {}
+        )
         level = build_level(
             HOST,
             name,

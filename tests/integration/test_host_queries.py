@@ -176,3 +176,19 @@ def test_a_parallel_jobs_slots_are_master_and_slave_lines(live: LiveDaemon) -> N
     master = next(line for line in lines if line["master"] == "MASTER")
     assert master["first"]
     assert sum(line["first"] for line in lines) == len({line["queue"] for line in lines})
+
+
+def test_load_scaling_shows_in_qhost_and_qstat_as_the_scheduler_sees_it(live: LiveDaemon) -> None:
+    """load_scaling x4 on host1 (load 0.5): qhost LOAD, qstat -F and the alarm all see 2."""
+    text = live.call("conf_show", {"kind": "exechost", "name": "host1"}).data["text"]
+    text = text.replace("virtual_total=10G", "virtual_total=10G,load_avg=0.5,np_load_avg=0.5")
+    text = text.replace(
+        "load_scaling          NONE", "load_scaling          load_avg=4,np_load_avg=4"
+    )
+    assert live.call("conf_modify", {"kind": "exechost", "text": text}).ok
+    found = hosts(live, queues=True)
+    assert found["host1"]["load_avg"] == 2.0
+    assert found["host1"]["queues"][0]["states"] == "a"  # the scheduler's judgement: 2 > 1.75
+    listing = live.call("job_list", {"full": True, "queue_resources": ["np_load_avg"]})
+    [row] = [q for q in listing.data["queues"] if q["name"] == "all.q@host1"]
+    assert [r["value"] for r in row["resources"] if r["name"] == "np_load_avg"] == ["2.000000"]
