@@ -41,11 +41,4 @@ def ambiguous_instances(state: ConfState) -> frozenset[str]:
 
 def ambiguous(core: Core) -> frozenset[str]:
     """:func:`ambiguous_instances` of the core's configuration, kept until it changes."""
-    state = core.config.state
-    kept = core.derived.get(_KEY)
-    if kept is None or kept[0] is not state:
-        kept = (state, ambiguous_instances(state))
-        core.derived[_KEY] = kept
-    value = kept[1]
-    assert isinstance(value, frozenset)
-    return value
+    return core.per_config(_KEY, frozenset, lambda: ambiguous_instances(core.config.state))

@@ -90,14 +90,7 @@ def ar_request(who: Identity, spec: dict[str, Any]) -> JobRequest:
 
 def placer(core: Core, now: float) -> Placer:
     """The prepared matching for the current configuration (built once per change)."""
-    state = core.config.state
-    kept = core.derived.get("placer")
-    if kept is None or kept[0] is not state:
-        kept = (state, Placer(assemble(core, [], now, empty=True)))
-        core.derived["placer"] = kept
-    placer = kept[1]
-    assert isinstance(placer, Placer)
-    return placer
+    return core.per_config("placer", Placer, lambda: Placer(assemble(core, [], now, empty=True)))
 
 
 def calendar(core: Core, now: float) -> Calendar:

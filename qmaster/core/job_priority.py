@@ -66,14 +66,7 @@ def deadline_epoch(value: object) -> float | None:
 
 def _rr_cache(core: Core) -> dict[int, tuple[object, float]]:
     """Resource contributions by job id, kept while the configuration stays the same."""
-    state = core.config.state
-    kept = core.derived.get("rrcontr")
-    if kept is None or kept[0] is not state:
-        kept = (state, {})
-        core.derived["rrcontr"] = kept
-    cache = kept[1]
-    assert isinstance(cache, dict)
-    return cache
+    return core.per_config("rrcontr", dict, dict)
 
 
 def resource_urgency(core: Core, job: Job) -> float:

@@ -22,7 +22,7 @@ import itertools
 from collections import Counter, deque
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -89,6 +89,8 @@ class Timer:
     job_id: int = field(compare=False)
     task_id: int = field(compare=False)
 
+
+_T = TypeVar("_T")
 
 TimerFn = Callable[["Core", Timer, float, Outcome], None]
 
@@ -168,6 +170,17 @@ class Core:
         self.qcal_at: float | None = None
 
     # -- entry points -------------------------------------------------------
+
+    def per_config(self, key: str, kind: type[_T], build: Callable[[], _T]) -> _T:
+        """A value derived from the configuration: built once, rebuilt when it changes."""
+        state = self.config.state
+        kept = self.derived.get(key)
+        if kept is None or kept[0] is not state:
+            kept = (state, build())
+            self.derived[key] = kept
+        value = kept[1]
+        assert isinstance(value, kind)
+        return value
 
     def handle(self, request: Request, now: float) -> Outcome:
         """Answer one request; on a refusal nothing in the core has changed."""

@@ -336,11 +336,4 @@ def _pe_of(job: Job, pe: str, assignment: list[tuple[QueueState, int]]) -> bool:
 
 def recovery_view(core: Core, now: float) -> View:
     """An empty view of the current configuration, built once per configuration."""
-    state = core.config.state
-    kept = core.derived.get("recovery_view")
-    if kept is None or kept[0] is not state:
-        kept = (state, assemble(core, [], now, empty=True))
-        core.derived["recovery_view"] = kept
-    view = kept[1]
-    assert isinstance(view, View)
-    return view
+    return core.per_config("recovery_view", View, lambda: assemble(core, [], now, empty=True))
