@@ -10,9 +10,11 @@ Grid Engine 6.2u5's modes (``source/clients/qevent/qevent.c``):
   qmaster) or ``JB_TASK_END`` (an array task other than the job's last
   left) event arrives.
 
-``-sm``/``-subscribe`` (a testsuite mode cycling through Grid Engine's event
-object types) has no counterpart in minige's event stream: it is refused as
-an unknown option. minige's own ``-json [-kinds KIND,...]`` prints each event
+* ``-sm``/``-subscribe`` subscribes to one more event object type after each
+  event cycle and prints the events as the qmaster's ``event_text`` does
+  (:mod:`clients.qevent_subscribe`).
+
+minige's own ``-json [-kinds KIND,...]`` prints each event
 as a JSON object per line, the mapping of
 :func:`qmaster.events.records.record_to_event` plus ``job_del`` and
 ``jatask_del``. qevent subscribes over the GDI (op ``subscribe``) and runs
@@ -31,16 +33,19 @@ from typing import Any
 from clients.common.conventions import parse_command_line
 from clients.common.errors import ClientError
 from clients.qevent_modes import TRIGGER_EVENTS, SuiteMode, Triggers
+from clients.qevent_subscribe import DELIVERY_INTERVAL, PACKAGE_GAP, SubscribeMode
 from qmaster.gdi.client import Connection, GdiError, Reply
 
 USAGE = """\
 usage:
 qevent [-h|-help] -ts|-testsuite
+qevent [-h|-help] -sm|-subscribe
 qevent [-h|-help] -trigger EVENT SCRIPT [ -trigger EVENT SCRIPT, ... ]
 qevent [-h|-help] -json [-kinds KIND[,KIND...]]
 
    -h,  -help             show usage
    -ts, -testsuite        run in testsuite mode
+   -sm, -subscribe        run in subscribe mode
    -trigger EVENT SCRIPT  start SCRIPT (executable) when EVENT occurs
    -json                  print each event as a JSON line (minige)
    -kinds KIND[,KIND...]  only these event kinds, with -json (minige)
@@ -63,15 +68,18 @@ class Options:
     """What the command line asks for."""
 
     testsuite: bool = False
+    subscribe: bool = False
     json: bool = False
     kinds: list[str] | None = None
     triggers: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def mode(self) -> str | None:
-        """The mode qevent runs in, by qevent.c's precedence (``-ts`` first)."""
+        """The mode qevent runs in, by qevent.c's precedence (``-ts``, ``-sm``, ``-trigger``)."""
         if self.testsuite:
             return "testsuite"
+        if self.subscribe:
+            return "subscribe"
         if self.triggers:
             return "trigger"
         return "json" if self.json else None
@@ -90,6 +98,8 @@ def parse_args(argv: list[str]) -> Options:
     for word in words:
         if word in ("-ts", "-testsuite"):
             opts.testsuite = True
+        elif word in ("-sm", "-subscribe"):
+            opts.subscribe = True
         elif word in ("-json", "--json"):
             opts.json = True
         elif word in ("-kinds", "--kinds"):
@@ -180,12 +190,44 @@ def run(opts: Options, replies: Iterable[Reply]) -> int:
     return 0
 
 
+def run_subscribe_mode(conn: Connection) -> int:
+    """``-sm``: print events and move the subscription on after each event cycle."""
+    mode = SubscribeMode(
+        lambda text: _write(1, text), lambda kinds: conn.send("subscribe", {"kinds": kinds})
+    )
+    wait = DELIVERY_INTERVAL
+    while True:
+        try:
+            reply = conn.receive(wait)
+        except TimeoutError:
+            # a delivery ends when no more events follow; a quiet interval is a cycle too
+            if not mode.cycle():
+                return 0
+            wait = DELIVERY_INTERVAL
+            continue
+        if reply is None:
+            return 0
+        if not reply.ok:
+            for answer in reply.answers:
+                if answer.is_error:
+                    print(answer.text, file=sys.stderr)
+            return 1
+        data = reply.data if isinstance(reply.data, dict) else {}
+        if data.get("type") == "subscribed":
+            continue
+        if not mode.event(data):
+            return 0
+        wait = PACKAGE_GAP
+
+
 def subscription_kinds(opts: Options) -> list[str] | None:
     """The event kinds a mode needs (the qmaster sends only these)."""
     if opts.mode == "json":
         return opts.kinds
     if opts.mode == "testsuite":
         return [*SuiteMode.KINDS]
+    if opts.mode == "subscribe":
+        return SubscribeMode(lambda _: True, lambda _: None).kinds()
     return sorted({TRIGGER_EVENTS[event] for event, _ in opts.triggers})
 
 
@@ -197,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with Connection(timeout=None) as conn:
             conn.send("subscribe", {"kinds": subscription_kinds(opts)})
+            if opts.mode == "subscribe":
+                return run_subscribe_mode(conn)
             return run(opts, conn.stream())
     except GdiError as exc:
         print(f"error: {exc}", file=sys.stderr)

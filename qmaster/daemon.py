@@ -199,10 +199,12 @@ class Daemon:
 
     async def _shutdown(self) -> None:
         log.info("qmaster_stopping")
+        # event clients first: their streams end with qmaster_goes_down, so no
+        # connection stays busy through the server's grace period
+        self.subscribers.close()
         await self.server.close(grace=5.0)
         await self.committer.drain()
         await self.jsv.close()
-        self.subscribers.close()
 
     def _close(self) -> None:
         with contextlib.suppress(Exception):

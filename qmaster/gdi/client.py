@@ -99,8 +99,21 @@ class Connection:
         except OSError as exc:
             raise GdiError(f"unable to send message to qmaster: {exc.strerror or exc}") from exc
 
-    def receive(self) -> Reply | None:
-        """The next reply frame, or ``None`` when the qmaster closed the connection."""
+    def receive(self, wait: float | None = None) -> Reply | None:
+        """The next reply frame, or ``None`` when the qmaster closed the connection.
+
+        With ``wait``, raise :class:`TimeoutError` when no frame came within that many seconds.
+        """
+        if wait is not None:
+            previous = self._sock.gettimeout()
+            self._sock.settimeout(wait)
+            try:
+                return self._receive(timeouts=True)
+            finally:
+                self._sock.settimeout(previous)
+        return self._receive(timeouts=False)
+
+    def _receive(self, *, timeouts: bool) -> Reply | None:
         while True:
             body = self._decoder.next_frame()
             if body is None:
@@ -110,6 +123,10 @@ class Connection:
                 return _decode(body)
             try:
                 chunk = self._sock.recv(1 << 16)
+            except TimeoutError:
+                if timeouts:
+                    raise
+                raise GdiError("error reading from qmaster: timed out") from None
             except OSError as exc:
                 raise GdiError(f"error reading from qmaster: {exc.strerror or exc}") from exc
             self._decoder.receive_data(chunk)

@@ -1,9 +1,10 @@
 """One GDI connection as an asyncio Protocol: bytes in, requests handled one at a time.
 
 Theory of operation. ``data_received`` feeds the sans-I/O
-:class:`~qmaster.gdi.frames.FrameDecoder`; ``_pump`` takes whole frames out
+:class:`~qmaster.gdi.frames.FrameDecoder`; ``pump`` takes whole frames out
 and hands each to the server's ``handle_frame`` as a task, one at a time per
-connection, so replies go back in request order. A frame over the cap is
+connection, so replies go back in request order; while a subscription streams,
+frames go to the stream's ``control`` instead (``on_frame``). A frame over the cap is
 answered with an error and the connection closed before its body is read; a
 frame cut short by EOF closes the connection. A half-closed peer (EOF after
 its last request) still gets its answers. Writing is flow-controlled:
@@ -41,6 +42,7 @@ class GdiProtocol(asyncio.Protocol):
         self.last_read = self.loop.time()
         self._resume: asyncio.Future[None] | None = None
         self.on_gone: Callable[[], None] | None = None  # ends a subscription stream
+        self.on_frame: Callable[[bytes], None] | None = None  # frames sent into a stream
         self.task: asyncio.Task[None] | None = None
 
     # -- asyncio callbacks -----------------------------------------------------
@@ -63,15 +65,16 @@ class GdiProtocol(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         self.last_read = self.loop.time()
         self.decoder.receive_data(data)
-        self._pump()
+        self.pump()
 
     def eof_received(self) -> bool:
         self.decoder.receive_data(b"")
         self._gone()
-        self._pump()
+        self.pump()
         return True  # stay half-open until the last answer is written
 
     def _gone(self) -> None:
+        self.on_frame = None
         stop, self.on_gone = self.on_gone, None
         if stop is not None:
             stop()
@@ -93,10 +96,11 @@ class GdiProtocol(asyncio.Protocol):
 
     # -- requests ----------------------------------------------------------------
 
-    def _pump(self) -> None:
+    def pump(self) -> None:
+        """Take whole frames out of the decoder: requests one at a time, or into a stream."""
         from qmaster.gdi.server import error_reply
 
-        while not self.busy and not self.closed and self.who is not None:
+        while (not self.busy or self.on_frame) and not self.closed and self.who is not None:
             try:
                 body = self.decoder.next_frame()
             except FrameTooLarge as exc:
@@ -113,6 +117,9 @@ class GdiProtocol(asyncio.Protocol):
                 self.close()
                 return
             assert isinstance(body, bytes)
+            if self.on_frame is not None:
+                self.on_frame(body)
+                continue
             self.busy = True
             self.task = self.loop.create_task(self._handle(body))  # kept: tasks are weakly held
 
@@ -127,8 +134,9 @@ class GdiProtocol(asyncio.Protocol):
             log.exception("gdi_connection_failed")
         self.busy = False
         self.last_read = self.loop.time()
+        self.on_frame = None
         if keep:
-            self._pump()
+            self.pump()
         else:
             self.close()
 

@@ -57,11 +57,14 @@ class Stream:
     """A subscription: replies keep coming until the iterator ends.
 
     ``stop`` is called when the subscriber goes away (EOF or a closed
-    connection); it must make the iterator end.
+    connection); it must make the iterator end. ``control`` receives each
+    request frame the client sends while the stream runs (a subscription
+    change); without it such frames wait until the stream ends.
     """
 
     replies: AsyncIterator[Reply]
     stop: Callable[[], None] | None = None
+    control: Callable[[bytes], None] | None = None
 
 
 Dispatch = Callable[[Identity, Envelope], Awaitable[Reply | Stream]]
@@ -192,6 +195,8 @@ class GdiServer:
         result = await self.dispatch(who, env)
         if isinstance(result, Stream):
             conn.on_gone = result.stop
+            conn.on_frame = result.control
+            conn.pump()
             async for reply in result.replies:
                 if conn.closed:
                     break

@@ -58,7 +58,7 @@ def test_trigger_is_repeatable(script: Path) -> None:
             ["-trigger", "JB_END", "/no/such/script"],
             'error: option "-trigger": SCRIPT file /no/such/script not found',
         ),
-        (["-sm"], "error: unkown option: -sm"),
+        (["-sm", "extra"], "error: unkown argument: extra"),
     ],
 )
 def test_bad_command_lines_are_refused(argv: list[str], message: str) -> None:
