@@ -173,7 +173,7 @@ def remove(core: Core, ar: AdvanceReservation, now: float, out: Outcome) -> None
 
 
 def _delete_job(core: Core, job: Job, now: float, out: Outcome, *, force: bool) -> None:
-    for task_id in list(job.pending):
+    for task_id in job.pending.copy():
         if job.job_id in core.jobs:
             lifecycle.finish_pending(core, job, task_id, now, out)
     for task in list(job.tasks.values()):

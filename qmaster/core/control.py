@@ -31,13 +31,14 @@ from qmaster.core.running_alter import check_running_change
 from qmaster.core.specs import altered_spec, checked_spec, full_resource_names
 from qmaster.core.states import TaskState
 from qmaster.core.submit import check_name, task_range, validate_spec, verification
+from qmaster.core.taskids import TaskIds
 from qmaster.gdi.answers import Status, error, ok
 from qmaster.gdi.messages import AlterArgs, DeleteArgs
 
 ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING)
 
 
-Selection = list[tuple[Job, list[int] | None]]
+Selection = list[tuple[Job, range | None]]  # a job and the task ids a ref names
 
 
 def select_jobs(core: Core, ref: str, owner: str | None = None) -> Selection:
@@ -53,19 +54,19 @@ def select_jobs(core: Core, ref: str, owner: str | None = None) -> Selection:
         job = core.jobs.get(int(head))
         if job is None:
             return []
-        ids = list(parse_task_range(tasks).ids()) if dot else None
+        ids = parse_task_range(tasks).ids() if dot else None
         return [(job, ids)]
     found = _by_name(core, ref, owner, None)
     name, dot, tasks = ref.rpartition(".")
     if not found and dot and name and _RANGE_TEXT.fullmatch(tasks):
-        found = _by_name(core, name, owner, list(parse_task_range(tasks).ids()))
+        found = _by_name(core, name, owner, parse_task_range(tasks).ids())
     return found
 
 
 _RANGE_TEXT = re.compile(r"\d+(-\d+(:\d+)?)?")
 
 
-def _by_name(core: Core, pattern: str, owner: str | None, ids: list[int] | None) -> Selection:
+def _by_name(core: Core, pattern: str, owner: str | None, ids: range | None) -> Selection:
     return [
         (j, ids)
         for j in core.jobs.values()
@@ -96,7 +97,7 @@ def handle_delete(core: Core, req: Request, now: float, out: Outcome) -> None:
     who = req.identity
     if args.force and not core.is_manager(who) and not _all_own(core, who, args.job_ids):
         raise PermissionDenied(f'"{who.user}" - forcing a job deletion requires manager privileges')
-    targets: list[tuple[Job, list[int] | None]] = []
+    targets: Selection = []
     refs = list(args.job_ids)
     if args.users is not None:
         users = set(args.users)
@@ -134,13 +135,13 @@ def _delete(
     core: Core,
     who: Identity,
     job: Job,
-    ids: list[int] | None,
+    ids: range | None,
     force: bool,
     now: float,
     out: Outcome,
 ) -> None:
-    wanted = set(ids) if ids is not None else None
-    pending = [t for t in job.pending if wanted is None or t in wanted]
+    wanted = ids
+    pending = job.pending.copy() if wanted is None else job.pending & wanted
     active = [
         t
         for t in job.tasks.values()
@@ -172,7 +173,7 @@ def _delete(
         out.answers.append(ok(_job_text(who, job, bool(registered), force)))
 
 
-def _fmt(ids: list[int] | None) -> str:
+def _fmt(ids: range | None) -> str:
     return f"{ids[0]}-{ids[-1]}:{ids[1] - ids[0] if len(ids) > 1 else 1}" if ids else ""
 
 
@@ -187,7 +188,7 @@ def _job_text(who: Identity, job: Job, registered: bool, force: bool) -> str:
 def _task_texts(
     who: Identity,
     job: Job,
-    pending: list[int],
+    pending: TaskIds,
     registered: list[int],
     forced: list[int],
     force: bool,

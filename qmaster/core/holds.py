@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from qmaster.core.errors import InvalidRequest, NotManager, PermissionDenied
 from qmaster.core.jobs import Job
 from qmaster.core.states import TaskState
+from qmaster.core.taskids import TaskIds
 
 if TYPE_CHECKING:
     from qmaster.core.jobs import Identity
@@ -55,19 +56,26 @@ def held_by_jid(core: Core, job: Job) -> bool:
     return bool(job.spec.get("hold_jid")) and bool(_predecessors(core, job, job.spec["hold_jid"]))
 
 
-def _task_done(job: Job, task_id: int) -> bool:
-    task = job.tasks.get(task_id)
-    in_range = task_id in job.all_task_ids()
-    return not in_range or (task is not None and task.state is TaskState.FINISHED)
+def _active(job: Job, among: TaskIds) -> TaskIds:
+    """The ids of ``among`` that are tasks of ``job`` that left pending and have not finished."""
+    tasks = job.tasks
+    if len(among) <= len(tasks):
+        found = (t for t in among if (x := tasks.get(t)) and x.state is not TaskState.FINISHED)
+    else:
+        found = (t for t, x in tasks.items() if x.state is not TaskState.FINISHED and t in among)
+    return TaskIds.from_ids(found)
 
 
-def ad_held_tasks(core: Core, job: Job) -> set[int]:
-    """``hd``: pending tasks whose task of the same index in a ``-hold_jid_ad`` job is unfinished."""
+def ad_held_tasks(core: Core, job: Job) -> TaskIds:
+    """``hd``: pending tasks whose task of the same index in a ``-hold_jid_ad`` job is
+    pending or unfinished; it costs the ranges of both jobs, not their pending counts."""
     refs = job.spec.get("hold_jid_ad")
     if not refs or not job.pending:
-        return set()
-    before = _predecessors(core, job, refs)
-    return {t for t in job.pending if any(not _task_done(p, t) for p in before)}
+        return TaskIds()
+    free = job.pending
+    for before in _predecessors(core, job, refs):
+        free = free - before.pending - _active(before, free)
+    return job.pending - free
 
 
 def start_time(job: Job) -> float | None:
@@ -127,14 +135,15 @@ def is_held(core: Core, job: Job) -> bool:
     return bool(job.hold) or held_by_jid(core, job)
 
 
-def dispatchable_tasks(core: Core, job: Job, now: float) -> list[int]:
-    """The pending tasks the scheduler may start now."""
+def dispatchable_tasks(core: Core, job: Job, now: float) -> TaskIds:
+    """The pending tasks the scheduler may start now (ranges: the scheduler takes as many
+    ids as it dispatches, never all of a big array)."""
     if not job.pending or job.verify_wait is not None:
-        return []  # vqw: the server JSV has not accepted it yet
+        return TaskIds()  # vqw: the server JSV has not accepted it yet
     if is_held(core, job) or not_yet(job, now):
-        return []
+        return TaskIds()
     waiting = ad_held_tasks(core, job)
-    return [t for t in job.pending if t not in waiting] if waiting else job.pending
+    return job.pending - waiting if waiting else job.pending
 
 
 def new_hold(job: Job, user_hold: object, hold_list: str | None) -> frozenset[str]:
@@ -170,9 +179,9 @@ def apply_hold_list(current: frozenset[str], letters: str) -> frozenset[str]:
     return frozenset(bits)
 
 
-def check_whole_job(job: Job, tasks: list[int] | None) -> None:
+def check_whole_job(job: Job, tasks: range | None) -> None:
     """Holds are kept per job: a task range naming only some of its tasks is refused."""
-    if tasks is not None and job.array is not None and not set(job.all_task_ids()) <= set(tasks):
+    if tasks is not None and job.array and not TaskIds.of(job.array.ids()).issubset(tasks):
         raise InvalidRequest(
             f"denied: holds apply to all tasks of job {job.job_id}; minige cannot hold "
             "single tasks (give the job id without a task range)"

@@ -21,7 +21,7 @@ def decide(core: Core, job: Job, now: float, out: Outcome) -> bool:
     """Run the pass the immediate ``job`` waits for; True when it started a task of it."""
     lifecycle.run_pass(core, now, out)
     started = bool(job.tasks)
-    for task_id in list(job.pending):
+    for task_id in job.pending.copy():
         lifecycle.finish_pending(core, job, task_id, now, out)
     if not started:
         out.log("immediate_job_unscheduled", job_id=job.job_id)

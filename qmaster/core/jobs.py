@@ -1,19 +1,23 @@
 """Jobs and their tasks: the plain data the core keeps, and their spool rows.
 
 A job holds its specification (a JobSpec dict, see ``qmaster.gdi.ops``), who
-submitted it, and its tasks. Pending tasks are kept as a sorted list of ids;
-only tasks that left pending have a :class:`Task` object, so a 75,000-task
-array costs little until it runs.
+submitted it, and its tasks. Pending tasks are kept as ranges of ids
+(:class:`~qmaster.core.taskids.TaskIds`, Grid Engine's range lists); only tasks
+that left pending have a :class:`Task` object, so ``qsub -t 1-1000000`` costs one
+job and one range until its tasks run. A job is spooled as one row; its pending
+ids are not spooled but derived at recovery from its range minus its tasks.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.states import TaskState, check_transition
+from qmaster.core.taskids import TaskIds
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,23 +63,9 @@ def parse_task_range(text: str) -> TaskRange:
     return TaskRange(first, last, step)
 
 
-def format_id_runs(ids: list[int]) -> str:
-    """Compress sorted task ids into qstat's ``1-5:1,7-9:2`` form."""
-    runs: list[str] = []
-    i = 0
-    while i < len(ids):
-        first = ids[i]
-        if i + 1 < len(ids):
-            step = ids[i + 1] - first
-            j = i + 1
-            while j + 1 < len(ids) and ids[j + 1] - ids[j] == step:
-                j += 1
-            runs.append(f"{first}-{ids[j]}:{step}")
-            i = j + 1
-        else:
-            runs.append(f"{first}-{first}:1")
-            i += 1
-    return ",".join(runs)
+def format_id_runs(ids: Iterable[int]) -> str:
+    """Compress task ids into qstat's ``1-5:1,7-9:2`` form (a TaskIds costs its ranges)."""
+    return str(ids if isinstance(ids, TaskIds) else TaskIds.from_ids(ids))
 
 
 @dataclass(slots=True)
@@ -170,7 +160,7 @@ class Job:
     array: TaskRange | None = None
     # the hold bits Grid Engine keeps: "u" user, "o" operator, "s" system (see holds.py)
     hold: frozenset[str] = frozenset()
-    pending: list[int] = field(default_factory=list)
+    pending: TaskIds = field(default_factory=TaskIds)
     tasks: dict[int, Task] = field(default_factory=dict)
     verify_wait: VerifyWait | None = None
     # pending tasks that ran before and were rescheduled (qmod -r): qstat's "Rq"
@@ -197,6 +187,10 @@ class Job:
 
     def all_task_ids(self) -> range:
         return self.array.ids() if self.array else range(1)
+
+    def pend_all(self) -> None:
+        """Every task of the job pending (a new job): one range, whatever its size."""
+        self.pending = TaskIds.of(self.all_task_ids())
 
     def is_finished(self) -> bool:
         return not self.pending and all(t.state is TaskState.FINISHED for t in self.tasks.values())
@@ -233,5 +227,5 @@ class Job:
             restarted=set(row.get("restarted") or ()),
         )
         job.tasks = {t.task_id: t for t in tasks}
-        job.pending = [i for i in job.all_task_ids() if i not in job.tasks]
+        job.pending = TaskIds.of(job.all_task_ids()) - TaskIds.from_ids(job.tasks)
         return job

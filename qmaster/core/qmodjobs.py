@@ -27,7 +27,7 @@ def on_job(
     who: Identity,
     verb: str,
     job: Job,
-    ids: list[int] | None,
+    ids: range | None,
     force: bool,
     now: float,
     out: Outcome,
@@ -36,13 +36,13 @@ def on_job(
     if job.owner.user != who.user and not core.is_manager(who):
         text = f'{who.user} - you have no permission to modify job "{job.job_id}"'
         return [error(text, Status.ENOTOWNER)]
-    wanted = None if ids is None else set(ids)
+    wanted = ids
     enrolled = [
         t
         for t in sorted(job.tasks.values(), key=lambda t: t.task_id)
         if t.state is not TaskState.FINISHED and (wanted is None or t.task_id in wanted)
     ]
-    pending = [t for t in job.pending if wanted is None or t in wanted]
+    pending = job.pending.copy() if wanted is None else job.pending & wanted
     answers: list[Answer] = []
     for task in enrolled:
         answers.extend(_on_task(core, who, verb, job, task, force, now, out))

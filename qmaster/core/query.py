@@ -35,6 +35,7 @@ from qmaster.core.qstat_listing import (
 from qmaster.core.qstates import shown
 from qmaster.core.sched_info import job_info_setting, summary
 from qmaster.core.states import ACTIVE, TaskState
+from qmaster.core.taskids import TaskIds
 from qmaster.core.view import queue_alarms
 from qmaster.gdi.messages import JobDetailArgs, JobListArgs
 from qmaster.state_filter import DEFAULT, parse_state_filter
@@ -75,11 +76,11 @@ def job_rows(core: Core, job: Job, prior: float) -> list[dict[str, Any]]:
         )
     if job.pending:
         state = pending_state(core, job)
-        waiting = ad_held_tasks(core, job) if state == "qw" else set()
+        waiting = ad_held_tasks(core, job) if state == "qw" else TaskIds()
         again = job.restarted if state == "qw" else set()
-        free = [t for t in job.pending if t not in waiting and t not in again]
-        rerun = [t for t in job.pending if t in again and t not in waiting]
-        for ids, shown in ((rerun, "Rq"), (free, state), (sorted(waiting), "hqw")):
+        rerun = TaskIds.from_ids(t for t in again if t in job.pending and t not in waiting)
+        free = job.pending - waiting - rerun
+        for ids, shown in ((rerun, "Rq"), (free, state), (waiting, "hqw")):
             if ids:
                 rows.append(
                     _row(job, prior, shown, tasks=format_id_runs(ids) if job.array else None)

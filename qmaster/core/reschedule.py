@@ -99,5 +99,5 @@ def reschedule_queue(
 def back_to_pending(job: Job, task: Task, out: Outcome) -> None:
     """A task that left pending waits again: it has no task object (nor row) any more."""
     del job.tasks[task.task_id]
-    job.pending = sorted({*job.pending, task.task_id})
+    job.pending.add(task.task_id)
     out.spool.tasks[(job.job_id, task.task_id)] = None

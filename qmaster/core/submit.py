@@ -155,7 +155,7 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
             raise InvalidRequest("error: no suitable queues")
         out.answers.append(warning("warning: no suitable queues"))
     job.job_id = req.job_id if req.job_id is not None else core.allocate_job_id()
-    job.pending = list(job.all_task_ids())
+    job.pend_all()
     if req.jsv_wait is not None:
         wait_for_verification(core, job, req.jsv_wait, now, out)
     core.jobs[job.job_id] = job

@@ -179,16 +179,20 @@ class TaskIds(Sequence[int]):
 
     def discard(self, task_id: int) -> bool:
         """Take ``task_id`` out if it is in; True when it was."""
-        i = bisect_right(self._runs, task_id, key=_start) - 1
-        if i < 0 or task_id not in self._runs[i]:
+        runs = self._runs
+        i = bisect_right(runs, task_id, key=_start) - 1
+        if i < 0 or task_id not in runs[i]:
             return False
-        r = self._runs[i]
-        self._runs[i : i + 1] = [
-            _norm(p)
-            for p in (range(r.start, task_id, r.step), range(task_id + r.step, r.stop, r.step))
-            if p
-        ]
+        r = runs[i]
+        low, high = range(r.start, task_id, r.step), range(task_id + r.step, r.stop, r.step)
+        pieces = [_norm(p) for p in (low, high) if p]
+        runs[i : i + 1] = pieces
         self._len -= 1
+        self._join(i + len(pieces) - 1)  # the last piece (or the range before) with the next
+        if len(pieces) == 2:
+            self._join(i)  # two lone ids either side
+        if pieces:
+            self._join(i - 1)
         return True
 
     def add(self, task_id: int) -> None:
@@ -202,24 +206,22 @@ class TaskIds(Sequence[int]):
             low = range(r.start, task_id, r.step)
             high = range(low[-1] + r.step, r.stop, r.step)
             runs[i - 1 : i] = [_norm(low), range(task_id, task_id + 1), _norm(high)]
-        elif i and runs[i - 1][-1] + runs[i - 1].step == task_id:
-            r = runs[i - 1]
-            runs[i - 1] = range(r.start, task_id + 1, r.step)
-            self._join(i - 1)
-        elif i < len(runs) and runs[i].start - runs[i].step == task_id:
-            r = runs[i]
-            runs[i] = range(task_id, r.stop, r.step)
         else:
             runs.insert(i, range(task_id, task_id + 1))
+        i += 1  # the new id is at i - 1
         self._len += 1
+        self._join(i - 1)  # the new id with the range after it
+        self._join(i - 2)  # and the range before
 
     def _join(self, i: int) -> None:
-        """Merge range ``i`` with the next one when they continue each other."""
+        """Merge range ``i`` with the next one when together they keep one step
+        (every other task deleted one by one stays one range with step 2)."""
         runs = self._runs
-        if i + 1 < len(runs):
+        if i >= 0 and i + 1 < len(runs):
             a, b = runs[i], runs[i + 1]
-            if a.step == b.step and a[-1] + a.step == b.start:
-                runs[i : i + 2] = [range(a.start, b.stop, a.step)]
+            step = b.start - a[-1]
+            if (len(a) == 1 or a.step == step) and (len(b) == 1 or b.step == step):
+                runs[i : i + 2] = [range(a.start, b[-1] + 1, step)]
 
     def difference_update(self, other: TaskIds | range) -> None:
         """Take out every id of ``other`` (e.g. qdel's ``-t 1-100:2``)."""

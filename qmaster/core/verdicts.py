@@ -66,5 +66,5 @@ def _reject(core: Core, job: Job, message: str | None, now: float, out: Outcome)
     core.verify_waiting.discard(job.job_id)
     job.verify_wait = None
     out.log("jsv_rejected_late", job_id=job.job_id, message=message)
-    for task_id in list(job.pending):
+    for task_id in job.pending.copy():
         lifecycle.finish_pending(core, job, task_id, now, out)

@@ -9,6 +9,7 @@ reservations. A view belongs to one pass, which books into it.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -65,7 +66,7 @@ def running_jobs_per_user(core: Core) -> dict[str, int]:
     return out
 
 
-def job_request(job: Job, task_ids: list[int]) -> JobRequest:
+def job_request(job: Job, task_ids: Sequence[int]) -> JobRequest:
     """The scheduler's picture of one job (built once per spec, then given its tasks)."""
     memo = job.request_memo
     if memo is None or memo[0] is not job.spec or memo[1].job_id != job.job_id:

@@ -131,4 +131,4 @@ def test_a_running_ar_restarts_still_holding_its_slots() -> None:
     again = _restart(core, _spooled(outs), T0 + 20)
     submit(again, ALICE, T0 + 20, l_hard={"h_rt": "60"})
     run_until(again, T0 + 30, T0 + 20)
-    assert again.jobs[1].pending == [0]
+    assert list(again.jobs[1].pending) == [0]

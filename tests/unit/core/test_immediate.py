@@ -52,4 +52,4 @@ def test_immediate_array_job_keeps_the_tasks_that_started() -> None:
     assert out.data["immediate"] is True
     assert len(core.jobs[1].tasks) == 20
     assert len([t for t in core.jobs[1].tasks.values() if t.state.value == "t"]) == 16
-    assert core.jobs[1].pending == []
+    assert list(core.jobs[1].pending) == []
