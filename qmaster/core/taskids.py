@@ -184,10 +184,13 @@ class TaskIds(Sequence[int]):
         if i < 0 or task_id not in runs[i]:
             return False
         r = runs[i]
+        self._len -= 1
+        if task_id == r.start and len(r) > 2:  # the scheduler's case: the first id goes
+            runs[i] = range(task_id + r.step, r.stop, r.step)
+            return True
         low, high = range(r.start, task_id, r.step), range(task_id + r.step, r.stop, r.step)
         pieces = [_norm(p) for p in (low, high) if p]
         runs[i : i + 1] = pieces
-        self._len -= 1
         self._join(i + len(pieces) - 1)  # the last piece (or the range before) with the next
         if len(pieces) == 2:
             self._join(i)  # two lone ids either side
