@@ -192,6 +192,11 @@ class Job:
         """Every task of the job pending (a new job): one range, whatever its size."""
         self.pending = TaskIds.of(self.all_task_ids())
 
+    def derived_pending(self) -> TaskIds:
+        """What ``pending`` must hold: the job's tasks but those that left pending (costs
+        the ranges and the task objects, never the ids of the whole range)."""
+        return TaskIds.of(self.all_task_ids()) - TaskIds.from_ids(self.tasks)
+
     def is_finished(self) -> bool:
         return not self.pending and all(t.state is TaskState.FINISHED for t in self.tasks.values())
 
@@ -227,5 +232,5 @@ class Job:
             restarted=set(row.get("restarted") or ()),
         )
         job.tasks = {t.task_id: t for t in tasks}
-        job.pending = TaskIds.of(job.all_task_ids()) - TaskIds.from_ids(job.tasks)
+        job.pending = job.derived_pending()
         return job

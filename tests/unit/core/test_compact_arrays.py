@@ -165,3 +165,17 @@ def test_task_ranges_of_qmod_qalter_and_qdel_answer_as_before() -> None:
     out = request(core, ALICE, "delete", T0, job_ids=["1.3"], force=False, users=None)
     assert texts(out) == ["alice has deleted job-array task 1.3"]
     assert str(core.jobs[1].pending) == "1-2:1,4-4:1"
+
+
+def test_pending_stays_the_range_minus_the_tasks_that_left_it() -> None:
+    """Dispatch, qdel and qmod -r keep pending equal to the array minus its task objects."""
+    core = _big_core()
+    _submit_million(core, r=True)
+    core.tick(T0)
+    core.tick(T0 + 1)
+    request(core, ALICE, "delete", T0 + 1, job_ids=["1.500-600"], force=False, users=None)
+    request(core, ALICE, "qmod", T0 + 2, action="rj", targets=["1.3"], force=False)
+    job = core.jobs[1]
+    assert job.pending == job.derived_pending()
+    assert len(job.pending) == MILLION - 16 - 101 + 1
+    assert len(job.pending.ranges) == 3
