@@ -17,6 +17,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("qmaster", "schedd")
 PURE = ("qmaster.core", "schedd")
+#: Modules whose tasks the daemon's TaskGroup must own (no free-floating create_task).
+DAEMON_TASKS = ("qmaster/daemon.py", "qmaster/gdi/server.py")
+SPAWNERS = frozenset({"create_task", "ensure_future"})
 
 Graph = dict[str, set[str]]
 
@@ -111,6 +114,27 @@ def nested_imports(path: Path) -> list[str]:
     return sorted(set(found))
 
 
+def free_tasks(path: Path) -> list[str]:
+    """``file:line: call`` for every task started other than by ``<TaskGroup>.create_task``.
+
+    A call counts as owned when its receiver is a TaskGroup by name: ``tg`` or an
+    attribute ending in ``tasks`` (``self._tasks``).
+    """
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+            continue
+        if node.func.attr not in SPAWNERS:
+            continue
+        owner = node.func.value
+        owned = (isinstance(owner, ast.Name) and owner.id == "tg") or (
+            isinstance(owner, ast.Attribute) and owner.attr.endswith("tasks")
+        )
+        if not owned:
+            found.append(f"{path}:{node.lineno}: {ast.unparse(node.func)}")
+    return found
+
+
 # -- the rules, on the project ------------------------------------------------------
 
 
@@ -126,6 +150,12 @@ def test_the_core_and_the_scheduler_import_only_at_module_level() -> None:
         line for name, path in modules(ROOT).items() if _pure(name) for line in nested_imports(path)
     ]
     assert not found, "imports inside functions:\n" + "\n".join(found)
+
+
+def test_the_daemon_starts_tasks_only_in_its_task_group() -> None:
+    """No task of the daemon outlives it or dies unseen: its TaskGroup owns them all."""
+    found = [line for name in DAEMON_TASKS for line in free_tasks(ROOT / name)]
+    assert not found, "tasks outside the daemon's TaskGroup:\n" + "\n".join(found)
 
 
 # -- the checker itself ---------------------------------------------------------------
@@ -178,3 +208,17 @@ def test_imports_inside_functions_and_classes_are_reported(tmp_path: Path) -> No
         "from fnmatch import fnmatchcase",
         "import json",
     ]
+
+
+def test_tasks_outside_a_task_group_are_reported(tmp_path: Path) -> None:
+    """asyncio.create_task and loop.create_task are found; tg.create_task is not."""
+    root = _tree(
+        tmp_path,
+        {
+            "d.py": "async def f(tg, loop, self):\n    tg.create_task(g())\n"
+            "    self._tasks.create_task(g())\n    asyncio.create_task(g())\n"
+            "    loop.create_task(g())\n    asyncio.ensure_future(g())\n"
+        },
+    )
+    calls = [line.split(": ", 1)[1] for line in free_tasks(root / "d.py")]
+    assert calls == ["asyncio.create_task", "loop.create_task", "asyncio.ensure_future"]
