@@ -23,8 +23,8 @@ PARTS: dict[str, str] = {
     "jsv": "bench.jsv_bench",
     "ar": "bench.ar_bench",
     "seg": "bench.seg_bench",
-    "qacct": "bench.qacct_bench",
     "scale": "bench.scale_bench",
+    "qacct": "bench.qacct_bench",
 }
 
 

@@ -75,6 +75,8 @@ def _client(
                     error = error or "; ".join(a.text for a in reply.answers)
     except (GdiError, OSError) as exc:
         error = str(exc)
+    except Exception as exc:  # a client that dies still reports, so fill() never waits on it
+        error = f"{type(exc).__name__}: {exc}"
     queue.put((acks.tobytes(), ids.tobytes(), refused, error))
 
 
