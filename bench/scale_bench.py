@@ -42,6 +42,7 @@ from bench.common import cpu_count
 from bench.scale_cell import CATEGORIES, HOSTS, SLOTS, tasks_of, write_conf
 from bench.scale_core import CoreFiller
 from bench.scale_report import print_size
+from qmaster.gdi.client import GdiError
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -139,7 +140,10 @@ def measure_daemon(
     result.qstat_s, result.qstat_bytes = qstat.seconds, qstat.out_bytes
     if qstat.error:
         result.notes.append(f"qstat -u '*': {qstat.error}")
-    result.dispatch_after_delete_s = d.pass_latencies(cell, victims, timeout)
+    try:
+        result.dispatch_after_delete_s = d.pass_latencies(cell, victims, timeout)
+    except (GdiError, OSError) as exc:
+        result.notes.append(f"qdel -f → next job sent: {exc}")
     result.qsub_s, errors = d.qsub_samples(cell, RUNS, timeout)
     result.qsub_p50_s = d.percentile(result.qsub_s, 50)
     result.qsub_p99_s = d.percentile(result.qsub_s, 99)
@@ -164,35 +168,47 @@ def restart(cell: RunningCell, result: SizeResult, timeout: float) -> None:
     result.rss_after_restart_bytes = d.rss_bytes(cell.pid())
 
 
+def fill_size(
+    cell: RunningCell, base: Baseline, pending: int, size: int, budget: float
+) -> SizeResult:
+    """Submit pending jobs from ``pending`` up to ``size`` within ``budget`` seconds."""
+    result = SizeResult(size, rate_empty=base.rate, rss_empty_bytes=base.rss_bytes)
+    started = time.monotonic()
+    got = d.fill(cell.cell.socket, pending, size, runners=False, deadline=started + budget)
+    result.fill_seconds = time.monotonic() - started
+    result.pending_jobs = pending + len(got.job_ids)
+    result.pending_tasks = tasks_of(result.pending_jobs)
+    result.refused = got.refused
+    result.rate_first, result.rate_last = got.rate(first=True), got.rate(first=False)
+    result.notes.extend(f"fill client: {e}" for e in got.errors[:2])
+    if result.pending_jobs < size:
+        _budget_note(result, f"the fill to {size:,}", budget)
+    print(f"filled to {result.pending_jobs:,} pending jobs in {result.fill_seconds:,.0f} s",
+          flush=True)  # fmt: skip
+    return result
+
+
 def run_daemon(
     root: Path, conf: Path, sizes: list[int], args: argparse.Namespace
 ) -> list[SizeResult]:
-    """Fill the daemon size by size; stop at the first size that runs over its budget."""
+    """Fill the daemon size by size; stop at the first size that runs over its budget.
+
+    A size whose measurement fails keeps what was measured, with the failure in its notes.
+    """
     results: list[SizeResult] = []
     with scale_cell(root, conf) as cell:
         base = start_runners(cell, args)
-        pending, used = 0, 0
-        for size in sizes:
-            result = SizeResult(size, rate_empty=base.rate, rss_empty_bytes=base.rss_bytes)
-            started = time.monotonic()
-            got = d.fill(
-                cell.cell.socket, pending, size, runners=False, deadline=started + args.budget
-            )
-            result.fill_seconds = time.monotonic() - started
-            pending += len(got.job_ids)
-            result.pending_jobs = pending
-            result.pending_tasks = tasks_of(pending)
-            result.refused = got.refused
-            result.rate_first, result.rate_last = got.rate(first=True), got.rate(first=False)
-            result.notes.extend(f"fill client: {e}" for e in got.errors[:2])
-            if pending < size:
-                _budget_note(result, f"the fill to {size:,}", args.budget)
-            print(f"filled to {pending:,} pending jobs in {result.fill_seconds:,.0f} s", flush=True)
-            victims = base.runners[used : used + VICTIMS_PER_SIZE]
-            used += VICTIMS_PER_SIZE
-            measure_daemon(cell, result, victims, args.timeout)
-            pending += RUNS  # the qsub samples stay pending
+        pending = 0
+        for n, size in enumerate(sizes):
+            result = fill_size(cell, base, pending, size, args.budget)
             results.append(result)
+            victims = base.runners[n * VICTIMS_PER_SIZE : (n + 1) * VICTIMS_PER_SIZE]
+            try:
+                measure_daemon(cell, result, victims, args.timeout)
+            except Exception as exc:  # the figures so far are still worth printing
+                result.notes.append(f"measurement failed: {type(exc).__name__}: {exc}")
+                break
+            pending = result.pending_jobs + RUNS  # the qsub samples stay pending
             if result.over_budget:
                 break
     return results
@@ -234,8 +250,11 @@ def run(args: argparse.Namespace) -> list[SizeResult]:
             if not args.core_only
             else [SizeResult(s, pending_jobs=s) for s in sizes]
         )
-        if not args.daemon_only:
-            run_core(conf, results, args)
+        if not args.daemon_only and results:
+            try:
+                run_core(conf, results, args)
+            except Exception as exc:  # keep the daemon's figures
+                results[-1].notes.append(f"core.tick failed: {type(exc).__name__}: {exc}")
     return results
 
 
