@@ -19,8 +19,10 @@ can run smaller ones). Per size it prints, beside issue 11's targets:
 * ``core.tick`` end to end in this process on an equivalent core
   (:mod:`bench.scale_core`), measured after the daemon has stopped.
 
-A size whose fill does not finish within ``--budget`` seconds is measured at
-the count it reached, reported as over budget, and larger sizes are skipped.
+A size whose fill does not finish within ``--budget`` seconds, or during
+which the daemon leaves a submission unanswered for ``--stall`` seconds, is
+measured at the count it reached, reported as such, and larger sizes are
+skipped; every command has a ``--timeout``, so nothing waits forever.
 ``--json FILE`` writes every figure as JSON.
 """
 
@@ -63,6 +65,7 @@ class SizeResult:
     pending_jobs: int = 0
     pending_tasks: int = 0
     over_budget: bool = False
+    stalled: bool = False
     fill_seconds: float = 0.0
     refused: int = 0
     rate_first: float | None = None
@@ -106,7 +109,9 @@ def scale_cell(root: Path, conf: Path) -> Iterator[RunningCell]:
     try:
         yield cell
     finally:
-        d.timed(cell, ["qmaster", "stop", "--timeout", "600"], 610)
+        stopped = d.timed(cell, ["qmaster", "stop", "--timeout", "30"], 40)
+        if stopped.seconds is None and cell.cell.pidfile.exists() and d.pid_alive(cell.pid()):
+            cell.kill9()
 
 
 def _budget_note(result: SizeResult, what: str, budget: float) -> None:
@@ -118,7 +123,7 @@ def start_runners(cell: RunningCell, args: argparse.Namespace) -> Baseline:
     """Fill every slot with a runner and wait until all of them run."""
     slots = HOSTS * SLOTS
     deadline = time.monotonic() + args.budget
-    got = d.fill(cell.cell.socket, 0, slots, runners=True, deadline=deadline)
+    got = d.fill(cell.cell.socket, 0, slots, runners=True, deadline=deadline, stall=args.stall)
     if len(got.job_ids) < slots or got.errors:
         raise RuntimeError(f"only {len(got.job_ids)} of {slots} runners accepted: {got.errors[:2]}")
     running = d.wait_running(cell.cell.socket, slots, deadline)
@@ -156,6 +161,9 @@ def restart(cell: RunningCell, result: SizeResult, timeout: float) -> None:
     """Time ``qmaster stop`` and ``qmaster start``; RSS once the restarted daemon settled."""
     stop = d.timed(cell, ["qmaster", "stop", "--timeout", str(timeout)], timeout + 10)
     result.stop_s = stop.seconds
+    if stop.seconds is None and d.pid_alive(cell.pid()):
+        cell.kill9()
+        result.notes.append("qmaster stop failed; the daemon was killed (SIGKILL) instead")
     start = d.timed(cell, ["qmaster", "start", "--timeout", str(timeout)], timeout + 10)
     result.start_s = start.seconds
     for what, t in (("qmaster stop", stop), ("qmaster start", start)):
@@ -169,18 +177,26 @@ def restart(cell: RunningCell, result: SizeResult, timeout: float) -> None:
 
 
 def fill_size(
-    cell: RunningCell, base: Baseline, pending: int, size: int, budget: float
+    cell: RunningCell, base: Baseline, pending: int, size: int, args: argparse.Namespace
 ) -> SizeResult:
-    """Submit pending jobs from ``pending`` up to ``size`` within ``budget`` seconds."""
+    """Submit pending jobs from ``pending`` up to ``size`` within the budget."""
     result = SizeResult(size, rate_empty=base.rate, rss_empty_bytes=base.rss_bytes)
-    started = time.monotonic()
-    got = d.fill(cell.cell.socket, pending, size, runners=False, deadline=started + budget)
+    started, budget = time.monotonic(), args.budget
+    got = d.fill(
+        cell.cell.socket, pending, size, runners=False, deadline=started + budget, stall=args.stall
+    )
     result.fill_seconds = time.monotonic() - started
     result.pending_jobs = pending + len(got.job_ids)
     result.pending_tasks = tasks_of(result.pending_jobs)
     result.refused = got.refused
     result.rate_first, result.rate_last = got.rate(first=True), got.rate(first=False)
     result.notes.extend(f"fill client: {e}" for e in got.errors[:2])
+    if any("timed out" in e for e in got.errors):
+        result.stalled = True
+        result.notes.append(
+            f"the daemon stopped answering submissions (none for {args.stall:g} s) "
+            f"at {result.pending_jobs:,} pending jobs"
+        )
     if result.pending_jobs < size:
         _budget_note(result, f"the fill to {size:,}", budget)
     print(f"filled to {result.pending_jobs:,} pending jobs in {result.fill_seconds:,.0f} s",
@@ -200,7 +216,7 @@ def run_daemon(
         base = start_runners(cell, args)
         pending = 0
         for n, size in enumerate(sizes):
-            result = fill_size(cell, base, pending, size, args.budget)
+            result = fill_size(cell, base, pending, size, args)
             results.append(result)
             victims = base.runners[n * VICTIMS_PER_SIZE : (n + 1) * VICTIMS_PER_SIZE]
             try:
@@ -264,7 +280,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help=f"pending jobs, comma separated (default {DEFAULT_SIZES}, "
                              f"or ${SIZES_ENV})")  # fmt: skip
     parser.add_argument("--budget", type=float, default=1800.0, help="seconds per size")
-    parser.add_argument("--timeout", type=float, default=600.0, help="seconds per command")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per command")
+    parser.add_argument(
+        "--stall", type=float, default=120.0, help="seconds without a reply: daemon stalled"
+    )
     parser.add_argument("--json", type=Path, help="write the figures to this file")
     only = parser.add_mutually_exclusive_group()
     only.add_argument("--daemon-only", action="store_true", help="skip core.tick")

@@ -56,12 +56,12 @@ class Fill:
 
 
 def _client(
-    queue: Any, path: Path, numbers: range, runners: bool, deadline: float
+    queue: Any, path: Path, numbers: range, runners: bool, deadline: float, stall: float
 ) -> None:  # pragma: no cover - runs in a forked process
     acks, ids = array("d"), array("q")
     refused, error = 0, ""
     try:
-        with Connection(path, timeout=max(deadline - time.monotonic(), 1.0) + 60) as conn:
+        with Connection(path, timeout=stall) as conn:  # a reply later than ``stall``: give up
             for n in numbers:
                 if time.monotonic() >= deadline:
                     break
@@ -80,14 +80,20 @@ def _client(
     queue.put((acks.tobytes(), ids.tobytes(), refused, error))
 
 
-def fill(path: Path, first: int, last: int, *, runners: bool, deadline: float) -> Fill:
-    """Submit jobs ``first`` .. ``last - 1`` from ``CLIENTS`` processes until ``deadline``."""
+def fill(
+    path: Path, first: int, last: int, *, runners: bool, deadline: float, stall: float
+) -> Fill:
+    """Submit jobs ``first`` .. ``last - 1`` from ``CLIENTS`` processes until ``deadline``.
+
+    A client whose request goes unanswered for ``stall`` seconds stops with an error.
+    """
     ctx = multiprocessing.get_context("fork")
     queue = ctx.Queue()
     result = Fill(time.monotonic())
     workers = [
         ctx.Process(
-            target=_client, args=(queue, path, range(first + k, last, CLIENTS), runners, deadline)
+            target=_client,
+            args=(queue, path, range(first + k, last, CLIENTS), runners, deadline, stall),
         )
         for k in range(CLIENTS)
     ]
@@ -95,7 +101,7 @@ def fill(path: Path, first: int, last: int, *, runners: bool, deadline: float) -
         w.start()
     for _ in workers:
         raw_acks, raw_ids, refused, error = queue.get(
-            timeout=max(deadline - time.monotonic(), 0) + 300
+            timeout=max(deadline - time.monotonic(), 0) + stall + 60
         )
         acks, ids = array("d"), array("q")
         acks.frombytes(raw_acks)
@@ -167,13 +173,18 @@ def timed(cell: RunningCell, argv: list[str], timeout: float) -> Timed:
 
 
 def qsub_samples(cell: RunningCell, runs: int, timeout: float) -> tuple[list[float], list[str]]:
-    """Wall seconds of ``runs`` qsub processes (each adds one pending job) and their errors."""
+    """Wall seconds of ``runs`` qsub processes (each adds one pending job) and their errors.
+
+    The first qsub that times out ends the samples: the daemon is not answering.
+    """
     argv = ["qsub", "-b", "y", "-terse", "-P", PROJECTS[0], "sleep", RUNTIME]
     times, errors = [], []
     for _ in range(runs):
         t = timed(cell, argv, timeout)
         if t.seconds is None:
             errors.append(t.error)
+            if t.error.startswith("timed out"):
+                break
         else:
             times.append(t.seconds)
     return times, errors

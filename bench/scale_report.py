@@ -80,6 +80,7 @@ def print_size(r: SizeResult) -> None:
     """Print one size's table and its notes."""
     rows = _rows(r)
     budget = " — OVER BUDGET" if r.over_budget else ""
+    budget += " — THE DAEMON STOPPED ANSWERING" if r.stalled else ""
     title = (
         f"scale: {r.pending_jobs:,} pending jobs ({r.pending_tasks:,} tasks) of {r.size:,}, "
         f"filled in {r.fill_seconds:,.0f} s{budget}"
