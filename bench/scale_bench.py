@@ -197,7 +197,7 @@ def fill_size(
             f"the daemon stopped answering submissions (none for {args.stall:g} s) "
             f"at {result.pending_jobs:,} pending jobs"
         )
-    if result.pending_jobs < size:
+    if result.pending_jobs < size and not result.stalled:
         _budget_note(result, f"the fill to {size:,}", budget)
     print(f"filled to {result.pending_jobs:,} pending jobs in {result.fill_seconds:,.0f} s",
           flush=True)  # fmt: skip
@@ -225,7 +225,7 @@ def run_daemon(
                 result.notes.append(f"measurement failed: {type(exc).__name__}: {exc}")
                 break
             pending = result.pending_jobs + RUNS  # the qsub samples stay pending
-            if result.over_budget:
+            if result.over_budget or result.stalled:
                 break
     return results
 
