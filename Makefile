@@ -40,8 +40,10 @@ pytest: $(STAMP) $(MANSTAMP)
 
 test: lint typecheck pytest
 
+# the scale part's sizes under make bench (python -m bench.scale_bench defaults to 10k,100k,1M)
+SCALE_SIZES ?= 10000
 bench: $(STAMP)
-	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/python -m bench
+	PATH="$(abspath $(BIN)):$$PATH" BENCH_SCALE_SIZES=$(SCALE_SIZES) $(BIN)/python -m bench
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -23,6 +23,7 @@ PARTS: dict[str, str] = {
     "jsv": "bench.jsv_bench",
     "ar": "bench.ar_bench",
     "seg": "bench.seg_bench",
+    "scale": "bench.scale_bench",
     "qacct": "bench.qacct_bench",
     "array": "bench.array_bench",
 }

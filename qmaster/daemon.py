@@ -75,6 +75,7 @@ class Daemon:
         self._flush_soon = False
         self._ticker_wakes_at = 0.0
         self._background: set[asyncio.Task[None]] = set()
+        self._tasks: asyncio.TaskGroup  # owns every task of the running daemon
         self.jsv = JsvGate(settings.jsv_pool_size)
         self.lock = CellLock(cell.lock)
         self.core: Core
@@ -185,14 +186,16 @@ class Daemon:
             if ready:
                 ready()
             async with asyncio.TaskGroup() as tg:
+                self._tasks = tg
                 background = [
+                    tg.create_task(self.server.sweep(), name="gdi-idle-sweeper"),
                     tg.create_task(self.committer.run(), name="committer"),
                     tg.create_task(self._ticker(), name="ticker"),
                     tg.create_task(self._flusher(), name="event-flusher"),
                 ]
                 await self.stopping.wait()
                 await self._shutdown()
-                for task in background:
+                for task in [*background, *self._background]:
                     task.cancel()
         finally:
             self._close()
@@ -281,7 +284,7 @@ class Daemon:
         for job in self.core.due_verifications(self.clock.now()):
             if job.job_id not in self._verifying:
                 self._verifying.add(job.job_id)
-                task = asyncio.create_task(
+                task = self._tasks.create_task(
                     self._reverify(job.job_id), name=f"reverify-{job.job_id}"
                 )
                 self._background.add(task)

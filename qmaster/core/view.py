@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING
 
 from qmaster.complexes.booking import Bookings, Debit
@@ -330,8 +331,6 @@ def task_debits(core: Core, job: Job, task: Task, view: View) -> tuple[Debit, ..
 
 
 def _pe_of(job: Job, pe: str, assignment: list[tuple[QueueState, int]]) -> bool:
-    from fnmatch import fnmatchcase
-
     return fnmatchcase(pe, str(job.spec["pe_name"])) and all(pe in q.pe_list for q, _ in assignment)
 
 

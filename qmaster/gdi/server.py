@@ -139,7 +139,6 @@ class GdiServer:
         self.idle_timeout = request_timeout * 6
         self.connections: set[GdiProtocol] = set()
         self._server: asyncio.AbstractServer | None = None
-        self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         prepare_socket_path(self.path)
@@ -151,12 +150,12 @@ class GdiServer:
             )
         finally:
             os.umask(old)
-        self._sweeper = asyncio.create_task(self._sweep(), name="gdi-idle-sweeper")
 
-    async def _sweep(self) -> None:
+    async def sweep(self) -> None:
         """Close connections idle (or stuck inside a frame) for longer than the idle timeout.
 
-        One sweep a second instead of a timer per read keeps the request path lean.
+        One sweep a second instead of a timer per read keeps the request path lean. It
+        runs until cancelled, as a task of the daemon's TaskGroup.
         """
         loop = asyncio.get_running_loop()
         while True:
@@ -169,8 +168,6 @@ class GdiServer:
 
     async def close(self, grace: float = 5.0) -> None:
         """Stop accepting, give open requests ``grace`` seconds, then close every connection."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
         if self._server is not None:
             self._server.close()
         loop = asyncio.get_running_loop()
