@@ -24,7 +24,8 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+import weakref
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,9 +35,12 @@ import structlog
 from structlog.typing import EventDict, WrappedLogger
 
 from qmaster.cell import DEFAULT_CONF_DIR, Cell
+from qmaster.core import Core, Outcome
+from qmaster.core.spool_image import SpoolImage
 from qmaster.logs import is_internal_error
 
 EXPECT_INTERNAL_ERRORS = "expect_internal_errors"
+NO_VALIDATE_STATE = "no_validate_state"
 
 BIN_DIR = Path(sys.executable).parent
 
@@ -131,6 +135,63 @@ def record_internal_errors() -> Iterator[list[dict[str, Any]]]:
         structlog.configure(processors=before)
 
 
+class CheckedCores:
+    """Validates every core built while installed after each ``handle`` and ``tick``.
+
+    Each core gets a fake spool (a :class:`SpoolImage`) that takes every
+    outcome's rows, so ``validate_state`` also compares the spool with memory.
+    A core made by ``Core.recover`` starts from the rows it was given.
+    """
+
+    def __init__(self) -> None:
+        self.images: weakref.WeakKeyDictionary[Core, SpoolImage] = weakref.WeakKeyDictionary()
+        self.checks = 0
+
+    def check(self, core: Core) -> None:
+        """Validate one core against its spool image."""
+        self.checks += 1
+        core.validate_state(self.images.get(core))
+
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Wrap the core's entry points for the rest of the test."""
+        init, recover = Core.__init__, Core.recover.__func__  # type: ignore[attr-defined]
+        handle, tick = Core.handle, Core.tick
+
+        def checked_init(core: Core, *args: Any, **kw: Any) -> None:
+            init(core, *args, **kw)
+            self.images[core] = SpoolImage.of_core(core)
+
+        def checked_recover(cls: type[Core], *args: Any, **kw: Any) -> Core:
+            core: Core = recover(cls, *args, **kw)
+            names = ("config", "settings", "jobs", "tasks", "counters", "now")
+            given = dict(zip(names, args, strict=False)) | kw
+            self.images[core] = SpoolImage.of_rows(
+                given["config"].to_rows(),
+                given["jobs"],
+                given["tasks"],
+                given["counters"],
+                given.get("ars"),
+            )
+            self.check(core)
+            return core
+
+        def stepped(step: Callable[..., Outcome]) -> Callable[..., Outcome]:
+            def checked_step(core: Core, *args: Any) -> Outcome:
+                out = step(core, *args)
+                image = self.images.get(core)
+                if image is not None:
+                    image.apply(out.spool)
+                self.check(core)
+                return out
+
+            return checked_step
+
+        monkeypatch.setattr(Core, "__init__", checked_init)
+        monkeypatch.setattr(Core, "recover", classmethod(checked_recover))
+        monkeypatch.setattr(Core, "handle", stepped(handle))
+        monkeypatch.setattr(Core, "tick", stepped(tick))
+
+
 def make_cell_env(root: Path, name: str = "default") -> dict[str, str]:
     """The environment for commands that should use the cell at ``root``."""
     env = dict(os.environ)
@@ -181,4 +242,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         f"{EXPECT_INTERNAL_ERRORS}: the test provokes internal errors in the qmaster on purpose",
+    )
+    config.addinivalue_line(
+        "markers",
+        f"{NO_VALIDATE_STATE}: the test changes a core's state behind its back on purpose, "
+        "so its cores are not validated after each stimulus",
     )
