@@ -24,7 +24,6 @@ import shutil
 import subprocess
 import sys
 import time
-import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -136,21 +135,28 @@ def record_internal_errors() -> Iterator[list[dict[str, Any]]]:
 
 
 class CheckedCores:
-    """Validates every core built while installed after each ``handle`` and ``tick``.
+    """Validates every core built while installed: after each ``handle`` and ``tick`` that
+    produced something (rows, records, logs, events), and all of them at the end.
 
     Each core gets a fake spool (a :class:`SpoolImage`) that takes every
-    outcome's rows, so ``validate_state`` also compares the spool with memory.
-    A core made by ``Core.recover`` starts from the rows it was given.
+    outcome's rows, so ``validate_state`` also compares the spool with memory
+    (a change made without its row shows at the next check). A core made by
+    ``Core.recover`` starts from the rows it was given.
     """
 
     def __init__(self) -> None:
-        self.images: weakref.WeakKeyDictionary[Core, SpoolImage] = weakref.WeakKeyDictionary()
+        self.images: dict[Core, SpoolImage] = {}
         self.checks = 0
 
     def check(self, core: Core) -> None:
         """Validate one core against its spool image."""
         self.checks += 1
         core.validate_state(self.images.get(core))
+
+    def check_all(self) -> None:
+        """Validate every core built since :meth:`install`."""
+        for core in list(self.images):
+            self.check(core)
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """Wrap the core's entry points for the rest of the test."""
@@ -181,7 +187,8 @@ class CheckedCores:
                 image = self.images.get(core)
                 if image is not None:
                     image.apply(out.spool)
-                self.check(core)
+                if out.spool or out.reports or out.logs or out.events:
+                    self.check(core)
                 return out
 
             return checked_step

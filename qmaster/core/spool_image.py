@@ -25,11 +25,11 @@ _last_config: list[tuple[object, dict[tuple[str, str], str]]] = []
 
 
 def config_rows(core: Core) -> dict[tuple[str, str], str]:
-    """The configuration's rows, rendered once per configuration state."""
+    """The configuration's rows, rendered once per configuration state (do not change it)."""
     state = core.config.state
     if not _last_config or _last_config[0][0] is not state:
         _last_config[:] = [(state, {(k, n): text for k, n, text in core.config.to_rows()})]
-    return dict(_last_config[0][1])
+    return _last_config[0][1]
 
 
 def as_stored(row: Row) -> Row:
@@ -59,7 +59,7 @@ class SpoolImage:
             for t, task in j.tasks.items()
         }
         image.ars = {i: as_stored(ar.to_row()) for i, ar in core.ars.items()}
-        image.config = config_rows(core)
+        image.config = dict(config_rows(core))
         return image
 
     @classmethod
@@ -110,15 +110,20 @@ class SpoolImage:
                 self.ars[ar_id] = as_stored(ar_row)
 
 
-def _compare(what: str, kept: dict[Any, Any], written: dict[Any, Any]) -> list[str]:
+def _differs(kept: Row, written: Row) -> bool:
+    return kept != written and as_stored(kept) != written
+
+
+def _compare(what: str, kept: dict[Any, Row], written: dict[Any, Row]) -> list[str]:
     problems = [f"{what} {key}: in memory, not spooled" for key in kept.keys() - written.keys()]
     problems += [f"{what} {key}: spooled, not in memory" for key in written.keys() - kept.keys()]
     for key in kept.keys() & written.keys():
-        if kept[key] != written[key]:
+        if _differs(kept[key], written[key]):
+            stored = as_stored(kept[key])
             diff = sorted(
                 name
-                for name in set(kept[key]) | set(written[key])
-                if kept[key].get(name) != written[key].get(name)
+                for name in set(stored) | set(written[key])
+                if stored.get(name) != written[key].get(name)
             )
             problems.append(f"{what} {key}: spooled row differs from memory in {diff}")
     return problems
@@ -126,19 +131,23 @@ def _compare(what: str, kept: dict[Any, Any], written: dict[Any, Any]) -> list[s
 
 def spool_problems(core: Core, written: SpoolImage) -> list[str]:
     """Every difference between what the core would write now and what it has written."""
-    now = SpoolImage.of_core(core)
-    problems = _compare("job", now.jobs, written.jobs)
-    problems += _compare("task", now.tasks, written.tasks)
-    problems += _compare("advance reservation", now.ars, written.ars)
-    for key in now.config.keys() ^ written.config.keys():
-        problems.append(
-            f"configuration {key}: only {'in memory' if key in now.config else 'spooled'}"
-        )
-    problems += [
-        f"configuration {key}: spooled text differs from memory"
-        for key in now.config.keys() & written.config.keys()
-        if now.config[key] != written.config[key]
-    ]
+    jobs = {i: j.to_row() for i, j in core.jobs.items()}
+    tasks = {(i, t): task.to_row() for i, j in core.jobs.items() for t, task in j.tasks.items()}
+    problems = _compare("job", jobs, written.jobs)
+    problems += _compare("task", tasks, written.tasks)
+    problems += _compare(
+        "advance reservation", {i: a.to_row() for i, a in core.ars.items()}, written.ars
+    )
+    config = config_rows(core)
+    if config != written.config:
+        for key in config.keys() ^ written.config.keys():
+            where = "in memory" if key in config else "spooled"
+            problems.append(f"configuration {key}: only {where}")
+        problems += [
+            f"configuration {key}: spooled text differs from memory"
+            for key in config.keys() & written.config.keys()
+            if config[key] != written.config[key]
+        ]
     return problems + _counter_problems(core, written.counters)
 
 

@@ -1,6 +1,8 @@
-"""Every core a unit test builds is validated after each stimulus (``validate_state``)."""
+"""Every core a unit test builds is validated after its stimuli (``validate_state``)."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import pytest
 
@@ -8,9 +10,14 @@ from qmaster.testing import NO_VALIDATE_STATE, CheckedCores
 
 
 @pytest.fixture(autouse=True)
-def checked_cores(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> CheckedCores:
-    """Validate each core after every handle and tick, unless the test is marked not to."""
+def checked_cores(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[CheckedCores]:
+    """Validate each core after its stimuli and at the end, unless the test is marked not to."""
     cores = CheckedCores()
-    if not request.node.get_closest_marker(NO_VALIDATE_STATE):
-        cores.install(monkeypatch)
-    return cores
+    if request.node.get_closest_marker(NO_VALIDATE_STATE):
+        yield cores
+        return
+    cores.install(monkeypatch)
+    yield cores
+    cores.check_all()
