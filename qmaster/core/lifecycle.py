@@ -100,6 +100,7 @@ def run_pass(core: Core, now: float, out: Outcome) -> None:
 
 def dispatch(core: Core, order: Order, now: float, out: Outcome) -> None:
     """Move a pending task to ``t`` on its assignment and book its slots."""
+    core.working_on = ("dispatch", order.job_id, order.task_id)
     job = core.jobs[order.job_id]
     job.pending.remove(order.task_id)
     task = Task(order.task_id, TaskState.PENDING)

@@ -166,6 +166,9 @@ class Core:
         self.zombies: deque[Job] = deque()
         self.now = -math.inf
         """The latest time a stimulus brought; the core refuses earlier ones."""
+        self.working_on: tuple[str, int, int] | None = None
+        """The timer (kind, job id, task id) or dispatch being handled; left set when that
+        step raises, so that the driver knows which job or task a bug is about."""
         self.schedule_at: float | None = None
         self._timers: list[Timer] = []
         self._seq = itertools.count()
@@ -243,9 +246,12 @@ class Core:
         out = Outcome()
         while self._timers and self._timers[0].at <= now:
             t = heapq.heappop(self._timers)
+            self.working_on = (t.kind, t.job_id, t.task_id)
             HOOKS.timer(t.kind)(self, t, now, out)
+        self.working_on = None
         if self.schedule_at is not None and self.schedule_at <= now and HOOKS.run_pass:
             HOOKS.run_pass(self, now, out)
+        self.working_on = None
         return out
 
     def next_deadline(self, busy: Collection[int] = ()) -> float | None:
