@@ -53,7 +53,7 @@ def put_in_error(core: Core, job_id: int, task_id: int | None, reason: str, now:
         task.move(job.job_id, TaskState.ERROR, "the qmaster failed on it twice")
         task.message = reason
         task.assignment = ()
-        task.suspended, task.remaining, task.plan = "", None, None
+        task.suspended, task.remaining, task.plan, task.debits = "", None, None, ()
         core.spool_task(out, job, task)
         out.reports.append(reports.job_log(job, tid, "error", "Eqw", now, message=reason))
         out.log("job_put_in_error", job_id=job.job_id, task_id=tid, reason=reason)

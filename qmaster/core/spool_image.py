@@ -154,7 +154,9 @@ def spool_problems(core: Core, written: SpoolImage) -> list[str]:
 def _counter_problems(core: Core, counters: dict[str, int]) -> list[str]:
     problems: list[str] = []
     for name, counter in (("job", core.next_job_id), ("ar", core.next_ar_id)):
-        if name in counters and counters[name] != counter:
+        # memory may be ahead (an id handed out for a submission the JSV then refused),
+        # never behind: a restart would hand out again an id already acknowledged
+        if counters.get(name, 0) > counter:
             problems.append(f"counter {name}: spooled {counters[name]}, in memory {counter}")
     spooled = {
         key.removeprefix(qstates.SPOOL_PREFIX): value

@@ -117,7 +117,7 @@ def check_tasks(core: Core) -> list[str]:
             problems.append(f"{name} is running without a start time")
         if state is TaskState.FINISHED and task.end_time is None:
             problems.append(f"{name} has finished without an end time")
-        if task.suspended and state is not TaskState.RUNNING:
+        if task.suspended and state not in (TaskState.RUNNING, TaskState.DELETING):
             problems.append(f"{name} is {state.value} and suspended ({task.suspended})")
         if task.suspended and task.remaining is None:
             problems.append(f"{name} is suspended without the runtime it has left")
@@ -175,6 +175,11 @@ def check_bookings(core: Core) -> list[str]:
             f"task {key[0]}.{key[1]} is not active but still books {booked.by_task[key]}"
         )
     for key in sorted(active.keys() & tasks_booked):
+        kept = active[key][1].debits
+        if kept and tuple(kept) != tuple(booked.by_task[key]):
+            problems.append(
+                f"task {key[0]}.{key[1]} books {booked.by_task[key]}, dispatched {kept}"
+            )
         want = {q: float(n) for q, n in active[key][1].assignment}
         have = _task_slots(booked.by_task[key])
         if want.keys() != have.keys() or any(abs(want[q] - have[q]) > _EPSILON for q in want):

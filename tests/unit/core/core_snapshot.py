@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from qmaster.core import Core
+from qmaster.core.spool_image import config_rows
 
 
 def snapshot(core: Core) -> dict[str, Any]:
@@ -16,6 +17,7 @@ def snapshot(core: Core) -> dict[str, Any]:
         },
         "ars": {i: ar.to_row() for i, ar in core.ars.items()},
         "config": core.config.state,
+        "config_rows": config_rows(core),
         "counters": (core.next_job_id, core.next_ar_id),
         "user_jobs": dict(+core.user_jobs),
         "qi_states": dict(core.qi_states),

@@ -23,9 +23,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 from pydantic import ValidationError
 
+from qmaster.conf.store import ClusterConfig
 from qmaster.core import Core, Identity, Outcome, Request
 from qmaster.core.spool_image import SpoolImage
-from qmaster.gdi.messages import ARGS
+from qmaster.gdi.messages import ARGS, JsvVerdictArgs
 from tests.unit.core.core_snapshot import snapshot
 from tests.unit.core.helpers import ALICE, BOB, ROOT, make_core
 
@@ -77,9 +78,13 @@ class CoreMachine(RuleBasedStateMachine):
             model = ARGS[op].model_validate(args)
         except ValidationError:
             return None  # refused at the wire, never reaches the core
+        return self._handle(Request(who, op, model))
+
+    def _handle(self, request: Request) -> Outcome:
+        op, args = request.op, request.args
         before = snapshot(self.core)
-        self.steps.append(f"{who.user} {op} {args} at {self.now}")
-        out = self.core.handle(Request(who, op, model), self.now)
+        self.steps.append(f"{request.identity.user} {op} {args} at {self.now}")
+        out = self.core.handle(request, self.now)
         self.image.apply(out.spool)
         if _refused(out):
             after = snapshot(self.core)
@@ -138,6 +143,64 @@ class CoreMachine(RuleBasedStateMachine):
         self._call(who, "submit", job=spec, verify=verify)
 
     @precondition(_has_jobs)
+    @rule(who=people, runtime=runtimes, array=st.booleans())
+    def submit_waiting_for_the_jsv(self, who: Identity, runtime: str, array: bool) -> None:
+        """The server JSV answered REJECT_WAIT: the daemon hands over the job with its id."""
+        spec: dict[str, Any] = {"CMDNAME": "job.sh", "CMDARGS": [runtime]}
+        if array:
+            spec.update(t_min=1, t_max=3)
+        args = ARGS["submit"].model_validate({"job": spec})
+        job_id = self.core.allocate_job_id()
+        self._handle(Request(who, "submit", args, job_id=job_id, jsv_wait="JSV says later"))
+
+    @precondition(lambda self: bool(self.core.verify_waiting))
+    @rule(data=st.data(), state=st.sampled_from(["ACCEPT", "CORRECT", "REJECT", "REJECT_WAIT"]))
+    def jsv_verdict(self, data: st.DataObject, state: str) -> None:
+        job_id = data.draw(st.sampled_from(sorted(self.core.verify_waiting)), label="job")
+        job = self.core.jobs[job_id]
+        spec = {**job.spec, "p": -5} if state == "CORRECT" else None
+        verdict = JsvVerdictArgs.model_validate(
+            {"job_id": job_id, "state": state, "job": spec, "message": "JSV"}
+        )
+        self._handle(Request(job.owner, "jsv_verdict", verdict))
+
+    @rule(host=st.sampled_from(["host3", "host4"]), jobs=st.booleans())
+    def kill_execd(self, host: str, jobs: bool) -> None:
+        self._call(ROOT, "kill_execd", hosts=[host], jobs=jobs)
+
+    @rule(hosts=st.sampled_from(["host1 host2 host3 host4", "host1 host2 host3", "host1 host2"]))
+    def hostgroup(self, hosts: str) -> None:
+        text = f"group_name @allhosts\nhostlist   {hosts}\n"
+        self._call(ROOT, "conf_modify", kind="hostgroup", text=text)
+
+    @rule()
+    def restart(self) -> None:
+        """The qmaster restarts: a core recovered from the spool holds the same jobs and ARs."""
+        image = self.image
+        tasks = [{**row, "job_id": key[0]} for key, row in image.tasks.items()]
+        config = ClusterConfig.from_rows([(k, n, text) for (k, n), text in image.config.items()])
+        again = Core.recover(
+            config,
+            self.core.settings,
+            list(image.jobs.values()),
+            tasks,
+            dict(image.counters),
+            self.now,
+            ars=list(image.ars.values()),
+        )
+        self.steps.append(f"restart at {self.now}")
+        kept, recovered = snapshot(self.core), snapshot(again)
+        for key in ("jobs", "tasks", "ars", "user_jobs", "qi_states", "config_rows"):
+            assert recovered[key] == kept[key], f"{key} differ after a restart"
+        self.core = again
+        self.image = SpoolImage.of_rows(
+            config.to_rows(),
+            list(image.jobs.values()),
+            tasks,
+            dict(image.counters),
+            list(image.ars.values()),
+        )
+
     @rule(data=st.data(), force=st.booleans())
     def qdel(self, data: st.DataObject, force: bool) -> None:
         who, refs = self._job_refs(data)
