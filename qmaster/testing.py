@@ -12,7 +12,8 @@ named by ``@pytest.mark.minige_conf(path)``) in a temporary directory, starts
 ``qmaster`` as a process on it, and stops it afterwards. A test fails when the
 daemon logged an internal error (a bug in minige) while it ran, unless it is
 marked ``@pytest.mark.expect_internal_errors``. Also here: object factories
-for core tests and an in-process daemon helper.
+for core tests and an in-process daemon helper; :mod:`qmaster.testing_cores`
+validates the cores a test builds.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,8 +35,6 @@ import structlog
 from structlog.typing import EventDict, WrappedLogger
 
 from qmaster.cell import DEFAULT_CONF_DIR, Cell
-from qmaster.core import Core, Outcome
-from qmaster.core.spool_image import SpoolImage
 from qmaster.logs import is_internal_error
 
 EXPECT_INTERNAL_ERRORS = "expect_internal_errors"
@@ -132,71 +131,6 @@ def record_internal_errors() -> Iterator[list[dict[str, Any]]]:
         yield seen
     finally:
         structlog.configure(processors=before)
-
-
-class CheckedCores:
-    """Validates every core built while installed: after each ``handle`` and ``tick`` that
-    produced something (rows, records, logs, events), and all of them at the end.
-
-    Each core gets a fake spool (a :class:`SpoolImage`) that takes every
-    outcome's rows, so ``validate_state`` also compares the spool with memory
-    (a change made without its row shows at the next check). A core made by
-    ``Core.recover`` starts from the rows it was given.
-    """
-
-    def __init__(self) -> None:
-        self.images: dict[Core, SpoolImage] = {}
-        self.checks = 0
-
-    def check(self, core: Core) -> None:
-        """Validate one core against its spool image."""
-        self.checks += 1
-        core.validate_state(self.images.get(core))
-
-    def check_all(self) -> None:
-        """Validate every core built since :meth:`install`."""
-        for core in list(self.images):
-            self.check(core)
-
-    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        """Wrap the core's entry points for the rest of the test."""
-        init, recover = Core.__init__, Core.recover.__func__  # type: ignore[attr-defined]
-        handle, tick = Core.handle, Core.tick
-
-        def checked_init(core: Core, *args: Any, **kw: Any) -> None:
-            init(core, *args, **kw)
-            self.images[core] = SpoolImage.of_core(core)
-
-        def checked_recover(cls: type[Core], *args: Any, **kw: Any) -> Core:
-            core: Core = recover(cls, *args, **kw)
-            names = ("config", "settings", "jobs", "tasks", "counters", "now")
-            given = dict(zip(names, args, strict=False)) | kw
-            self.images[core] = SpoolImage.of_rows(
-                given["config"].to_rows(),
-                given["jobs"],
-                given["tasks"],
-                given["counters"],
-                given.get("ars"),
-            )
-            self.check(core)
-            return core
-
-        def stepped(step: Callable[..., Outcome]) -> Callable[..., Outcome]:
-            def checked_step(core: Core, *args: Any) -> Outcome:
-                out = step(core, *args)
-                image = self.images.get(core)
-                if image is not None:
-                    image.apply(out.spool)
-                if out.spool or out.reports or out.logs or out.events:
-                    self.check(core)
-                return out
-
-            return checked_step
-
-        monkeypatch.setattr(Core, "__init__", checked_init)
-        monkeypatch.setattr(Core, "recover", classmethod(checked_recover))
-        monkeypatch.setattr(Core, "handle", stepped(handle))
-        monkeypatch.setattr(Core, "tick", stepped(tick))
 
 
 def make_cell_env(root: Path, name: str = "default") -> dict[str, str]:

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from qmaster.testing import NO_VALIDATE_STATE, CheckedCores
+from qmaster.testing import NO_VALIDATE_STATE
+from qmaster.testing_cores import CheckedCores
 
 
 @pytest.fixture(autouse=True)
