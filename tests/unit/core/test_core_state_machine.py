@@ -61,7 +61,9 @@ class CoreMachine(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
-        self.core: Core = make_core()
+        base = make_core()
+        # a job whose working directory is /nowhere goes into error state (Eqw) at its start
+        self.core = Core(base.config, base.settings, directory_exists=lambda d: d != "/nowhere")
         self.image = SpoolImage.of_core(self.core)
         self.now = NOON
         self.steps: list[str] = []
@@ -136,6 +138,8 @@ class CoreMachine(RuleBasedStateMachine):
             spec["l_hard"] = {"h_rt": draw(st.sampled_from(["0:0:2", "5", "0:10:0"]))}
         if draw(st.integers(0, 5), label="ar") == 0 and self.core.ars:
             spec["ar"] = draw(st.sampled_from(sorted(self.core.ars)))
+        if draw(st.integers(0, 7), label="wd") == 0:
+            spec["wd"] = draw(st.sampled_from(["/nowhere", "/tmp"]))
         for option in ("now", "notify", "r"):
             if draw(st.integers(0, 7), label=option) == 0:
                 spec[option] = draw(st.booleans())
@@ -143,6 +147,16 @@ class CoreMachine(RuleBasedStateMachine):
         self._call(who, "submit", job=spec, verify=verify)
 
     @precondition(_has_jobs)
+    @rule(data=st.data(), who=people, runtime=runtimes)
+    def submit_another(self, data: st.DataObject, who: Identity, runtime: str) -> None:
+        """Submissions twice as often as other requests, so that jobs pile up."""
+        self.submit(data, who, runtime)
+
+    @precondition(_has_jobs)
+    @rule(data=st.data(), force=st.booleans())
+    def qdel_another(self, data: st.DataObject, force: bool) -> None:
+        self.qdel(data, force)
+
     @rule(who=people, runtime=runtimes, array=st.booleans())
     def submit_waiting_for_the_jsv(self, who: Identity, runtime: str, array: bool) -> None:
         """The server JSV answered REJECT_WAIT: the daemon hands over the job with its id."""
@@ -187,6 +201,7 @@ class CoreMachine(RuleBasedStateMachine):
             dict(image.counters),
             self.now,
             ars=list(image.ars.values()),
+            directory_exists=self.core.directory_exists,
         )
         self.steps.append(f"restart at {self.now}")
         kept, recovered = snapshot(self.core), snapshot(again)
@@ -271,6 +286,10 @@ class CoreMachine(RuleBasedStateMachine):
         self._call(
             ROOT, "conf_attr", kind="cqueue", mode="change", name=queue, pairs=[[attr, value]]
         )
+
+    @rule(pe=st.sampled_from(["mpi", "make"]), slots=st.sampled_from(["0", "2", "999"]))
+    def pe_conf(self, pe: str, slots: str) -> None:
+        self._call(ROOT, "conf_attr", kind="pe", mode="change", name=pe, pairs=[["slots", slots]])
 
     @rule(
         who=people,
