@@ -114,6 +114,7 @@ def dispatch(core: Core, order: Order, now: float, out: Outcome) -> None:
     core.spool_task(out, job, task)
     _report(core, out, job, task, "sent", now, message="sent to execd")
     core.set_timer(now, "start", job.job_id, task.task_id)
+    core.working_on = None
 
 
 def fire(core: Core, timer: Timer, now: float, out: Outcome) -> None:
