@@ -43,6 +43,7 @@ from qmaster.jsv_requests import alter_verified, submit_verified
 from qmaster.spool.committer import CommitFailed, Committer
 from qmaster.spool.database import Spool, SpoolError
 from qmaster.spool.lock import CellLock, LockHeld
+from qmaster.ticker import SteadyClock, TickFailures
 
 log = logs.get("qmaster")
 
@@ -65,6 +66,8 @@ class Daemon:
         self.cell = cell
         self.settings = settings
         self.clock = clock or RealClock()
+        self.steady = SteadyClock(self.clock, lambda: self.core.now if hasattr(self, "core") else 0)
+        self.tick_failures = TickFailures()
         self.ignore_state_errors = ignore_state_errors
         self.host = socket.gethostname().split(".")[0]
         self.socket_path = settings.socket or cell.socket
@@ -141,7 +144,7 @@ class Daemon:
             snap.jobs,
             snap.tasks,
             snap.counters,
-            self.clock.now(),
+            self.steady.now(),
             ars=snap.ars,
             directory_exists=os.path.isdir,
         )
@@ -255,7 +258,7 @@ class Daemon:
     async def run_request(self, request: Request) -> Reply:
         """Hand a validated request to the core, commit its outcome, answer."""
         try:
-            out = self.core.handle(request, self.clock.now())
+            out = self.core.handle(request, self.steady.now())
         except Exception:
             log.exception("core_request_failed", op=request.op, user=request.identity.user)
             await self._recover_from_bug()
@@ -281,7 +284,7 @@ class Daemon:
         return await alter_verified(self.core, self.jsv, self.run_request, who, args)
 
     def _reverify_due(self) -> None:
-        for job in self.core.due_verifications(self.clock.now()):
+        for job in self.core.due_verifications(self.steady.now()):
             if job.job_id not in self._verifying:
                 self._verifying.add(job.job_id)
                 task = self._tasks.create_task(
@@ -340,7 +343,7 @@ class Daemon:
             if self.jsv.active:
                 self._reverify_due()
             deadline = self.core.next_deadline(self._verifying)
-            now = self.clock.now()
+            now = self.steady.now()
             if deadline is None or deadline > now:
                 wait = 1.0 if deadline is None else min(deadline - now, 1.0)
                 self._ticker_wakes_at = now + wait
@@ -350,14 +353,26 @@ class Daemon:
                         await self._wake.wait()
                 continue
             try:
-                out = self.core.tick(self.clock.now())
+                out = self.core.tick(self.steady.now())
                 await self.apply(out)
             except CommitFailed:
                 await asyncio.sleep(1.0)
-            except Exception:
-                log.exception("core_tick_failed")
-                await self._recover_from_bug()
-                await asyncio.sleep(1.0)
+            except Exception as exc:
+                await self._tick_failed(exc)
+
+    async def _tick_failed(self, exc: Exception) -> None:
+        """Throw the failed tick away; the second failure on a job or task puts it into
+        error state (see :mod:`qmaster.ticker`), else try again a second later."""
+        working_on = self.core.working_on
+        log.exception("core_tick_failed", working_on=working_on)
+        await self._recover_from_bug()
+        blamed = self.tick_failures.failed(working_on)
+        if blamed is None:
+            await asyncio.sleep(1.0)
+            return
+        with contextlib.suppress(CommitFailed):
+            out = self.tick_failures.quarantine(self.core, blamed, exc, self.steady.now())
+            await self.apply(out)
 
     def _flush_events(self) -> None:
         self._flush_soon = False

@@ -12,7 +12,8 @@ named by ``@pytest.mark.minige_conf(path)``) in a temporary directory, starts
 ``qmaster`` as a process on it, and stops it afterwards. A test fails when the
 daemon logged an internal error (a bug in minige) while it ran, unless it is
 marked ``@pytest.mark.expect_internal_errors``. Also here: object factories
-for core tests and an in-process daemon helper.
+for core tests and an in-process daemon helper; :mod:`qmaster.testing_cores`
+validates the cores a test builds.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from qmaster.cell import DEFAULT_CONF_DIR, Cell
 from qmaster.logs import is_internal_error
 
 EXPECT_INTERNAL_ERRORS = "expect_internal_errors"
+NO_VALIDATE_STATE = "no_validate_state"
 
 BIN_DIR = Path(sys.executable).parent
 
@@ -181,4 +183,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         f"{EXPECT_INTERNAL_ERRORS}: the test provokes internal errors in the qmaster on purpose",
+    )
+    config.addinivalue_line(
+        "markers",
+        f"{NO_VALIDATE_STATE}: the test changes a core's state behind its back on purpose, "
+        "so its cores are not validated after each stimulus",
     )

@@ -12,6 +12,7 @@ from qmaster.core import (
     query,
     queue_select,
     submit,
+    validate,
     verdicts,
 )
 from qmaster.core.jobs import Identity
@@ -33,5 +34,6 @@ __all__ = [
     "query",
     "queue_select",
     "submit",
+    "validate",
     "verdicts",
 ]

@@ -88,6 +88,9 @@ class Task:
     suspended: str = ""
     remaining: float | None = None
     restarted: bool = False  # rescheduled before (qmod -r): qstat's "R"
+    # what its dispatch booked (level kind, level, attribute, amount): a restart books it again,
+    # whatever changed in the configuration since (a host left its queue, a complex changed)
+    debits: tuple[tuple[str, str, str, float], ...] = ()
 
     @property
     def queue(self) -> str | None:
@@ -119,6 +122,7 @@ class Task:
             "suspended": self.suspended,
             "remaining": self.remaining,
             "restarted": self.restarted,
+            "debits": [list(d) for d in self.debits],
         }
 
     @classmethod
@@ -137,6 +141,9 @@ class Task:
             suspended=str(row.get("suspended") or ""),
             remaining=row.get("remaining"),
             restarted=bool(row.get("restarted")),
+            debits=tuple(
+                (str(k), str(n), str(a), float(v)) for k, n, a, v in row.get("debits") or ()
+            ),
         )
 
 

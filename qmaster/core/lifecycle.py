@@ -100,6 +100,7 @@ def run_pass(core: Core, now: float, out: Outcome) -> None:
 
 def dispatch(core: Core, order: Order, now: float, out: Outcome) -> None:
     """Move a pending task to ``t`` on its assignment and book its slots."""
+    core.working_on = ("dispatch", order.job_id, order.task_id)
     job = core.jobs[order.job_id]
     job.pending.remove(order.task_id)
     task = Task(order.task_id, TaskState.PENDING)
@@ -107,11 +108,13 @@ def dispatch(core: Core, order: Order, now: float, out: Outcome) -> None:
     task.assignment = order.assignment
     task.dispatch_time = now
     task.restarted = order.task_id in job.restarted
+    task.debits = tuple(order.debits)
     job.tasks[task.task_id] = task
-    core.booked.book((job.job_id, task.task_id), order.debits)
+    core.booked.book((job.job_id, task.task_id), task.debits)
     core.spool_task(out, job, task)
     _report(core, out, job, task, "sent", now, message="sent to execd")
     core.set_timer(now, "start", job.job_id, task.task_id)
+    core.working_on = None
 
 
 def fire(core: Core, timer: Timer, now: float, out: Outcome) -> None:
@@ -304,6 +307,7 @@ def remove_job(core: Core, job: Job, out: Outcome) -> None:
     """Forget a job whose tasks have all finished."""
     del core.jobs[job.job_id]
     core.reasons.pop(job.job_id, None)
+    core.verify_waiting.discard(job.job_id)
     remember_finished(core, job)
     core.user_jobs[job.owner.user] -= 1
     if core.user_jobs[job.owner.user] <= 0:
@@ -318,8 +322,9 @@ def restore_task_timers(core: Core, job: Job, now: float) -> None:
     watch_start_time(core, job, now)
     for task in job.tasks.values():
         if task.state in (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING):
-            view = recovery_view(core, now)
-            core.booked.book((job.job_id, task.task_id), task_debits(core, job, task, view))
+            # rows spooled before tasks kept their debits: worked out again
+            debits = task.debits or task_debits(core, job, task, recovery_view(core, now))
+            core.booked.book((job.job_id, task.task_id), debits)
         if task.state is TaskState.TRANSFERRING:
             core.set_timer(now, "start", job.job_id, task.task_id)
         elif task.state is TaskState.RUNNING:

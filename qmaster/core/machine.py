@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 from collections import Counter, deque
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -115,6 +116,8 @@ class Hooks:
     """After the pass: the passes of the jobs inside advance reservations (``arjobs``)."""
     job_left: Callable[[Core, Job, float, Outcome], None] | None = None
     """A task of a job inside an AR has ended (``arlife``)."""
+    validate: Callable[[Core, Any], None] | None = None
+    """Check every invariant of the core's state (``validate``)."""
 
     def timer(self, kind: str) -> TimerFn:
         """The handler of one timer kind."""
@@ -130,6 +133,15 @@ class Hooks:
 
 
 HOOKS = Hooks()
+
+
+class ClockWentBackwards(Exception):
+    """A driver handed the core a time before one it had already seen; nothing changed."""
+
+    def __init__(self, now: float, seen: float) -> None:
+        super().__init__(f"time went backwards: {now} is before {seen}, already seen")
+        self.now = now
+        self.seen = seen
 
 
 class Core:
@@ -152,7 +164,12 @@ class Core:
         self.reasons: dict[int, ReasonList] = {}
         # the last finished jobs, for qstat -s z (in memory only, as Grid Engine's zombies)
         self.zombies: deque[Job] = deque()
-        self.schedule_at: float | None = 0.0
+        self.now = -math.inf
+        """The latest time a stimulus brought; the core refuses earlier ones."""
+        self.working_on: tuple[str, int, int] | None = None
+        """The timer (kind, job id, task id) or dispatch being handled; left set when that
+        step raises, so that the driver knows which job or task a bug is about."""
+        self.schedule_at: float | None = None
         self._timers: list[Timer] = []
         self._seq = itertools.count()
         self._qi_by_name: dict[str, QueueInstanceConf] | None = None
@@ -182,8 +199,33 @@ class Core:
         assert isinstance(value, kind)
         return value
 
+    def advance(self, now: float) -> None:
+        """Take ``now`` as the time; raise :class:`ClockWentBackwards` for an earlier one.
+
+        The first time the core learns starts its scheduling passes.
+        """
+        if now < self.now:
+            raise ClockWentBackwards(now, self.now)
+        if self.now == -math.inf:
+            self.request_pass(now)
+        self.now = now
+
+    def validate_state(self, written: Any = None) -> None:
+        """Recompute what the core caches and raise ``InvalidState`` listing every difference.
+
+        ``written`` (a :class:`~qmaster.core.spool_image.SpoolImage`) also compares
+        the spooled rows with memory. See :mod:`qmaster.core.validate`.
+        """
+        assert HOOKS.validate is not None
+        HOOKS.validate(self, written)
+
+    def timer_list(self) -> list[Timer]:
+        """The timers set, stale ones included, in the order of the heap."""
+        return list(self._timers)
+
     def handle(self, request: Request, now: float) -> Outcome:
         """Answer one request; on a refusal nothing in the core has changed."""
+        self.advance(now)
         out = Outcome()
         fn = HANDLERS.get(request.op)
         if fn is None:
@@ -200,12 +242,16 @@ class Core:
 
     def tick(self, now: float) -> Outcome:
         """Fire due timers and run a scheduling pass if one is due."""
+        self.advance(now)
         out = Outcome()
         while self._timers and self._timers[0].at <= now:
             t = heapq.heappop(self._timers)
+            self.working_on = (t.kind, t.job_id, t.task_id)
             HOOKS.timer(t.kind)(self, t, now, out)
+        self.working_on = None
         if self.schedule_at is not None and self.schedule_at <= now and HOOKS.run_pass:
             HOOKS.run_pass(self, now, out)
+        self.working_on = None
         return out
 
     def next_deadline(self, busy: Collection[int] = ()) -> float | None:
@@ -310,6 +356,7 @@ class Core:
     ) -> Core:
         """Rebuild the core from spooled rows (after a clean stop or a crash)."""
         core = cls(config, settings, **kw)
+        core.advance(now)
         core.qi_states = qstates.restore(counters)
         core.set_timer(now, "qcal", 0, 0)  # calendar states at once, on the first tick
         by_job: dict[int, list[Task]] = {}

@@ -31,8 +31,9 @@ S = TaskState
 TRANSITIONS: dict[TaskState, frozenset[TaskState]] = {
     S.PENDING: frozenset({S.TRANSFERRING, S.ERROR, S.FINISHED}),
     S.TRANSFERRING: frozenset({S.RUNNING, S.ERROR, S.DELETING, S.FINISHED, S.PENDING}),
-    S.RUNNING: frozenset({S.DELETING, S.FINISHED, S.PENDING}),  # PENDING: qmod -r
-    S.DELETING: frozenset({S.FINISHED}),
+    # PENDING: qmod -r; ERROR (also from DELETING): the qmaster failed on it twice (quarantine)
+    S.RUNNING: frozenset({S.DELETING, S.FINISHED, S.PENDING, S.ERROR}),
+    S.DELETING: frozenset({S.FINISHED, S.ERROR}),
     S.ERROR: frozenset({S.PENDING, S.FINISHED}),
     S.FINISHED: frozenset(),
 }

@@ -20,6 +20,7 @@ import pytest
 
 from qmaster.cell import Cell
 from qmaster.cell_init import init_cell
+from qmaster.clock import Clock
 from qmaster.conf.settings import DaemonSettings
 from qmaster.daemon import Daemon
 from qmaster.gdi import client
@@ -60,11 +61,13 @@ class LiveDaemon:
         self.thread.join(timeout)
 
 
-def start_daemon(root: Path, settings: DaemonSettings | None = None) -> LiveDaemon:
+def start_daemon(
+    root: Path, settings: DaemonSettings | None = None, clock: Clock | None = None
+) -> LiveDaemon:
     """Create a cell under ``root`` and serve it from a thread; return once it is ready."""
     cell = Cell(root, "default")
     init_cell(cell)
-    daemon = Daemon(cell, settings or DaemonSettings())
+    daemon = Daemon(cell, settings or DaemonSettings(), clock=clock)
     ready = threading.Event()
     live = LiveDaemon(cell, daemon, threading.Thread(target=lambda: None))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from qmaster.core import Core, Identity, Outcome
-from tests.unit.core.helpers import ALICE, ROOT, T0, make_core, request
+from tests.unit.core.helpers import ALICE, ROOT, make_core, request
 
 HOUR = 3600.0
 
@@ -18,17 +18,17 @@ def ar_core(**settings: Any) -> Core:
 
 
 def qrsub(
-    core: Core, who: Identity = ALICE, now: float = T0, verify: str = "e", **spec: Any
+    core: Core, who: Identity = ALICE, now: float | None = None, verify: str = "e", **spec: Any
 ) -> Outcome:
     return request(core, who, "ar_submit", now, ar=spec, verify=verify)
 
 
-def ar_rows(core: Core, now: float = T0, **args: Any) -> list[dict[str, Any]]:
+def ar_rows(core: Core, now: float | None = None, **args: Any) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = request(core, ROOT, "ar_list", now, **args).data["ars"]
     return rows
 
 
-def ar_state(core: Core, ar_id: int, now: float = T0) -> str | None:
+def ar_state(core: Core, ar_id: int, now: float | None = None) -> str | None:
     """qrstat's state letter of one AR, or None when it is gone."""
     found = [r["state"] for r in ar_rows(core, now) if r["ar_id"] == ar_id]
     return found[0] if found else None

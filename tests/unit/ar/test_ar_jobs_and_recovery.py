@@ -94,7 +94,7 @@ def test_an_ar_with_every_option_reads_back_identical() -> None:
         "pe_name": "mpi", "pe_min": 2, "pe_max": 4, "masterq": ["all.q@host1"],
         "ckpt": "blcr", "now": False, "m": "bea", "M": ["alice@example.org"], "he": True,
     }  # fmt: skip
-    outs = [qrsub(core, **spec)]
+    outs = [request(core, ALICE, "ar_submit", T0, ar=spec, verify="e")]  # "now" is -now here
     assert texts(outs[0]) == ["Your advance reservation 1 has been granted"]
     again = _restart(core, _spooled(outs), T0 + 10)
     assert ar_rows(again, T0 + 10) == ar_rows(core, T0 + 10)

@@ -23,26 +23,29 @@ def make_core(**settings: Any) -> Core:
     return Core(config, CoreSettings(admins=frozenset({"root"}), **settings))
 
 
-def request(core: Core, who: Identity, op: str, now: float = T0, **args: Any) -> Outcome:
-    """Validate ``args`` as the daemon does and hand the request to the core."""
+def request(core: Core, who: Identity, op: str, now: float | None = None, **args: Any) -> Outcome:
+    """Validate ``args`` as the daemon does and hand the request to the core.
+
+    Without ``now``, at T0 or the core's time when that is later.
+    """
     model = ARGS[op].model_validate(args)
-    return core.handle(Request(who, op, model), now)
+    return core.handle(Request(who, op, model), max(T0, core.now) if now is None else now)
 
 
 def submit(
-    core: Core, who: Identity = ALICE, now: float = T0, verify: str = "n", **spec: Any
+    core: Core, who: Identity = ALICE, now: float | None = None, verify: str = "n", **spec: Any
 ) -> Outcome:
     spec.setdefault("CMDNAME", "job.sh")
     return request(core, who, "submit", now, job=spec, verify=verify)
 
 
-def rows(core: Core, now: float = T0, **args: Any) -> list[dict[str, Any]]:
+def rows(core: Core, now: float | None = None, **args: Any) -> list[dict[str, Any]]:
     out = request(core, ROOT, "job_list", now, **args)
     result: list[dict[str, Any]] = out.data["jobs"]
     return result
 
 
-def states(core: Core, now: float = T0) -> dict[str, str]:
+def states(core: Core, now: float | None = None) -> dict[str, str]:
     """``{"1": "r", "2.3": "qw"}``: the state column per job (and task range)."""
     return {
         f"{r['job_id']}{'.' + r['tasks'] if r['tasks'] else ''}": r["state"]
@@ -54,10 +57,10 @@ def texts(out: Outcome) -> list[str]:
     return [a.text for a in out.answers]
 
 
-def run_until(core: Core, until: float, start: float = T0) -> list[Outcome]:
-    """Tick the core at every deadline up to ``until``."""
+def run_until(core: Core, until: float, start: float | None = None) -> list[Outcome]:
+    """Tick the core at every deadline up to ``until`` (from ``start``, T0 or the core's time)."""
     outs = []
-    now = start
+    now = max(T0, core.now) if start is None else start
     while True:
         deadline = core.next_deadline()
         if deadline is None or deadline > until:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from qmaster.core.machine import MAX_ID
 from qmaster.gdi.answers import Status
 from tests.unit.core.helpers import (
@@ -137,6 +139,7 @@ def test_release_hold_with_alter():
     assert states(core) == {"1": "r"}
 
 
+@pytest.mark.no_validate_state  # changes the configuration behind the core's back
 def test_max_u_jobs_refuses_with_status_25():
     """The per-user job limit refuses with Grid Engine's text and NOTOK_DOAGAIN."""
     core = make_core()

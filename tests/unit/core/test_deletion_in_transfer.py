@@ -24,9 +24,9 @@ def _accts(outs: list[Outcome]) -> list[Acct]:
     return [r for o in outs for r in o.reports if isinstance(r, Acct)]
 
 
-def _in_transfer(core: Core, now: float = T0, **spec: Any) -> None:
+def _in_transfer(core: Core, now: float | None = None, **spec: Any) -> None:
     submit(core, now=now, CMDARGS=["100"], **spec)
-    core.tick(now)  # the pass dispatches: the task is "t" until its start timer fires
+    core.tick(now or T0)  # the pass dispatches: the task is "t" until its start timer fires
     assert states(core, now) == {"1": "t"}
 
 

@@ -39,7 +39,7 @@ def test_kej_needs_a_manager_and_a_known_host() -> None:
 
 
 def _queue_states(core: object) -> dict[str, str]:
-    rows = request(core, ROOT, "job_list", T0 + 2, full=True).data["queues"]  # type: ignore[arg-type]
+    rows = request(core, ROOT, "job_list", full=True).data["queues"]  # type: ignore[arg-type]
     return {str(q["name"]): str(q["states"]) for q in rows}
 
 

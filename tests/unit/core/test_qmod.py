@@ -25,7 +25,7 @@ def qmod(
     action: str,
     *targets: str,
     who: Identity = ROOT,
-    now: float = T0,
+    now: float | None = None,
     force: bool = False,
 ) -> Outcome:
     """One qmod request."""
@@ -33,7 +33,7 @@ def qmod(
 
 
 def queue_states(core: Core) -> dict[str, str]:
-    out = request(core, ROOT, "job_list", T0, full=True)
+    out = request(core, ROOT, "job_list", full=True)
     return {q["name"]: q["states"] for q in out.data["queues"]}
 
 

@@ -11,7 +11,7 @@ BASE = {"job_id", "prior", "name", "owner", "state", "submit_time", "start_time"
 BASE |= {"slots", "tasks"}
 
 
-def listing(core: Core, now: float = T0, **args: Any) -> dict[str, Any]:
+def listing(core: Core, now: float | None = None, **args: Any) -> dict[str, Any]:
     out = request(core, ROOT, "job_list", now, users=None, **args)
     assert not any(a.is_error for a in out.answers), [a.text for a in out.answers]
     data: dict[str, Any] = out.data

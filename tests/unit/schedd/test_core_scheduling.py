@@ -22,7 +22,7 @@ def _core(tmp_path: Path) -> Core:
 
 
 def _detail(core: Core, job_id: int) -> dict:  # type: ignore[type-arg]
-    out = request(core, ROOT, "job_detail", T0, job_ids=[str(job_id)])
+    out = request(core, ROOT, "job_detail", job_ids=[str(job_id)])
     return out.data["jobs"][0]  # type: ignore[no-any-return]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from qmaster.core.states import TaskState
 from schedd import schedule
 from tests.unit.core.helpers import ALICE, BOB, T0, make_core, run_until, submit
@@ -37,6 +39,7 @@ def test_task_cap_limits_running_tasks_of_an_array_job() -> None:
     assert texts(plan, 1) == ["not all array task may be started due to 'max_aj_instances'"]
 
 
+@pytest.mark.no_validate_state  # changes the job behind the core's back
 def test_tc_caps_running_tasks_in_the_cell() -> None:
     """qsub -t 1-6 -tc 2: two tasks run at a time."""
     core = make_core()
@@ -72,6 +75,7 @@ def test_maxujobs_in_the_cell() -> None:
     assert core.jobs[2].tasks
 
 
+@pytest.mark.no_validate_state  # changes the job behind the core's back
 def test_hold_jid_ad_task_waits_for_the_same_task_of_the_other_job() -> None:
     """-hold_jid_ad: task i starts only once task i of the named array job has finished."""
     core = make_core()

@@ -71,6 +71,7 @@ def test_the_cell_weights_come_from_the_scheduler_configuration() -> None:
     assert build_view(core, T0).weights == Weights(1.0, 0.1, 0.01, 0.0, 3_600_000.0)
 
 
+@pytest.mark.no_validate_state  # changes the job behind the core's back
 def test_the_core_hands_the_deadline_to_the_pass() -> None:
     """A job's dl (epoch seconds) reaches the scheduler as its deadline."""
     core = make_core()

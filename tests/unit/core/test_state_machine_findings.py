@@ -1,0 +1,41 @@
+"""Bugs the random state machine found, each kept as a plain regression test."""
+
+from __future__ import annotations
+
+from qmaster.core import Core, Request
+from qmaster.core.spool_image import SpoolImage
+from qmaster.gdi.messages import ARGS
+from tests.unit.core.helpers import ALICE, ROOT, T0, make_core, request, run_until, submit
+
+
+def _restart(core: Core, image: SpoolImage, now: float) -> Core:
+    tasks = [{**row, "job_id": key[0]} for key, row in image.tasks.items()]
+    return Core.recover(
+        core.config, core.settings, list(image.jobs.values()), tasks, image.counters, now
+    )
+
+
+def test_a_restart_keeps_the_booking_of_a_task_on_a_host_that_left_its_queue() -> None:
+    """A job running on a host taken out of @allhosts still holds its slot after a restart."""
+    core = make_core()
+    image = SpoolImage.of_core(core)
+    image.apply(submit(core, ALICE, T0, CMDARGS=["100"], l_hard={"hostname": "host4"}).spool)
+    for out in run_until(core, T0 + 1):
+        image.apply(out.spool)
+    text = "group_name @allhosts\nhostlist   host1 host2 host3\n"
+    image.apply(request(core, ROOT, "conf_modify", T0 + 1, kind="hostgroup", text=text).spool)
+    again = _restart(core, image, T0 + 2)
+    assert again.booked.by_task == core.booked.by_task
+    assert again.booked.slots("all.q@host4") == 1
+    again.validate_state()
+
+
+def test_deleting_a_job_waiting_for_verification_forgets_it_there_too() -> None:
+    """qdel of a vqw job: the job is gone, and so is its place among the waiting jobs."""
+    core = make_core()
+    args = ARGS["submit"].model_validate({"job": {"CMDNAME": "job.sh"}})
+    core.handle(Request(ALICE, "submit", args, job_id=core.allocate_job_id(), jsv_wait="later"), T0)
+    assert core.verify_waiting == {1}
+    request(core, ALICE, "delete", T0, job_ids=["1"])
+    assert core.jobs == {}
+    assert core.verify_waiting == set()
