@@ -7,7 +7,8 @@ import tracemalloc
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from qmaster.core import Core, Outcome
+from qmaster.conf.store import ClusterConfig
+from qmaster.core import Core, CoreSettings, Outcome
 from qmaster.core.outcome import SpoolDelta
 from tests.unit.core.helpers import ALICE, T0, make_core, request, rows, states, submit, texts
 
@@ -19,10 +20,11 @@ R = TypeVar("R")
 
 
 def _big_core() -> Core:
-    core = make_core()
-    core.config.global_conf.attrs["max_aj_tasks"] = "0"  # unlimited
-    core.config.global_conf.__dict__.pop("max_aj_tasks", None)
-    return core
+    """A core whose cell allows arrays of any size (``max_aj_tasks 0``) from the start."""
+    config = ClusterConfig.from_rows(make_core().config.to_rows())
+    config.global_conf.attrs["max_aj_tasks"] = "0"  # unlimited
+    config.global_conf.__dict__.pop("max_aj_tasks", None)
+    return Core(config, CoreSettings(admins=frozenset({"root"})))
 
 
 def _peak(step: Callable[[], R]) -> tuple[R, int]:

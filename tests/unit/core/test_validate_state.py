@@ -11,6 +11,7 @@ from qmaster.core.jobs import Task
 from qmaster.core.outcome import SpoolDelta
 from qmaster.core.spool_image import SpoolImage
 from qmaster.core.states import TaskState
+from qmaster.core.taskids import TaskIds
 from qmaster.core.validate import CHECKS, InvalidState, problems
 from tests.unit.ar.helpers import HOUR, ar_core, qrsub
 from tests.unit.core.helpers import ALICE, T0, make_core, run_until, submit
@@ -60,7 +61,7 @@ def test_a_task_both_pending_and_known_is_named() -> None:
     """A task id may not be pending and have a task object at once."""
     core, _ = _running_core()
     job = core.jobs[1]
-    job.pending = sorted([*job.pending, 1])
+    job.pending.add(1)
     assert "pending sets: job 1: tasks [1] are pending and have a task object" in _problems_of(core)
 
 
@@ -85,7 +86,7 @@ def test_a_finished_job_left_in_memory_is_named() -> None:
     core = make_core()
     submit(core, ALICE, T0)
     job = core.jobs[1]
-    job.pending = []
+    job.pending = TaskIds()
     job.tasks[0] = Task(0, TaskState.FINISHED, end_time=T0)
     assert any("every task has finished" in p for p in _problems_of(core))
 
