@@ -24,6 +24,7 @@ PARTS: dict[str, str] = {
     "ar": "bench.ar_bench",
     "seg": "bench.seg_bench",
     "qacct": "bench.qacct_bench",
+    "query": "bench.query_bench",
 }
 
 
