@@ -24,6 +24,7 @@ from qmaster.complexes.values import parse_time
 from qmaster.conf.settings import DaemonSettings
 from qmaster.conf.store import ClusterConfig
 from qmaster.core import Core, CoreSettings, Identity, Outcome, Request
+from qmaster.core.qstat_rows import ChunkedListing
 from qmaster.events.clients import EVENT_CLIENT_OPS, event_client_request
 from qmaster.events.subscribers import Subscribers
 from qmaster.events.writer import EventFiles
@@ -40,6 +41,7 @@ from qmaster.gdi.server import GdiServer, Reply, Stream, error_reply
 from qmaster.jsv.gate import JsvGate, job_of, refused_text
 from qmaster.jsv.protocol import ResultState
 from qmaster.jsv_requests import alter_verified, submit_verified
+from qmaster.listing_stream import listing_stream
 from qmaster.spool.committer import CommitFailed, Committer
 from qmaster.spool.database import Spool, SpoolError
 from qmaster.spool.lock import CellLock, LockHeld
@@ -247,7 +249,10 @@ class Daemon:
             return await self._submit_verified(who, args)
         if self.jsv.active and isinstance(args, AlterArgs):
             return await self._alter_verified(who, args)
-        return await self.run_request(Request(who, env.op, args))
+        reply = await self.run_request(Request(who, env.op, args))
+        if isinstance(reply.data, ChunkedListing):
+            return listing_stream(reply.answers, reply.data)
+        return reply
 
     async def run_request(self, request: Request) -> Reply:
         """Hand a validated request to the core, commit its outcome, answer."""
