@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from qmaster.core.holds import ad_held_tasks
+from qmaster.core.holds import ad_held_tasks, held_by_jid
 from qmaster.core.job_detail import pending_state, task_state
 from qmaster.core.job_filter import keeps, wants_zombies, zombie_row
 from qmaster.core.jobs import Job, format_id_runs
@@ -116,25 +116,27 @@ class JobListing:
 
     def compact_rows(self, job: Job) -> list[Row]:
         """The job's rows as lists (:func:`qmaster.core.qstat_rows.compact`)."""
-        if self._simple(job):
-            if not self._pending:
-                return []
-            state = pending_state(self.core, job)
-            prior = self.priors.prior(job)
-            row = [job.job_id, prior, job.name, job.owner.user, state, job.submit_time]
-            return [[*row, None, None, job.slots, None]]
-        return [compact(r) for r in self.rows(job)]
-
-    def _simple(self, job: Job) -> bool:
-        """A plain listing's pending job without tasks: one ``qw``/``hqw``/``vqw`` row."""
-        return (
+        spec = job.spec
+        if (  # a plain listing's pending job without tasks: one qw/hqw/vqw row
             self._plain
             and job.array is None
             and not job.tasks
             and not job.restarted
-            and bool(job.pending)
-            and not job.spec.get("hold_jid_ad")
-        )
+            and job.pending
+            and not spec.get("hold_jid_ad")
+        ):
+            if not self._pending:
+                return []
+            if job.verify_wait is not None:
+                state = "vqw"  # as pending_state
+            elif job.hold or (spec.get("hold_jid") and held_by_jid(self.core, job)):
+                state = "hqw"
+            else:
+                state = "qw"
+            prior = self.priors.prior(job)
+            row = [job.job_id, prior, job.name, job.owner.user, state, job.submit_time]
+            return [[*row, None, None, job.slots, None]]
+        return [compact(r) for r in self.rows(job)]
 
     def zombie_rows(self) -> list[dict[str, Any]]:
         """``-s z``: the rows of the jobs that finished last."""

@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any
 from qmaster.core.job_priority import priority_input, weights
 from qmaster.core.jobs import Job
 from qmaster.qstat_wire import Row, in_queue
+from schedd.priority import Bounds, PriorityInput, bounds, npprior, priority_of
 from schedd.priority import Priority as FullPriority
-from schedd.priority import PriorityInput, bounds, npprior, priority_of
 
 if TYPE_CHECKING:
     from qmaster.core.machine import Core
@@ -52,13 +52,30 @@ class Priors:
         if len(cache) > 2 * len(core.jobs) + 64:
             cache.clear()
         self._cache = cache
-        found = [self.input_of(j) for j in jobs]
-        self._bounds = bounds(found, self._weights, now)
+        self._inputs = {j.job_id: self.input_of(j) for j in jobs}
+        self._bounds = self._ranges(self._inputs.values())
+        self._same: dict[tuple[int, float, float], float] = {}
+
+    def _ranges(self, inputs: Iterable[PriorityInput]) -> Bounds:
+        """:func:`schedd.priority.bounds`; without a waiting time weight a job without a
+        deadline has its resource urgency as urgency, so only the others are worked out."""
+        inputs = list(inputs)
+        if self._weights.waiting_time:
+            return bounds(inputs, self._weights, self._now)
+        urgent = [i for i in inputs if i.deadline is not None]
+        plain = bounds(urgent, self._weights, self._now)
+        values = [i.rrcontr for i in inputs if i.deadline is None]
+        if not values:
+            return plain
+        tix = max([plain.max_tix, *(i.tickets for i in inputs)])
+        if not urgent:
+            return Bounds(min(values), max(values), tix)
+        return Bounds(min(plain.min_urg, *values), max(plain.max_urg, *values), tix)
 
     def input_of(self, job: Job) -> PriorityInput:
         """The job's priority inputs, worked out again only when its spec changed."""
         hit = self._cache.get(job.job_id)
-        if hit is not None and hit[0] is job.spec and hit[1].submit_time == job.submit_time:
+        if hit is not None and hit[0] is job.spec and hit[1].job_id == job.job_id:
             return hit[1]
         inp = priority_input(self._core, job)
         self._cache[job.job_id] = (job.spec, inp)
@@ -69,8 +86,22 @@ class Priors:
         return priority_of(self.input_of(job), self._bounds, self._weights, self._now)
 
     def prior(self, job: Job) -> float:
-        """The ``prior`` column: :func:`schedd.priority.priority_of`'s ``prio``, rounded."""
-        inp, w, b, now = self.input_of(job), self._weights, self._bounds, self._now
+        """The ``prior`` column: :func:`schedd.priority.priority_of`'s ``prio``, rounded.
+
+        Without a waiting time weight or a deadline it depends on the ``-p`` value, the
+        resource urgency and the tickets only: worked out once per such triple.
+        """
+        inp = self._inputs.get(job.job_id) or self.input_of(job)
+        if self._weights.waiting_time or inp.deadline is not None:
+            return self._prior(inp)
+        key = (inp.posix, inp.rrcontr, inp.tickets)
+        found = self._same.get(key)
+        if found is None:
+            found = self._same[key] = self._prior(inp)
+        return found
+
+    def _prior(self, inp: PriorityInput) -> float:
+        w, b, now = self._weights, self._bounds, self._now
         wtcontr = w.waiting_time * max(0.0, now - inp.submit_time)
         dlcontr = 0.0
         if inp.deadline is not None:

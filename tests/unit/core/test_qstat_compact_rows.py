@@ -6,9 +6,11 @@ from typing import Any
 
 import pytest
 
-from qmaster.core import Core
-from qmaster.core.qstat_rows import ChunkedListing
+from qmaster.core import Core, job_priority, qstat_rows
+from qmaster.core.job_priority import JobPriorities
+from qmaster.core.qstat_rows import ChunkedListing, Priors
 from qmaster.qstat_wire import expand, in_queue
+from schedd.priority import Weights
 from tests.unit.core.helpers import ALICE, BOB, ROOT, T0, make_core, request, run_until, submit
 
 OPTIONS: list[dict[str, Any]] = [
@@ -104,3 +106,28 @@ def test_a_job_gone_between_frames_is_left_out() -> None:
     request(core, ROOT, "delete", T0 + 9, job_ids=["5"])
     ids = [r[0] for r in first["job_rows"]] + [r[0] for f in frames for r in f["job_rows"]]
     assert ids == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("waiting", [0.0, 0.25])
+def test_prior_column_is_the_schedulers_priority(
+    waiting: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The prior qstat shows is priority_of's, rounded, with deadlines, -p, tickets and
+    resource requests mixed, with and without a waiting time weight."""
+    core = make_core()
+    submit(core, ALICE, p=-100, N="low")
+    submit(core, ROOT, N="deadline")
+    submit(core, BOB, ot=30, N="tickets", now=T0 + 3)
+    submit(core, BOB, l_hard={"h_vmem": "2G"}, pe_name="make", pe_min=2, pe_max=2, N="big")
+    submit(core, ROOT, p=7, ot=3, now=T0 + 7)
+    for job_id, deadline in ((2, T0 + 500), (5, T0 + 50)):  # as a deadline user's -dl
+        core.jobs[job_id].spec = {**core.jobs[job_id].spec, "dl": deadline}
+    boosted = Weights(waiting_time=waiting)
+    monkeypatch.setattr(qstat_rows, "weights", lambda _: boosted)
+    monkeypatch.setattr(job_priority, "weights", lambda _: boosted)
+    assert len(core.jobs) == 5
+    priors = Priors(core, T0 + 20, core.jobs.values())
+    reference = JobPriorities(core, T0 + 20)
+    shown = [priors.prior(j) for j in core.jobs.values()]
+    assert shown == [round(reference.of(j).prio, 5) for j in core.jobs.values()]
+    assert len(set(shown)) >= 4
