@@ -75,8 +75,15 @@ def resource_urgency(core: Core, job: Job) -> float:
     hit = cache.get(job.job_id)
     if hit is not None and hit[0] is job.spec:
         return hit[1]
-    table = core.config.complexes
-    rr = _rrcontr(job.slots, _requests(table, job), _urgency_lookup(table))
+    hard = job.spec.get("l_hard") or {}
+    key = (job.slots, tuple((str(k), str(v)) for k, v in hard.items()))
+    same = core.per_config("rrcontr_by_request", dict, dict)  # most jobs ask alike
+    rr = same.get(key)
+    if rr is None:
+        if len(same) > 10_000:
+            same.clear()
+        table = core.config.complexes
+        rr = same[key] = _rrcontr(job.slots, _requests(table, job), _urgency_lookup(table))
     if len(cache) > 2 * len(core.jobs) + 64:
         cache.clear()
     cache[job.job_id] = (job.spec, rr)
