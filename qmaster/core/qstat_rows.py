@@ -16,9 +16,8 @@ queue come in the first frame and the others follow in job order, which is
 the order every text and XML layout prints them in.
 
 The ``prior`` column needs every job's priority normalised over all jobs:
-:class:`Priors` keeps each job's priority inputs while its spec object stays
-the same and works out the column with the arithmetic of
-:func:`schedd.priority.priority_of`.
+:class:`Priors` works it out once per distinct set of priority inputs, with
+the arithmetic of :func:`schedd.priority.priority_of`.
 """
 
 from __future__ import annotations
@@ -27,77 +26,69 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from qmaster.core.job_priority import priority_input, weights
+from qmaster.core.job_priority import priority_input, resource_urgency, weights
 from qmaster.core.jobs import Job
 from qmaster.qstat_wire import Row, in_queue
-from schedd.priority import Bounds, PriorityInput, bounds, npprior, priority_of
 from schedd.priority import Priority as FullPriority
+from schedd.priority import PriorityInput, bounds, npprior, priority_of
 
 if TYPE_CHECKING:
     from qmaster.core.machine import Core
 
 
-def _inputs(core: Core) -> dict[int, tuple[object, PriorityInput]]:
-    return core.per_config("qstat_prio_inputs", dict, dict)
+Signature = tuple[object, float, object, object]
 
 
 class Priors:
-    """Every job's priority normalised over the cell's jobs, as qstat shows it."""
+    """Every job's priority normalised over the cell's jobs, as qstat shows it.
+
+    A job's priority inputs are its ``-p`` value, its resource urgency, its tickets,
+    its deadline and (with a waiting time weight) its submit time. Most jobs of a big
+    cell share the first four: without a waiting time weight the ranges and the
+    ``prior`` column are worked out once per such *signature*, and nothing is kept
+    per job between requests.
+    """
 
     def __init__(self, core: Core, now: float, jobs: Iterable[Job]) -> None:
         self._core = core
         self._now = now
         self._weights = weights(core)
-        cache = _inputs(core)
-        if len(cache) > 2 * len(core.jobs) + 64:
-            cache.clear()
-        self._cache = cache
-        self._inputs = {j.job_id: self.input_of(j) for j in jobs}
-        self._bounds = self._ranges(self._inputs.values())
-        self._same: dict[tuple[int, float, float], float] = {}
-
-    def _ranges(self, inputs: Iterable[PriorityInput]) -> Bounds:
-        """:func:`schedd.priority.bounds`; without a waiting time weight a job without a
-        deadline has its resource urgency as urgency, so only the others are worked out."""
-        inputs = list(inputs)
+        self._shared: dict[Signature, PriorityInput] = {}
+        self._prior_of: dict[Signature, float] = {}
         if self._weights.waiting_time:
-            return bounds(inputs, self._weights, self._now)
-        urgent = [i for i in inputs if i.deadline is not None]
-        plain = bounds(urgent, self._weights, self._now)
-        values = [i.rrcontr for i in inputs if i.deadline is None]
-        if not values:
-            return plain
-        tix = max([plain.max_tix, *(i.tickets for i in inputs)])
-        if not urgent:
-            return Bounds(min(values), max(values), tix)
-        return Bounds(min(plain.min_urg, *values), max(plain.max_urg, *values), tix)
+            inputs = [priority_input(core, j) for j in jobs]
+        else:
+            inputs = [self._shared_input(j) for j in jobs]
+            inputs = list(self._shared.values()) if inputs else []
+        self._bounds = bounds(inputs, self._weights, now)
+
+    def _signature(self, job: Job) -> Signature:
+        spec = job.spec
+        return (spec.get("p", 0), resource_urgency(self._core, job), spec.get("ot"), spec.get("dl"))
+
+    def _shared_input(self, job: Job) -> PriorityInput:
+        key = self._signature(job)
+        found = self._shared.get(key)
+        if found is None:
+            found = self._shared[key] = priority_input(self._core, job)
+        return found
 
     def input_of(self, job: Job) -> PriorityInput:
-        """The job's priority inputs, worked out again only when its spec changed."""
-        hit = self._cache.get(job.job_id)
-        if hit is not None and hit[0] is job.spec and hit[1].job_id == job.job_id:
-            return hit[1]
-        inp = priority_input(self._core, job)
-        self._cache[job.job_id] = (job.spec, inp)
-        return inp
+        """The job's priority inputs."""
+        return priority_input(self._core, job)
 
     def full(self, job: Job) -> FullPriority:
         """The job's priority with its parts (``-pri``, ``-urg``, ``-ext``)."""
         return priority_of(self.input_of(job), self._bounds, self._weights, self._now)
 
     def prior(self, job: Job) -> float:
-        """The ``prior`` column: :func:`schedd.priority.priority_of`'s ``prio``, rounded.
-
-        Without a waiting time weight or a deadline it depends on the ``-p`` value, the
-        resource urgency and the tickets only: worked out once per such triple.
-        """
-        inp = self._inputs.get(job.job_id) or self.input_of(job)
-        if self._weights.waiting_time or inp.deadline is not None:
-            return self._prior(inp)
-        key = (inp.posix, inp.rrcontr, inp.tickets)
-        found = self._same.get(key)
+        """The ``prior`` column: :func:`schedd.priority.priority_of`'s ``prio``, rounded."""
+        if self._weights.waiting_time:
+            return self._prior(self.input_of(job))
+        key = self._signature(job)
+        found = self._prior_of.get(key)
         if found is None:
-            found = self._same[key] = self._prior(inp)
+            found = self._prior_of[key] = self._prior(self._shared_input(job))
         return found
 
     def _prior(self, inp: PriorityInput) -> float:
