@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import os
 import socket
 from collections.abc import Callable
@@ -23,9 +22,7 @@ from qmaster.cell import Cell
 from qmaster.clock import Clock, RealClock
 from qmaster.complexes.values import parse_time
 from qmaster.conf.settings import DaemonSettings
-from qmaster.conf.store import ClusterConfig
 from qmaster.core import Core, CoreSettings, Identity, Outcome, Request
-from qmaster.core.machine import recovered_tasks
 from qmaster.core.qstat_rows import ChunkedListing
 from qmaster.events.clients import EVENT_CLIENT_OPS, event_client_request
 from qmaster.events.subscribers import Subscribers
@@ -44,6 +41,7 @@ from qmaster.jsv.gate import JsvGate, job_of, refused_text
 from qmaster.jsv.protocol import ResultState
 from qmaster.jsv_requests import alter_verified, submit_verified
 from qmaster.listing_stream import listing_stream
+from qmaster.recovery import RecoveryFailed, recover_core
 from qmaster.spool.committer import CommitFailed, Committer
 from qmaster.spool.database import Spool, SpoolError
 from qmaster.spool.lock import CellLock, LockHeld
@@ -132,42 +130,15 @@ class Daemon:
         )
 
     def _recover(self) -> Core:
-        """The core as the spool holds it; one log line says what came back in how long.
-
-        The cyclic garbage collector is off while the rows are turned into objects (it
-        would walk every object made so far, again and again) and the recovered objects
-        are then frozen out of its walks: they live as long as their jobs.
-        """
-        started = self.clock.monotonic()
-        collecting = gc.isenabled()
-        gc.disable()
         try:
-            snap = self.spool.load_lazily(ignore_errors=self.ignore_state_errors)
-            config = ClusterConfig.from_rows(snap.config)
-            core = Core.recover(
-                config,
+            return recover_core(
+                self.spool,
                 self._core_settings(),
-                snap.jobs,
-                snap.tasks,
-                snap.counters,
-                self.clock.now(),
-                ars=snap.ars,
-                directory_exists=os.path.isdir,
+                self.clock,
+                ignore_errors=self.ignore_state_errors,
             )
-        except (SpoolError, ValueError) as exc:
-            raise StartupError(f"cannot recover the spooled state: {exc}") from exc
-        finally:
-            if collecting:
-                gc.enable()
-        gc.freeze()
-        log.info(
-            "state_recovered",
-            jobs=len(core.jobs),
-            tasks=recovered_tasks(core),
-            ars=len(core.ars),
-            seconds=round(self.clock.monotonic() - started, 3),
-        )
-        return core
+        except RecoveryFailed as exc:
+            raise StartupError(str(exc)) from exc
 
     def _reload(self) -> None:
         """After a failed commit, memory goes back to what the spool holds."""

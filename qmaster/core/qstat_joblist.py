@@ -10,16 +10,14 @@ plain listing's pending job without tasks takes a short path.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from qmaster.core.holds import ad_held_tasks, held_by_jid
-from qmaster.core.job_detail import pending_state, task_state
+from qmaster.core.holds import held_by_jid
 from qmaster.core.job_filter import keeps, wants_zombies, zombie_row
-from qmaster.core.jobs import Job, format_id_runs
+from qmaster.core.jobs import Job
 from qmaster.core.qstat_listing import Shown, enrich, keep_rows, per_queue
 from qmaster.core.qstat_rows import Priors
-from qmaster.core.states import TaskState
 from qmaster.gdi.messages import JobListArgs
 from qmaster.qstat_wire import Row, compact
 from qmaster.state_filter import PENDING, selected_holds
@@ -28,50 +26,9 @@ if TYPE_CHECKING:
     from qmaster.core.machine import Core
 
 
-def _row(job: Job, prior: float, state: str, **kw: Any) -> dict[str, Any]:
-    return {
-        "job_id": job.job_id,
-        "prior": round(prior, 5),
-        "name": job.name,
-        "owner": job.owner.user,
-        "state": state,
-        "submit_time": job.submit_time,
-        "start_time": kw.get("start_time"),
-        "queue": kw.get("queue"),
-        "slots": kw.get("slots", job.slots),
-        "tasks": kw.get("tasks"),
-    }
-
-
-def job_rows(core: Core, job: Job, prior: float) -> list[dict[str, Any]]:
-    """qstat's rows of one job: one per active task, one per run of pending tasks."""
-    rows: list[dict[str, Any]] = []
-    for task in sorted(job.tasks.values(), key=lambda t: t.task_id):
-        if task.state is TaskState.FINISHED:
-            continue
-        rows.append(
-            _row(
-                job,
-                prior,
-                task_state(task),
-                start_time=task.start_time or task.dispatch_time,
-                queue=task.queue,
-                slots=task.slots or job.slots,
-                tasks=str(task.task_id) if job.array else None,
-            )
-        )
-    if job.pending:
-        state = pending_state(core, job)
-        waiting = ad_held_tasks(core, job) if state == "qw" else set()
-        again = job.restarted if state == "qw" else set()
-        free = [t for t in job.pending if t not in waiting and t not in again]
-        rerun = [t for t in job.pending if t in again and t not in waiting]
-        for ids, shown in ((rerun, "Rq"), (free, state), (sorted(waiting), "hqw")):
-            if ids:
-                rows.append(
-                    _row(job, prior, shown, tasks=format_id_runs(ids) if job.array else None)
-                )
-    return rows
+RowsOfJob = Callable[["Core", Job, float], list[dict[str, Any]]]
+"""qstat's rows of one job at a priority, before ``-s`` and the options
+(:func:`qmaster.core.query.job_rows`)."""
 
 
 class JobListing:
@@ -84,8 +41,10 @@ class JobListing:
         bits: frozenset[str],
         shown: Shown | None,
         now: float,
+        job_rows: RowsOfJob,
     ) -> None:
         self.core = core
+        self.job_rows = job_rows
         self.args = args
         self.bits = bits
         self.shown = shown
@@ -110,7 +69,9 @@ class JobListing:
         options add."""
         core, args = self.core, self.args
         prio = self.priors.full(job)
-        mine = per_queue(job, keeps(core, job, job_rows(core, job, prio.prio), self.bits), args)
+        mine = per_queue(
+            job, keeps(core, job, self.job_rows(core, job, prio.prio), self.bits), args
+        )
         kept = keep_rows(core, job, mine, self.shown)
         return enrich(core, args, job, prio, kept, self.now) if kept else kept
 

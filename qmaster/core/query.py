@@ -10,8 +10,9 @@ from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.arlife import booking_key
 from qmaster.core.control import select_jobs
 from qmaster.core.errors import InvalidRequest
-from qmaster.core.job_detail import detail
-from qmaster.core.jobs import Job
+from qmaster.core.holds import ad_held_tasks
+from qmaster.core.job_detail import detail, pending_state, task_state
+from qmaster.core.jobs import Job, format_id_runs
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
 from qmaster.core.qinstances import letters
@@ -31,11 +32,57 @@ from qmaster.core.qstat_listing import (
 from qmaster.core.qstat_rows import ChunkedListing, cut, in_order, running_first
 from qmaster.core.qstates import shown
 from qmaster.core.sched_info import job_info_setting, summary
-from qmaster.core.states import ACTIVE
+from qmaster.core.states import ACTIVE, TaskState
 from qmaster.core.view import queue_alarms
 from qmaster.gdi.messages import JobDetailArgs, JobListArgs
 from qmaster.state_filter import DEFAULT, parse_state_filter
 from qmaster.version import VERSION
+
+
+def _row(job: Job, prior: float, state: str, **kw: Any) -> dict[str, Any]:
+    return {
+        "job_id": job.job_id,
+        "prior": round(prior, 5),
+        "name": job.name,
+        "owner": job.owner.user,
+        "state": state,
+        "submit_time": job.submit_time,
+        "start_time": kw.get("start_time"),
+        "queue": kw.get("queue"),
+        "slots": kw.get("slots", job.slots),
+        "tasks": kw.get("tasks"),
+    }
+
+
+def job_rows(core: Core, job: Job, prior: float) -> list[dict[str, Any]]:
+    """qstat's rows of one job: one per active task, one per run of pending tasks."""
+    rows: list[dict[str, Any]] = []
+    for task in sorted(job.tasks.values(), key=lambda t: t.task_id):
+        if task.state is TaskState.FINISHED:
+            continue
+        rows.append(
+            _row(
+                job,
+                prior,
+                task_state(task),
+                start_time=task.start_time or task.dispatch_time,
+                queue=task.queue,
+                slots=task.slots or job.slots,
+                tasks=str(task.task_id) if job.array else None,
+            )
+        )
+    if job.pending:
+        state = pending_state(core, job)
+        waiting = ad_held_tasks(core, job) if state == "qw" else set()
+        again = job.restarted if state == "qw" else set()
+        free = [t for t in job.pending if t not in waiting and t not in again]
+        rerun = [t for t in job.pending if t in again and t not in waiting]
+        for ids, shown in ((rerun, "Rq"), (free, state), (sorted(waiting), "hqw")):
+            if ids:
+                rows.append(
+                    _row(job, prior, shown, tasks=format_id_runs(ids) if job.array else None)
+                )
+    return rows
 
 
 def state_bits(states: str | None) -> frozenset[str]:
@@ -75,7 +122,7 @@ def handle_job_list(core: Core, req: Request, now: float, out: Outcome) -> None:
     if args.compact and "c" in args.group:  # -g c shows the cluster queues only
         out.data = data | {"job_rows": []}
         return
-    listing = JobListing(core, args, bits, shown, now)
+    listing = JobListing(core, args, bits, shown, now, job_rows)
     if not args.compact:
         data["jobs"] = listing.all_rows()
         out.data = data
