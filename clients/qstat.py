@@ -8,7 +8,9 @@ the pure renderers in :mod:`clients.qstat_render`: Grid Engine's text layouts,
 from __future__ import annotations
 
 import os
+import queue
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
@@ -228,13 +230,35 @@ def show_details(data: dict[str, Any], fmt: str, binding: bool = False) -> tuple
 
 
 def _following(conn: Connection, data: dict[str, Any]) -> Iterator[list[Any]]:
-    """The rows of the frames after ``data``, one frame at a time."""
-    while data.get("more"):
-        reply = conn.receive()
-        if reply is None:
-            raise GdiError("qmaster closed the connection in the middle of the job list")
-        data = reply.data or {}
-        yield data.get("job_rows") or []
+    """The rows of the frames after ``data``, one frame at a time.
+
+    A thread reads the frames as fast as the qmaster sends them, so a slow reader of
+    qstat's output (``qstat | less``) never holds the qmaster's side of the stream.
+    """
+    if not data.get("more"):
+        return
+    frames: queue.SimpleQueue[dict[str, Any] | BaseException | None] = queue.SimpleQueue()
+
+    def read() -> None:
+        try:
+            more = True
+            while more:
+                reply = conn.receive()
+                if reply is None:
+                    raise GdiError("qmaster closed the connection in the middle of the job list")
+                frame = reply.data or {}
+                frames.put(frame)
+                more = bool(frame.get("more"))
+        except BaseException as exc:  # handed over to the printing side
+            frames.put(exc)
+            return
+        frames.put(None)
+
+    threading.Thread(target=read, name="qstat-frames", daemon=True).start()
+    while (frame := frames.get()) is not None:
+        if isinstance(frame, BaseException):
+            raise frame
+        yield frame.get("job_rows") or []
 
 
 def stream_listing(args: dict[str, Any], *, fmt: str, full: bool, layout: Layout | None) -> int:
