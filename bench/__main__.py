@@ -26,6 +26,7 @@ PARTS: dict[str, str] = {
     "scale": "bench.scale_bench",
     "qacct": "bench.qacct_bench",
     "array": "bench.array_bench",
+    "query": "bench.query_bench",
 }
 
 

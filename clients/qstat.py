@@ -8,8 +8,10 @@ the pure renderers in :mod:`clients.qstat_render`: Grid Engine's text layouts,
 from __future__ import annotations
 
 import os
+import queue
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -17,7 +19,7 @@ import click
 
 from clients.common.errors import ClientError
 from clients.common.output import EXIT_ERROR, EXIT_OK, err, exit_code, print_answers
-from clients.common.shell import GeCommand, Transport, transport_of
+from clients.common.shell import GeCommand, Transport, default_transport, transport_of
 from clients.qstat_render.cluster import render_cluster
 from clients.qstat_render.columns import Layout
 from clients.qstat_render.detail import not_found, render_details
@@ -33,10 +35,13 @@ from clients.qstat_render.jsondoc import (
     render_summary_json,
 )
 from clients.qstat_render.listing import render_full, render_full_listing, render_list
+from clients.qstat_render.stream import ListingWriter
 from clients.qstat_render.summary import render_summary
 from clients.qstat_render.text import render_jobs
 from clients.qstat_render.xml import render_cluster_xml, render_xml
+from qmaster.gdi.client import Connection, GdiError
 from qmaster.qstat_args import parse_explain, parse_group, parse_queue_states
+from qmaster.qstat_wire import expand
 from qmaster.state_filter import WRONG_ARGUMENT, parse_state_filter
 
 QSTAT_USAGE = """\
@@ -83,6 +88,11 @@ wc_qdomain                wc_cqueue@wc_hostgroup
 wc_queue                  wc_cqueue|wc_qdomain|wc_qinstance
 wc_queue_list             wc_queue[,wc_queue,...]
 """
+
+
+#: rows per frame of a streamed listing: big enough to keep frames few, small enough to print
+#: the first lines while the qmaster works out the rest
+CHUNK_ROWS = 5000
 
 
 def _users(values: Sequence[str]) -> list[str] | None:
@@ -219,6 +229,64 @@ def show_details(data: dict[str, Any], fmt: str, binding: bool = False) -> tuple
     return render_details(details, binding=binding), EXIT_OK
 
 
+def _following(conn: Connection, data: dict[str, Any]) -> Iterator[list[Any]]:
+    """The rows of the frames after ``data``, one frame at a time.
+
+    A thread reads the frames as fast as the qmaster sends them, so a slow reader of
+    qstat's output (``qstat | less``) never holds the qmaster's side of the stream.
+    """
+    if not data.get("more"):
+        return
+    frames: queue.SimpleQueue[dict[str, Any] | BaseException | None] = queue.SimpleQueue()
+
+    def read() -> None:
+        try:
+            more = True
+            while more:
+                reply = conn.receive()
+                if reply is None:
+                    raise GdiError("qmaster closed the connection in the middle of the job list")
+                frame = reply.data or {}
+                frames.put(frame)
+                more = bool(frame.get("more"))
+        except BaseException as exc:  # handed over to the printing side
+            frames.put(exc)
+            return
+        frames.put(None)
+
+    threading.Thread(target=read, name="qstat-frames", daemon=True).start()
+    while (frame := frames.get()) is not None:
+        if isinstance(frame, BaseException):
+            raise frame
+        yield frame.get("job_rows") or []
+
+
+def stream_listing(args: dict[str, Any], *, fmt: str, full: bool, layout: Layout | None) -> int:
+    """``job_list`` from the cell's qmaster in frames of compact rows, each printed as it
+    arrives (``-json`` and ``-g c`` print once all are in)."""
+    wire = {**args, "compact": True, "chunk": CHUNK_ROWS, "running_first": fmt != "json"}
+    with Connection() as conn:
+        reply = conn.call("job_list", wire)
+        if not reply.ok:
+            print_answers(reply.answers)
+            return exit_code(reply.answers)
+        data = reply.data or {}
+        if data.get("no_queues_after"):
+            err(f"no queues remaining after {data['no_queues_after']} queue selection")
+        head = [expand(r) for r in data.get("job_rows") or []]
+        if fmt == "json" or "cluster_queues" in data:
+            rows = head + [expand(r) for batch in _following(conn, data) for r in batch]
+            sys.stdout.write(show_jobs({**data, "jobs": rows}, full=full, fmt=fmt, layout=layout))
+            return EXIT_OK
+        queues = (data.get("queues") or []) if full else None
+        writer = ListingWriter(sys.stdout.write, fmt=fmt, full=full, layout=layout, queues=queues)
+        writer.head(head)
+        for batch in _following(conn, data):
+            writer.compact_rows(batch)
+        writer.end()
+    return EXIT_OK
+
+
 @click.command("qstat", cls=GeCommand, usage_text=QSTAT_USAGE)
 @click.option("-cb", "binding", is_flag=True)
 @click.option("-f", "full", is_flag=True)
@@ -263,11 +331,13 @@ def qstat_command(ctx: click.Context, /, **opts: Any) -> int:
         _check_queue_args(group, opts)
         full = full or bool(opts["explain"] or opts["queue_states"])
         full = full or opts["queue_resources"] is not None
+        layout = _layout(opts, group)
+        if transport is default_transport:
+            return stream_listing(_list_args(opts, full), fmt=fmt, full=full, layout=layout)
         reply = transport("job_list", _list_args(opts, full))
         if not reply.ok:
             print_answers(reply.answers)
             return exit_code(reply.answers)
-        layout = _layout(opts, group)
         data = reply.data or {}
         if data.get("no_queues_after"):
             err(f"no queues remaining after {data['no_queues_after']} queue selection")

@@ -22,8 +22,8 @@ from qmaster.cell import Cell
 from qmaster.clock import Clock, RealClock
 from qmaster.complexes.values import parse_time
 from qmaster.conf.settings import DaemonSettings
-from qmaster.conf.store import ClusterConfig
 from qmaster.core import Core, CoreSettings, Identity, Outcome, Request
+from qmaster.core.qstat_rows import ChunkedListing
 from qmaster.events.clients import EVENT_CLIENT_OPS, event_client_request
 from qmaster.events.subscribers import Subscribers
 from qmaster.events.writer import EventFiles
@@ -40,6 +40,8 @@ from qmaster.gdi.server import GdiServer, Reply, Stream, error_reply
 from qmaster.jsv.gate import JsvGate, job_of, refused_text
 from qmaster.jsv.protocol import ResultState
 from qmaster.jsv_requests import alter_verified, submit_verified
+from qmaster.listing_stream import listing_stream
+from qmaster.recovery import RecoveryFailed, recover_core
 from qmaster.spool.committer import CommitFailed, Committer
 from qmaster.spool.database import Spool, SpoolError
 from qmaster.spool.lock import CellLock, LockHeld
@@ -132,28 +134,15 @@ class Daemon:
         )
 
     def _recover(self) -> Core:
-        started = self.clock.monotonic()
         try:
-            snap = self.spool.load(ignore_errors=self.ignore_state_errors)
-            config = ClusterConfig.from_rows(snap.config)
-        except (SpoolError, ValueError) as exc:
-            raise StartupError(f"cannot recover the spooled state: {exc}") from exc
-        core = Core.recover(
-            config,
-            self._core_settings(),
-            snap.jobs,
-            snap.tasks,
-            snap.counters,
-            self.steady.now(),
-            ars=snap.ars,
-            directory_exists=os.path.isdir,
-        )
-        log.info(
-            "state_recovered",
-            jobs=len(core.jobs),
-            seconds=round(self.clock.monotonic() - started, 3),
-        )
-        return core
+            return recover_core(
+                self.spool,
+                self._core_settings(),
+                self.clock,
+                ignore_errors=self.ignore_state_errors,
+            )
+        except RecoveryFailed as exc:
+            raise StartupError(str(exc)) from exc
 
     def _reload(self) -> None:
         """After a failed commit, memory goes back to what the spool holds."""
@@ -253,7 +242,10 @@ class Daemon:
             return await self._submit_verified(who, args)
         if self.jsv.active and isinstance(args, AlterArgs):
             return await self._alter_verified(who, args)
-        return await self.run_request(Request(who, env.op, args))
+        reply = await self.run_request(Request(who, env.op, args))
+        if isinstance(reply.data, ChunkedListing):
+            return listing_stream(reply.answers, reply.data)
+        return reply
 
     async def run_request(self, request: Request) -> Reply:
         """Hand a validated request to the core, commit its outcome, answer."""
@@ -355,6 +347,9 @@ class Daemon:
             try:
                 out = self.core.tick(self.steady.now())
                 await self.apply(out)
+                # a tick that wrote nothing awaited nothing: let requests in before the next
+                # one, or passes longer than schedule_interval would starve the loop
+                await asyncio.sleep(0)
             except CommitFailed:
                 await asyncio.sleep(1.0)
             except Exception as exc:

@@ -20,7 +20,7 @@ Row = dict[str, Any]
 _EXT_RULE = "-" * 108
 
 
-def _jobs(rows: Sequence[Row], lay: Layout) -> str:
+def job_block(rows: Sequence[Row], lay: Layout) -> str:
     """Job lines, each followed by its ``-r`` block."""
     if not any(r.get("requirements") for r in rows):
         return job_lines(rows, lay)
@@ -37,7 +37,7 @@ def render_list(rows: Sequence[Row], lay: Layout) -> str:
     if not rows:
         return ""
     ordered = [r for r in rows if r.get("queue")] + [r for r in rows if not r.get("queue")]
-    return header(lay) + _jobs(ordered, lay)
+    return header(lay) + job_block(ordered, lay)
 
 
 def queue_block(queue: Row, ext: bool) -> str:
@@ -58,15 +58,15 @@ def render_full_listing(queues: Sequence[Row], rows: Sequence[Row], lay: Layout)
     parts: list[str] = [queue_header()] if queues else []
     for queue in queues:
         parts.append(queue_block(queue, lay.ext))
-        parts.append(_jobs([r for r in rows if r.get("queue") == queue["name"]], lay))
+        parts.append(job_block([r for r in rows if r.get("queue") == queue["name"]], lay))
     pending = [r for r in rows if not r.get("queue") and r.get("state") != "z"]
     if pending:
         parts.append(pending_banner(lay.ext))
-        parts.append(_jobs(pending, lay))
+        parts.append(job_block(pending, lay))
     finished = [r for r in rows if r.get("state") == "z"]
     if finished:
         parts.append(finished_banner(lay.ext))
-        parts.append(_jobs(finished, lay))
+        parts.append(job_block(finished, lay))
     return "".join(parts)
 
 

@@ -54,6 +54,19 @@ def job_row(row: Row, *, queue_column: bool = True, width: int = QUEUE_WIDTH) ->
     return line + "\n"
 
 
+def job_rows_compact(rows: Iterable[list[Any]]) -> str:
+    """The lines :func:`job_row` prints, from compact rows (:mod:`qmaster.qstat_wire`)."""
+    lines = []
+    for job_id, prior, name, owner, state, submit, start, queue, slots, tasks, *_ in rows:
+        when = ge_time(start if start is not None else submit)
+        lines.append(
+            f"{int(job_id):7d} {float(prior):7.5f} {name:<10.10} {owner:<12.12} "
+            f"{state:<5.5} {when} {queue or '':<30.30} {int(slots):5d} "
+            f"{str(tasks) if tasks else '       '}\n"
+        )
+    return "".join(lines)
+
+
 def running_first(rows: Iterable[Row]) -> list[Row]:
     """Rows in a queue before pending ones, each group in the order given."""
     rows = list(rows)

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import math
 import time
+
+_GE_TIMES: dict[int, str] = {}
+_ZONE: list[object] = [None]
 
 
 def ge_time(epoch: float) -> str:
-    """``%m/%d/%Y %H:%M:%S``, as the job listings print times."""
-    return time.strftime("%m/%d/%Y %H:%M:%S", time.localtime(epoch))
+    """``%m/%d/%Y %H:%M:%S``, as the job listings print times (each second formatted once:
+    a big listing has many jobs submitted in the same second; ``time.tzset`` forgets them)."""
+    if _ZONE[0] is not time.tzname or len(_GE_TIMES) > 100_000:
+        _ZONE[0] = time.tzname
+        _GE_TIMES.clear()
+    second = math.floor(epoch)
+    text = _GE_TIMES.get(second)
+    if text is None:
+        text = _GE_TIMES[second] = time.strftime("%m/%d/%Y %H:%M:%S", time.localtime(second))
+    return text
 
 
 def xml_time(epoch: float) -> str:

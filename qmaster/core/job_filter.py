@@ -11,6 +11,7 @@ keeps them in memory only, as Grid Engine keeps its zombie list.
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from qmaster.core.holds import hold_letters
@@ -49,21 +50,49 @@ def keeps(
     return kept
 
 
+@dataclass(slots=True)
+class FinishedJob(Job):
+    """What ``qstat -s z`` keeps of a finished job: the job without its tasks (an array's
+    tasks can be a million objects), their ids as qstat prints them and the first start."""
+
+    task_ids: str | None = None
+    first_start: float | None = None
+
+
+def finished(job: Job) -> FinishedJob:
+    """The record of ``job`` kept for ``qstat -s z``."""
+    starts = [t.start_time for t in job.tasks.values() if t.start_time is not None]
+    return FinishedJob(
+        job_id=job.job_id,
+        owner=job.owner,
+        submit_time=job.submit_time,
+        spec=job.spec,
+        array=job.array,
+        hold=job.hold,
+        task_ids=format_id_runs(sorted(job.tasks)) if job.array else None,
+        first_start=min(starts) if starts else None,
+    )
+
+
 def remember_finished(core: Core, job: Job) -> None:
-    """Keep a job that just finished for ``qstat -s z``, at most ``finished_jobs`` of them."""
+    """Keep a job that just finished for ``qstat -s z``, at most ``finished_jobs`` of them.
+
+    Grid Engine keeps its zombie list in memory only: so does minige, and only the
+    :class:`FinishedJob` record of each.
+    """
     limit = core.config.global_conf.finished_jobs
     zombies: deque[Job] = core.zombies
     if limit <= 0:
         zombies.clear()
         return
-    zombies.append(job)
+    zombies.append(finished(job))
     while len(zombies) > limit:
         zombies.popleft()
 
 
 def zombie_row(job: Job, prior: float) -> dict[str, Any]:
     """The row of a finished job: state ``z``, no queue, its tasks for an array."""
-    starts = [t.start_time for t in job.tasks.values() if t.start_time is not None]
+    record = job if isinstance(job, FinishedJob) else finished(job)
     return {
         "job_id": job.job_id,
         "prior": round(prior, 5),
@@ -71,10 +100,10 @@ def zombie_row(job: Job, prior: float) -> dict[str, Any]:
         "owner": job.owner.user,
         "state": "z",
         "submit_time": job.submit_time,
-        "start_time": min(starts) if starts else None,
+        "start_time": record.first_start,
         "queue": None,
         "slots": job.slots,
-        "tasks": format_id_runs(sorted(job.tasks)) if job.array else None,
+        "tasks": record.task_ids,
     }
 
 

@@ -64,22 +64,19 @@ def deadline_epoch(value: object) -> float | None:
     return None
 
 
-def _rr_cache(core: Core) -> dict[int, tuple[object, float]]:
-    """Resource contributions by job id, kept while the configuration stays the same."""
-    return core.per_config("rrcontr", dict, dict)
-
-
 def resource_urgency(core: Core, job: Job) -> float:
-    """The job's resource contribution, worked out once per spec (and configuration)."""
-    cache = _rr_cache(core)
-    hit = cache.get(job.job_id)
-    if hit is not None and hit[0] is job.spec:
-        return hit[1]
-    table = core.config.complexes
-    rr = _rrcontr(job.slots, _requests(table, job), _urgency_lookup(table))
-    if len(cache) > 2 * len(core.jobs) + 64:
-        cache.clear()
-    cache[job.job_id] = (job.spec, rr)
+    """The job's resource contribution, worked out once per slot count and hard requests
+    (and configuration): most jobs ask alike, and nothing is kept per job."""
+    hard = job.spec.get("l_hard")
+    key = (job.slots, tuple((str(k), str(v)) for k, v in hard.items()) if hard else ())
+    same: dict[tuple[int, tuple[tuple[str, str], ...]], float]
+    same = core.per_config("rrcontr_by_request", dict, dict)
+    rr = same.get(key)
+    if rr is None:
+        if len(same) > 10_000:
+            same.clear()
+        table = core.config.complexes
+        rr = same[key] = _rrcontr(job.slots, _requests(table, job), _urgency_lookup(table))
     return rr
 
 

@@ -21,7 +21,7 @@ import heapq
 import itertools
 import math
 from collections import Counter, deque
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -347,7 +347,7 @@ class Core:
         cls,
         config: ClusterConfig,
         settings: CoreSettings,
-        jobs: list[dict[str, Any]],
+        jobs: Iterable[dict[str, Any]],
         tasks: list[dict[str, Any]],
         counters: dict[str, int],
         now: float,
@@ -362,8 +362,10 @@ class Core:
         by_job: dict[int, list[Task]] = {}
         for row in tasks:
             by_job.setdefault(int(row["job_id"]), []).append(Task.from_row(row))
+        owners: dict[Identity, Identity] = {}
         for row in jobs:
             job = Job.from_row(row, by_job.get(int(row["job_id"]), []))
+            job.owner = owners.setdefault(job.owner, job.owner)  # one object per user
             core.jobs[job.job_id] = job
             core.user_jobs[job.owner.user] += 1
             if job.verify_wait:
@@ -375,3 +377,8 @@ class Core:
         if HOOKS.restore_ars is not None:
             HOOKS.restore_ars(core, ars or [], counters, now)
         return core
+
+
+def recovered_tasks(core: Core) -> int:
+    """How many tasks the core's jobs hold: pending ones and those that left pending."""
+    return sum(len(job.pending) + len(job.tasks) for job in core.jobs.values())

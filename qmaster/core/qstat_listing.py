@@ -266,6 +266,13 @@ def per_task(rows: list[dict[str, Any]], job: Job) -> list[dict[str, Any]]:
     return out
 
 
+def _usage(job: Job, row: dict[str, Any], now: float) -> dict[str, float] | None:
+    """``-ext``'s usage of a row in a queue (a pending row's tasks may be a range)."""
+    if not row.get("queue"):
+        return None
+    return task_usage(job, int(row["tasks"]) if row.get("tasks") and job.array else None, now)
+
+
 def enrich(
     core: Core, args: JobListArgs, job: Job, prio: Priority, rows: list[dict[str, Any]], now: float
 ) -> list[dict[str, Any]]:
@@ -279,8 +286,7 @@ def enrich(
         for row in rows:
             row.update(extra)
             if "ext" in args.columns:
-                task_id = int(row["tasks"]) if row.get("tasks") and job.array else None
-                row["usage"] = task_usage(job, task_id, now) if row.get("queue") else None
+                row["usage"] = _usage(job, row, now)
     if args.requirements:
         for row in rows:
             row["requirements"] = requirements(core, job, row)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from qmaster.complexes.load import running_slots_by_host, simulated_load
@@ -11,27 +12,24 @@ from qmaster.core.control import select_jobs
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.holds import ad_held_tasks
 from qmaster.core.job_detail import detail, pending_state, task_state
-from qmaster.core.job_filter import keeps, wants_zombies, zombie_row
-from qmaster.core.job_priority import JobPriorities
 from qmaster.core.jobs import Job, format_id_runs
 from qmaster.core.machine import Core, Request, handler
 from qmaster.core.outcome import Outcome
 from qmaster.core.qinstances import letters
+from qmaster.core.qstat_joblist import JobListing
 from qmaster.core.qstat_listing import (
     Shown,
     check,
     cq_summary,
     decorate_queues,
-    enrich,
     filter_queue_rows,
-    keep_rows,
     narrows,
-    per_queue,
     selected_instances,
     selects,
     shown_instances,
     wants_queues,
 )
+from qmaster.core.qstat_rows import ChunkedListing, cut, in_order, running_first
 from qmaster.core.qstates import shown
 from qmaster.core.sched_info import job_info_setting, summary
 from qmaster.core.states import ACTIVE, TaskState
@@ -105,7 +103,6 @@ def handle_job_list(core: Core, req: Request, now: float, out: Outcome) -> None:
     assert isinstance(args, JobListArgs)
     bits = state_bits(args.states)
     check(args)
-    users = None if args.users is None or "*" in args.users else set(args.users)
     data: dict[str, Any] = {"now": now}
     shown: Shown | None = None
     if wants_queues(args) or selects(args):
@@ -123,21 +120,26 @@ def handle_job_list(core: Core, req: Request, now: float, out: Outcome) -> None:
             shown = shown_instances(core, names)
         if wants_queues(args):
             data["queues"] = queues
-    prio = JobPriorities(core, now)
-    rows: list[dict[str, Any]] = []
-    for job in sorted(core.jobs.values(), key=lambda j: j.job_id):
-        if users is None or job.owner.user in users:
-            p = prio.of(job)
-            mine = per_queue(job, keeps(core, job, job_rows(core, job, p.prio), bits), args)
-            kept = keep_rows(core, job, mine, shown)
-            rows.extend(enrich(core, args, job, p, kept, now) if kept else kept)
-    if wants_zombies(bits):
-        for job in core.zombies:
-            if users is None or job.owner.user in users:
-                p = prio.of(job)
-                rows.extend(enrich(core, args, job, p, [zombie_row(job, p.prio)], now))
-    data["jobs"] = rows
-    out.data = data
+    if args.compact and "c" in args.group:  # -g c shows the cluster queues only
+        out.data = data | {"job_rows": []}
+        return
+    listing = JobListing(core, args, bits, shown, now, job_rows)
+    if not args.compact:
+        data["jobs"] = listing.all_rows()
+        out.data = data
+        return
+    rows_of = listing.compact_rows
+    if args.running_first:
+        data["job_rows"], others = running_first(core, listing.ids, rows_of)
+        rest = itertools.chain(others(), listing.zombie_compact())
+    else:
+        data["job_rows"] = []
+        rest = itertools.chain(in_order(core, listing.ids, rows_of), listing.zombie_compact())
+    if args.chunk is None:
+        data["job_rows"].extend(rest)
+        out.data = data
+    else:
+        out.data = ChunkedListing(data, cut(rest, args.chunk))
 
 
 def qtype_letters(qtype: tuple[str, ...], pe_list: tuple[str, ...]) -> str:

@@ -156,6 +156,11 @@ class JobListArgs(_Strict):
     queue_states: str | None = None
     no_empty: bool = False
     explain: str | None = None
+    # the reply's job rows as lists (qmaster/core/qstat_rows.py); with ``chunk``, streamed
+    # in frames of that many rows, running rows first (``running_first``)
+    compact: bool = False
+    chunk: int | None = Field(default=None, ge=1)
+    running_first: bool = False
 
 
 class JobDetailArgs(_Strict):

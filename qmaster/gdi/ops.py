@@ -58,6 +58,9 @@ Operations and their ``args`` -> ``data``:
                   answers: INFO ``Your job 1 ("x") has been submitted``
     job_list      {"users": [str] | null, "states": str | null, "full": bool}
                   -> {"jobs": [JobRow], "queues": [QueueRow] (with full), "now": float}
+                  with "compact": true, "job_rows": [[10 JobRow values, {extras}?]]
+                  instead of "jobs"; with "chunk": n as well, a stream of frames of at
+                  most n rows, each with "more" (see qmaster/core/qstat_rows.py)
     job_detail    {"job_ids": [str] | null}             -> {"jobs": [JobDetail], "missing": [str]}
     delete        {"job_ids": [str], "users": [str] | null, "force": bool}
                   ids may be "7", "7.3", "7.1-5:2" or a job name; answers one per job
