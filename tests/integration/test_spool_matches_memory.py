@@ -2,32 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
-from qmaster.core.spool_image import SpoolImage
-from qmaster.spool.database import Spool
 from tests.integration.live import LiveDaemon, job, wait_for
 
 pytestmark = pytest.mark.timeout(60)
-
-
-def _validate_against_the_spool(live: LiveDaemon) -> None:
-    """In the daemon's loop: let the writes land, read the spool back, validate the core."""
-
-    async def check() -> None:
-        await live.daemon.committer.drain()
-        spool = Spool(live.daemon.spool.path)
-        try:
-            snap = spool.load()
-        finally:
-            spool.close()
-        image = SpoolImage.of_rows(snap.config, snap.jobs, snap.tasks, snap.counters, snap.ars)
-        live.daemon.core.validate_state(image)
-
-    assert live.loop is not None
-    asyncio.run_coroutine_threadsafe(check(), live.loop).result(timeout=20)
 
 
 def test_the_real_spool_holds_what_the_core_holds(live: LiveDaemon) -> None:
@@ -38,7 +17,7 @@ def test_the_real_spool_holds_what_the_core_holds(live: LiveDaemon) -> None:
     wait_for(lambda: 3 not in _ids(live), what="job 3 finished")
     live.call("delete", {"job_ids": ["1.2"]})
     live.call("qmod", {"action": "sj", "targets": ["1.1"]})
-    _validate_against_the_spool(live)
+    live.validate_state()
 
 
 def _ids(live: LiveDaemon) -> set[int]:
