@@ -311,6 +311,15 @@ def check_calendars(core: Core) -> list[str]:
     return problems
 
 
+def check_ar_jobs(core: Core) -> list[str]:
+    """A job submitted into an advance reservation goes before its AR does."""
+    return [
+        f"job {job.job_id} is in advance reservation {job.spec['ar']}, which is gone"
+        for job in core.jobs.values()
+        if job.spec.get("ar") and int(job.spec["ar"]) not in core.ars
+    ]
+
+
 def check_timer_heap(core: Core) -> list[str]:
     """The timers are a heap: the earliest is always the next to fire."""
     heap = core.timer_list()
@@ -327,6 +336,7 @@ CHECKS: dict[str, Check] = {
     "task timers": check_task_timers,
     "advance reservation timers": check_ar_timers,
     "calendars": check_calendars,
+    "advance reservation jobs": check_ar_jobs,
     "timer heap": check_timer_heap,
 }
 """Every check run by :func:`validate_state`, by name."""

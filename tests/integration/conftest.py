@@ -25,6 +25,8 @@ def live(tmp_path: Path) -> Iterator[LiveDaemon]:
     running = start_daemon(tmp_path / "sge")
     try:
         yield running
+        if running.thread.is_alive() and not running.daemon.stopping.is_set():
+            running.validate_state()  # what the test left passes the core's invariants
     finally:
         running.stop()
     assert not running.thread.is_alive(), "daemon did not stop"

@@ -22,9 +22,11 @@ from qmaster.cell import Cell
 from qmaster.cell_init import init_cell
 from qmaster.clock import Clock
 from qmaster.conf.settings import DaemonSettings
+from qmaster.core.spool_image import SpoolImage
 from qmaster.daemon import Daemon
 from qmaster.gdi import client
 from qmaster.gdi.frames import HEADER, NEED_DATA, FrameDecoder
+from qmaster.spool.database import Spool
 
 
 @dataclass
@@ -54,6 +56,23 @@ class LiveDaemon:
         sock.settimeout(10)
         sock.connect(str(self.socket_path))
         return sock
+
+    def validate_state(self) -> None:
+        """In the daemon's loop: let the writes land, read the spool back and check the
+        core's state against it (``Core.validate_state``)."""
+
+        async def check() -> None:
+            await self.daemon.committer.drain()
+            spool = Spool(self.daemon.spool.path)
+            try:
+                snap = spool.load()
+            finally:
+                spool.close()
+            image = SpoolImage.of_rows(snap.config, snap.jobs, snap.tasks, snap.counters, snap.ars)
+            self.daemon.core.validate_state(image)
+
+        assert self.loop is not None
+        asyncio.run_coroutine_threadsafe(check(), self.loop).result(timeout=20)
 
     def stop(self, timeout: float = 15.0) -> None:
         if self.loop is not None and self.thread.is_alive():

@@ -236,11 +236,14 @@ class CoreMachine(RuleBasedStateMachine):
                     {"pe_name": "mpi", "pe_min": 2, "pe_max": 2},
                     {"CMDARGS": ["7"]},
                     {"h": True},
+                    {"ar": min(self.core.ars, default=1)},
+                    {"l_hard": {"hostname": "host2"}},
+                    {"t_min": 1, "t_max": 2},
                 ]
             ),
             label="changes",
         )
-        verify = draw(st.sampled_from(["n", "n", "e", "v"]), label="verify")
+        verify = draw(st.sampled_from(["n", "n", "e", "w", "v"]), label="verify")
         who, refs = self._job_refs(data)
         self._call(who, "alter", job_ids=refs, job=changes, verify=verify)
 
