@@ -369,6 +369,10 @@ def schedule(view: View, now: float, *, cache: bool = True) -> Plan:
         except Exception as exc:  # one job's fault must not stop the pass
             run.failed(job, exc)
     run.finish()
+    run.plan.load_decaying = any(
+        r.code == "overloaded" and run.load.added.get(run.by_name[name].host)
+        for name, r in run.full.items()
+    )
     run.plan.stats = {
         "category_hits": run.cats.hits,
         "category_misses": run.cats.misses,

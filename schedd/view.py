@@ -220,3 +220,6 @@ class Plan:
     stats: dict[str, int] = field(default_factory=dict)
     failed: dict[int, str] = field(default_factory=dict)
     """Jobs whose matching raised (kept pending, the pass went on), with the fault."""
+    load_decaying: bool = False
+    """A queue instance was in load alarm through job load adjustments that decay with
+    time: a later pass may find it open although nothing else changed."""

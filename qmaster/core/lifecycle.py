@@ -83,11 +83,13 @@ def run_pass(core: Core, now: float, out: Outcome) -> None:
     """Run one scheduling pass and apply its orders."""
     interval = core.config.sched_conf.schedule_interval
     core.schedule_at = now + interval if interval > 0 else None
+    core.sched_dirty = False
     view = build_view(core, now)
     core.reasons = {}
     if view.jobs:
         plan = schedule(view, now)
         core.reasons = plan.reasons
+        core.sched_dirty = core.sched_dirty or plan.load_decaying
         for job_id, fault in plan.failed.items():
             out.log("scheduler_job_failed", job_id=job_id, error=fault)
         for order in plan.orders:
@@ -217,6 +219,7 @@ def start(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
     workdir = job.spec.get("wd") or job.spec.get("cwd")
     if workdir and not core.directory_exists(str(workdir)):
         _release(core, job, task)
+        core.mark_changed(now)
         task.move(job.job_id, TaskState.ERROR, "working directory missing")
         task.message = f'error: can\'t chdir to directory "{workdir}": No such file or directory'
         task.assignment = ()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 from collections import Counter, deque
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -62,6 +63,15 @@ class Request:
 
 def _always(_: str) -> bool:
     return True
+
+
+QUERY_OPS = frozenset(
+    {"conf_show", "host_list", "job_detail", "job_list", "ping", "queue_select", "ar_list"}
+)
+"""Requests that only read: they never make a scheduling pass necessary."""
+QUIET_TIMERS = frozenset({"start", "qcal"})
+"""Timers that change nothing a pass looks at by themselves (a task in ``t`` starts; the
+calendar check): what they do change calls :meth:`Core.mark_changed` itself."""
 
 
 Handler = Callable[["Core", Request, float, Outcome], None]
@@ -153,6 +163,9 @@ class Core:
         # the last finished jobs, for qstat -s z (in memory only, as Grid Engine's zombies)
         self.zombies: deque[Job] = deque()
         self.schedule_at: float | None = 0.0
+        self.sched_dirty = True
+        """Something a pass looks at changed since the last pass (Grid Engine's scheduler
+        runs on events: a tick with nothing changed runs no pass)."""
         self._timers: list[Timer] = []
         self._seq = itertools.count()
         self._qi_by_name: dict[str, QueueInstanceConf] | None = None
@@ -196,6 +209,9 @@ class Core:
             out.spool = SpoolDelta()
             out.reports.clear()
             out.events.clear()
+            return out
+        if request.op not in QUERY_OPS:
+            self.mark_changed(now)
         return out
 
     def tick(self, now: float) -> Outcome:
@@ -204,16 +220,35 @@ class Core:
         while self._timers and self._timers[0].at <= now:
             t = heapq.heappop(self._timers)
             HOOKS.timer(t.kind)(self, t, now, out)
-        if self.schedule_at is not None and self.schedule_at <= now and HOOKS.run_pass:
+            if t.kind not in QUIET_TIMERS:
+                self.mark_changed(now)
+        if self.pass_due(now) and HOOKS.run_pass:
             HOOKS.run_pass(self, now, out)
         return out
+
+    def pass_due(self, now: float) -> bool:
+        """A pass is due: its time has come and something changed since the last one."""
+        return self.sched_dirty and self.schedule_at is not None and self.schedule_at <= now
+
+    def mark_changed(self, now: float) -> None:
+        """Something a scheduling pass looks at changed: the next regular pass runs.
+
+        The pass keeps the ``schedule_interval`` rhythm: after a quiet spell it comes at
+        the first interval boundary not before ``now``, as Grid Engine's would.
+        """
+        if self.sched_dirty:
+            return
+        self.sched_dirty = True
+        at, interval = self.schedule_at, self.config.sched_conf.schedule_interval
+        if at is not None and at < now and interval > 0:
+            self.schedule_at = at + math.ceil((now - at) / interval) * interval
 
     def next_deadline(self, busy: Collection[int] = ()) -> float | None:
         """The wall time at which the driver has something to do.
 
         ``busy`` names jobs whose re-verification the driver already runs.
         """
-        times = [t for t in (self.schedule_at,) if t is not None]
+        times = [t for t in (self.schedule_at,) if t is not None and self.sched_dirty]
         if self._timers:
             times.append(self._timers[0].at)
         times.extend(
@@ -242,7 +277,8 @@ class Core:
         heapq.heappush(self._timers, Timer(at, next(self._seq), kind, job_id, task_id))
 
     def request_pass(self, at: float) -> None:
-        """Ask for a scheduling pass no later than ``at``."""
+        """Ask for a scheduling pass no later than ``at`` (something changed)."""
+        self.mark_changed(at)
         if self.schedule_at is None or at < self.schedule_at:
             self.schedule_at = at
 
