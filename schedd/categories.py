@@ -111,6 +111,10 @@ class CategoryCache:
         self.hits = 0
         self.misses = 0
 
+    def peek(self, job: JobRequest) -> Category | None:
+        """The job's category if the pass has made it already (no count)."""
+        return self.entries.get(category_key(job, self.with_owner)) if self.enabled else None
+
     def category(self, job: JobRequest) -> Category:
         """The job's category, from the cache or evaluated now."""
         key = category_key(job, self.with_owner)

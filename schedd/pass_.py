@@ -30,6 +30,7 @@ from schedd.matching import (
     room,
     room_reason,
 )
+from schedd.merge import merged_order
 from schedd.order import dispatch_order
 from schedd.pe import Assignment, allocate, master_first
 from schedd.reasons import Reason, ReasonList
@@ -362,8 +363,13 @@ def schedule(view: View, now: float, *, cache: bool = True) -> Plan:
     ``cache=False`` evaluates every job from scratch (for comparison and the
     benchmark); the orders are the same.
     """
+    if view.groups is not None and not cache:  # every job, the slow way
+        view.jobs = [job for g in view.groups for job in (g.first, *g.rest)]
+        view.groups = None
     run = _Pass(view, now, cache)
-    for job in dispatch_order(view, now):
+    grouped = view.groups is not None
+    order = merged_order(view, run.cats, run.plan) if grouped else dispatch_order(view, now)
+    for job in order:
         try:
             run.job(job)
         except Exception as exc:  # one job's fault must not stop the pass

@@ -163,6 +163,8 @@ class Core:
         # the last finished jobs, for qstat -s z (in memory only, as Grid Engine's zombies)
         self.zombies: deque[Job] = deque()
         self.schedule_at: float | None = 0.0
+        self.sched_touched: set[int] = set()
+        """Jobs changed since the last pass (their spool rows were written)."""
         self.sched_dirty = True
         """Something a pass looks at changed since the last pass (Grid Engine's scheduler
         runs on events: a tick with nothing changed runs no pass)."""
@@ -212,7 +214,16 @@ class Core:
             return out
         if request.op not in QUERY_OPS:
             self.mark_changed(now)
+        self._touch(out)
         return out
+
+    def _touch(self, out: Outcome) -> None:
+        """Note the jobs an outcome changed: every change to a job is spooled."""
+        spool = out.spool
+        if spool.jobs:
+            self.sched_touched.update(spool.jobs)
+        if spool.tasks:
+            self.sched_touched.update(key[0] for key in spool.tasks)
 
     def tick(self, now: float) -> Outcome:
         """Fire due timers and run a scheduling pass if one is due."""
@@ -222,8 +233,10 @@ class Core:
             HOOKS.timer(t.kind)(self, t, now, out)
             if t.kind not in QUIET_TIMERS:
                 self.mark_changed(now)
+        self._touch(out)
         if self.pass_due(now) and HOOKS.run_pass:
             HOOKS.run_pass(self, now, out)
+            self._touch(out)
         return out
 
     def pass_due(self, now: float) -> bool:

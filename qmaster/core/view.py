@@ -22,6 +22,7 @@ from qmaster.core.jobs import Job, Task
 from qmaster.core.qinstances import for_scheduler
 from qmaster.core.schedjobs import job_request, pending_request, running_jobs_per_user
 from qmaster.core.schedlevels import (
+    LevelCache,
     build_global_level,
     build_host_level,
     build_queue_level,
@@ -182,12 +183,22 @@ def _advance(core: Core, now: float) -> tuple[list[Booked], frozenset[str]]:
     return spans, frozenset(queues)
 
 
-def assemble(core: Core, jobs: list[JobRequest], now: float, *, empty: bool = False) -> View:
-    """A view of the cell for ``jobs``; ``empty`` ignores every booking (``qsub -w v``)."""
+def assemble(
+    core: Core,
+    jobs: list[JobRequest],
+    now: float,
+    *,
+    empty: bool = False,
+    levels: LevelCache | None = None,
+) -> View:
+    """A view of the cell for ``jobs``; ``empty`` ignores every booking (``qsub -w v``).
+
+    The levels come from the core's cache unless ``levels`` are given."""
     booked = Bookings() if empty else core.booked
     running = {} if empty else running_slots_by_host(booked)
-    global_level, hosts = level_cache(core, running).view_hosts(booked, running)
-    queues = level_cache(core, running).view_queues(booked)
+    levels = levels or level_cache(core, running)
+    global_level, hosts = levels.view_hosts(booked, running)
+    queues = levels.view_queues(booked)
     if not empty:  # disabled, suspended or in error: no new jobs (qsub -w v ignores states)
         queues = for_scheduler(core, queues)
     advance, ar_queues = _advance(core, now)
@@ -224,7 +235,12 @@ def build_view(core: Core, now: float) -> View:
             request = pending_request(core, job, now, maxujobs)
             if request is not None:
                 jobs.append(request)
-    view = assemble(core, jobs, now)
+    return with_limits(core, assemble(core, jobs, now))
+
+
+def with_limits(core: Core, view: View) -> View:
+    """The view with ``maxujobs`` and each user's running jobs, when the limit is set."""
+    maxujobs = core.config.sched_conf.maxujobs
     if maxujobs:
         view.maxujobs = maxujobs
         view.user_running = running_jobs_per_user(core)

@@ -48,12 +48,18 @@ def _is_number(text: str) -> bool:
 
 
 def _recent(core: Core, since: float) -> list[tuple[tuple[tuple[str, int], ...], float]]:
-    """Running tasks dispatched after ``since``: their hosts with slots, and when."""
+    """Running tasks dispatched after ``since``: their hosts with slots, and when.
+
+    Only tasks holding a booking can be active, so the bookings say where to look."""
     out: list[tuple[tuple[tuple[str, int], ...], float]] = []
-    for job in core.jobs.values():
-        for task in job.tasks.values():
-            when = task.dispatch_time
-            if task.state in ACTIVE and when is not None and when > since:
-                hosts = tuple((name.partition("@")[2], n) for name, n in task.assignment)
-                out.append((hosts, when))
+    jobs = core.jobs
+    for job_id, task_id in core.booked.by_task:
+        job = jobs.get(job_id)  # advance reservations book under negative ids
+        task = job.tasks.get(task_id) if job is not None else None
+        if task is None:
+            continue
+        when = task.dispatch_time
+        if task.state in ACTIVE and when is not None and when > since:
+            hosts = tuple((name.partition("@")[2], n) for name, n in task.assignment)
+            out.append((hosts, when))
     return out
