@@ -91,7 +91,7 @@ def run_pass(core: Core, now: float, out: Outcome) -> None:
         plan = schedule(view, now)
         core.reasons = plan.reasons
         if index is not None and plan.skipped:
-            core.reasons = PassReasons(plan.reasons, plan.skipped, index.group_of)
+            core.reasons = PassReasons(plan.reasons, plan.skipped, index.waiting_group(core, now))
         core.sched_dirty = core.sched_dirty or plan.load_decaying
         for job_id, fault in plan.failed.items():
             out.log("scheduler_job_failed", job_id=job_id, error=fault)

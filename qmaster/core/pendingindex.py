@@ -81,6 +81,18 @@ class PendingIndex:
         found = self.where.get(job_id)
         return None if found is None else found[0]
 
+    def waiting_group(self, core: Core, now: float) -> Callable[[int], Hashable | None]:
+        """:meth:`group_of` for jobs a pass at ``now`` considered (a job still held by a
+        predecessor or its ``-a`` time was never in the pass, so has no reasons from it)."""
+
+        def group(job_id: int) -> Hashable | None:
+            job = core.jobs.get(job_id)
+            if job is None or pending_request(core, job, now, 0) is None:
+                return None
+            return self.group_of(job_id)
+
+        return group
+
     @property
     def timed(self) -> bool:
         """Some filed job has a deadline (its urgency grows with time)."""
