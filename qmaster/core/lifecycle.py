@@ -85,6 +85,7 @@ def run_pass(core: Core, now: float, out: Outcome) -> None:
     interval = core.config.sched_conf.schedule_interval
     core.schedule_at = now + interval if interval > 0 else None
     core.sched_dirty = False
+    core.touch(out)  # what this stimulus changed before the pass (an immediate job's submission)
     view, index = pass_view(core, now)
     core.reasons = {}
     if view.jobs:

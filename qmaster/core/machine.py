@@ -214,11 +214,11 @@ class Core:
             return out
         if request.op not in QUERY_OPS:
             self.mark_changed(now)
-        self._touch(out)
+        self.touch(out)
         return out
 
-    def _touch(self, out: Outcome) -> None:
-        """Note the jobs an outcome changed: every change to a job is spooled."""
+    def touch(self, out: Outcome) -> None:
+        """Note the jobs an outcome changed so far: every change to a job is spooled."""
         spool = out.spool
         if spool.jobs:
             self.sched_touched.update(spool.jobs)
@@ -233,10 +233,9 @@ class Core:
             HOOKS.timer(t.kind)(self, t, now, out)
             if t.kind not in QUIET_TIMERS:
                 self.mark_changed(now)
-        self._touch(out)
         if self.pass_due(now) and HOOKS.run_pass:
             HOOKS.run_pass(self, now, out)
-            self._touch(out)
+        self.touch(out)
         return out
 
     def pass_due(self, now: float) -> bool:
