@@ -94,3 +94,21 @@ def test_a_read_only_request_changes_nothing(passes: list[float]) -> None:
     assert not core.sched_dirty
     core.tick(T0 + 6)
     assert passes == []
+
+
+def test_a_load_alarm_from_recent_dispatches_clears_by_itself() -> None:
+    """Job load adjustments hold queues in alarm; as they decay the waiting jobs start,
+    with no other change to wake the scheduler."""
+    core = make_core()
+    attrs = core.config.sched_conf.attrs
+    attrs["job_load_adjustments"] = "np_load_avg=8"  # +2 np_load_avg per slot on 4 CPUs
+    attrs["load_adjustment_decay_time"] = "0:0:30"
+    for _ in range(4):
+        submit(core, CMDARGS=["1000"])
+    run_until(core, T0 + 0.5)
+    for _ in range(4):
+        submit(core, now=T0 + 1, CMDARGS=["1000"])
+    run_until(core, T0 + 2, start=T0 + 1)
+    assert list(states(core, T0 + 2).values()).count("qw") == 4  # every queue in alarm
+    run_until(core, T0 + 20, start=T0 + 2)
+    assert "qw" not in states(core, T0 + 20).values()
