@@ -19,7 +19,7 @@ from qmaster.complexes.load import running_slots_by_host
 from qmaster.core.holds import dispatchable_tasks, start_time
 from qmaster.core.machine import Core
 from qmaster.core.pendingindex import INDEX_KEY, PendingIndex
-from qmaster.core.schedjobs import RequestMemo, _limited, _request
+from qmaster.core.schedjobs import RequestMemo, _limited, _request, request_memo
 from qmaster.core.schedlevels import LEVELS_KEY, LevelCache
 from qmaster.core.view import assemble, with_limits
 from schedd import JobRequest, View
@@ -39,15 +39,18 @@ def fresh_request(job: Any) -> JobRequest:
     return with_category(_request(job))
 
 
-def scratch_view(core: Core, now: float) -> View:
-    """The view of a pass built from scratch: every level parsed, every job walked."""
+def scratch_view(core: Core, now: float, *, kept_requests: bool = False) -> View:
+    """The view of a pass built from scratch: every level parsed, every job walked and
+    its request derived again (``kept_requests``: each job's kept request copied with
+    its tasks, as every pass did before the pending index)."""
     maxujobs = core.config.sched_conf.maxujobs
     jobs: list[JobRequest] = []
     for job in core.jobs.values():
         if job.pending and not job.spec.get("ar"):
             tasks = dispatchable_tasks(core, job, now)
             if tasks:
-                request = replace(fresh_request(job), task_ids=tasks)
+                base = request_memo(job).base if kept_requests else fresh_request(job)
+                request = replace(base, task_ids=tasks)
                 jobs.append(_limited(core, job, request, maxujobs))
     levels = LevelCache(core, running_slots_by_host(core.booked))
     return with_limits(core, assemble(core, jobs, now, levels=levels))
