@@ -376,16 +376,14 @@ def schedule(view: View, now: float, *, cache: bool = True) -> Plan:
         except Exception as exc:  # one job's fault must not stop the pass
             run.failed(job, exc)
     run.finish()
-    run.plan.load_decaying = any(
-        r.code == "overloaded" and run.load.added.get(run.by_name[name].host)
-        for name, r in run.full.items()
-    )
+    run.plan.load_decaying = run.load.decaying(run.full, run.by_name)
     run.plan.stats = {
         "category_hits": run.cats.hits,
         "category_misses": run.cats.misses,
         "dispatched": len(run.plan.orders),
         "pending_jobs": len(run.plan.reasons),
         "reservations": len(run.plan.reservations),
+        "groups_skipped": len(run.plan.skipped),
     }
     return run.plan
 

@@ -1,9 +1,15 @@
 """Assemble the scheduler's view of the cell from the core's state.
 
 Every level (the ``global`` exechost when configured, each execution host,
-each queue instance) is built from the configuration with what the core has
+each queue instance) comes from the configuration with what the core has
 booked on it; the running tasks come with their expected end for
 reservations. A view belongs to one pass, which books into it.
+
+The levels are parsed once per configuration state
+(:mod:`qmaster.core.schedlevels`) and each job's request once per
+specification (:mod:`qmaster.core.schedjobs`); a view copies only what a pass
+books into. The regular pass takes its jobs from the pending index
+(:mod:`qmaster.core.pendingindex`); :func:`build_view` walks every job.
 """
 
 from __future__ import annotations
