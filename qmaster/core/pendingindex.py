@@ -9,8 +9,8 @@ merge the groups by priority and drop a whole group once its category is
 exhausted (:func:`schedd.merge.merged_order`): it looks at the jobs it
 dispatches and at one job per group, not at every pending job.
 
-The index is built once per configuration state; after that only the jobs a
-stimulus touched (every change to a job is spooled, so the spool rows of an
+The index is built at the first pass (and again if ``weight_priority``
+changes); after that only the jobs a stimulus touched (every change to a job is spooled, so the spool rows of an
 outcome name them: :attr:`Core.sched_touched`) are filed again at the start of
 the next pass. Whether a filed job may run *now* (a ``-hold_jid`` predecessor
 still there, a ``-a`` time to come) is decided as the pass reaches it.
@@ -45,26 +45,36 @@ def group_key(request: JobRequest, owner: str, group: str) -> Hashable:
 class PendingIndex:
     """Jobs with pending tasks, grouped, each group sorted in dispatch order."""
 
-    def __init__(self, core: Core) -> None:
-        self.weight = float(core.config.sched_conf.attrs["weight_priority"])
+    def __init__(self, core: Core, weight: float) -> None:
+        self.weight = weight
         self.groups: dict[Hashable, list[SortKey]] = {}
         self.where: dict[int, tuple[Hashable, SortKey]] = {}
         for job in core.jobs.values():
-            self.file(job)
+            found = self._place(job)
+            if found is not None:
+                self.groups.setdefault(found[0], []).append(found[1])
+                self.where[job.job_id] = found
+        for members in self.groups.values():
+            members.sort()
 
-    def file(self, job: Job) -> None:
-        """Put a job where it belongs now (nowhere without pending tasks or while held)."""
-        self.drop(job.job_id)
+    def _place(self, job: Job) -> tuple[Hashable, SortKey] | None:
+        """The job's group and place in it (None without pending tasks or while held)."""
         if not job.pending or job.verify_wait is not None or job.hold:
-            return
+            return None
         memo = request_memo(job)
         if memo.in_ar:
-            return
+            return None
         base = memo.base
-        key = group_key(base, base.owner, base.group)
         order = (-(self.weight * npprior(base.priority)), base.submit_time, base.job_id)
-        insort(self.groups.setdefault(key, []), order)
-        self.where[job.job_id] = (key, order)
+        return group_key(base, base.owner, base.group), order
+
+    def file(self, job: Job) -> None:
+        """Put a job where it belongs now."""
+        self.drop(job.job_id)
+        found = self._place(job)
+        if found is not None:
+            insort(self.groups.setdefault(found[0], []), found[1])
+            self.where[job.job_id] = found
 
     def drop(self, job_id: int) -> None:
         """Take a job out of the index."""
@@ -130,19 +140,32 @@ def _requests(core: Core, members: list[SortKey], now: float) -> Iterator[JobReq
                 yield request
 
 
+def priority_weight(core: Core) -> float:
+    """``weight_priority``: the only setting the order within a group depends on."""
+    return float(core.config.sched_conf.attrs["weight_priority"])
+
+
+def kept_index(core: Core) -> PendingIndex | None:
+    """The index the core keeps, if it is still sorted by the configured weight."""
+    kept = core.derived.get(INDEX_KEY)
+    index = kept[1] if kept is not None else None
+    if isinstance(index, PendingIndex) and index.weight == priority_weight(core):
+        return index
+    return None
+
+
 def pending_index(core: Core) -> PendingIndex:
-    """The core's index, built for its configuration, with touched jobs filed again."""
-    fresh: list[bool] = []
-
-    def build() -> PendingIndex:
-        fresh.append(True)
-        return PendingIndex(core)
-
-    index = core.per_config(INDEX_KEY, PendingIndex, build)
-    if fresh:
-        core.sched_touched.clear()
-    else:
+    """The core's index with the jobs touched since the last pass filed again; built
+    from every job at the first pass and when ``weight_priority`` changes (other
+    configuration changes leave groups and order as they are)."""
+    index = kept_index(core)
+    if index is not None:
         index.refresh(core)
+        return index
+    weight = priority_weight(core)
+    index = PendingIndex(core, weight)
+    core.derived[INDEX_KEY] = (weight, index)
+    core.sched_touched.clear()
     return index
 
 

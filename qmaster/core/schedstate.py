@@ -18,7 +18,7 @@ from qmaster.complexes.levels import Level
 from qmaster.complexes.load import running_slots_by_host
 from qmaster.core.holds import dispatchable_tasks, start_time
 from qmaster.core.machine import Core
-from qmaster.core.pendingindex import INDEX_KEY, PendingIndex
+from qmaster.core.pendingindex import PendingIndex, kept_index
 from qmaster.core.schedjobs import RequestMemo, _limited, _request, request_memo
 from qmaster.core.schedlevels import LEVELS_KEY, LevelCache
 from qmaster.core.view import assemble, with_limits
@@ -131,12 +131,10 @@ def _memos(core: Core) -> list[str]:
 
 
 def _index(core: Core, now: float | None) -> list[str]:
-    kept = core.derived.get(INDEX_KEY)
-    if kept is None or kept[0] is not core.config.state:
+    index = kept_index(core)
+    if index is None:
         return []
-    index = kept[1]
-    assert isinstance(index, PendingIndex)
-    fresh = PendingIndex(core)
+    fresh = PendingIndex(core, index.weight)
     touched = core.sched_touched
     out: list[str] = []
     for job_id in (set(index.where) | set(fresh.where)) - touched:

@@ -39,6 +39,8 @@ steps = st.lists(
         st.tuples(st.just("delete"), st.integers(1, 40)),
         st.tuples(st.just("release"), st.integers(1, 40)),
         st.tuples(st.just("tick"), st.integers(1, 30)),
+        st.tuples(st.just("qmod"), st.sampled_from(["d", "e"])),
+        st.tuples(st.just("weight"), st.sampled_from(["0.5", "1.0"])),
     ),
     min_size=1,
     max_size=25,
@@ -54,6 +56,16 @@ def _submit(core: Core, now: float, s: dict[str, Any]) -> None:
     if s["tasks"]:
         spec.update(t_min=1, t_max=s["tasks"])
     submit(core, s["who"], now, **spec)
+
+
+def _set_weight(core: Core, now: float, weight: str) -> None:
+    """qconf -msconf with another weight_priority."""
+    lines = core.config.sched_conf.render().splitlines()
+    text = "\n".join(
+        f"weight_priority {weight}" if x.startswith("weight_priority") else x for x in lines
+    )
+    out = request(core, ROOT, "conf_modify", now, kind="sched", text=text + "\n")
+    assert not any(a.is_error for a in out.answers)
 
 
 def _decisions(plan: Plan, reasons: dict[int, Any], job_ids: list[int]) -> Any:
@@ -78,7 +90,8 @@ def _compare(core: Core, now: float) -> None:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(steps)
 def test_kept_state_decides_as_a_rebuild(script: list[tuple[str, Any]]) -> None:
-    """Submissions, deletions, releases and job ends: every pass equals one from scratch."""
+    """Submissions, deletions, releases, job ends, queue states and a new priority weight:
+    every pass decides as one from scratch."""
     core = make_core()
     now = T0
     for op, arg in script:
@@ -88,6 +101,10 @@ def test_kept_state_decides_as_a_rebuild(script: list[tuple[str, Any]]) -> None:
             request(core, ROOT, "delete", now, job_ids=[str(arg)])
         elif op == "release":
             request(core, ROOT, "alter", now, job_ids=[str(arg)], job={}, hold="n")
+        elif op == "qmod":
+            request(core, ROOT, "qmod", now, action=arg, targets=["all.q@host1"], force=False)
+        elif op == "weight":
+            _set_weight(core, now, arg)
         else:
             now += arg
         _compare(core, now)
