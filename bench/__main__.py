@@ -20,6 +20,7 @@ from typing import Any
 PARTS: dict[str, str] = {
     "gdi": "bench.gdi_bench",
     "sched": "bench.sched_bench",
+    "tick": "bench.tick_bench",
     "jsv": "bench.jsv_bench",
     "ar": "bench.ar_bench",
     "seg": "bench.seg_bench",

@@ -30,15 +30,15 @@ class CheckedCores:
         self.images: dict[Core, SpoolImage] = {}
         self.checks = 0
 
-    def check(self, core: Core) -> None:
-        """Validate one core against its spool image."""
+    def check(self, core: Core, *, thorough: bool = False) -> None:
+        """Validate one core against its spool image (the rebuilding checks: ``thorough``)."""
         self.checks += 1
-        core.validate_state(self.images.get(core))
+        core.validate_state(self.images.get(core), thorough=thorough)
 
     def check_all(self) -> None:
-        """Validate every core built since :meth:`install`."""
+        """Validate every core built since :meth:`install`, with every check."""
         for core in list(self.images):
-            self.check(core)
+            self.check(core, thorough=True)
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """Wrap the core's entry points for the rest of the test."""

@@ -16,7 +16,7 @@ made the slow way (the property tests compare both).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Container, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 
@@ -51,6 +51,15 @@ class Category:
     """The pass's load version the candidates were last sorted at."""
     soft_rank: dict[str, int] | None = None
     """Soft-request violations per queue instance, when the job has soft requests."""
+    pruned: bool = False
+    """The candidates full when the pass first used the category are gone."""
+
+    def prune(self, full: Container[str]) -> None:
+        """Drop the candidates full when the pass first uses the category (a queue
+        instance found full stays full for the rest of the pass)."""
+        if not self.pruned:
+            self.candidates = [q for q in self.candidates if q.name not in full]
+            self.pruned = True
 
     def note(self, reason: Reason | Callable[[], Reason], targets: Targets = None) -> None:
         """Remember a reason (spelt out per target, when given); duplicates are dropped."""
@@ -110,6 +119,10 @@ class CategoryCache:
         self.entries: dict[Hashable, Category] = {}
         self.hits = 0
         self.misses = 0
+
+    def peek(self, job: JobRequest) -> Category | None:
+        """The job's category if the pass has made it already (no count)."""
+        return self.entries.get(category_key(job, self.with_owner)) if self.enabled else None
 
     def category(self, job: JobRequest) -> Category:
         """The job's category, from the cache or evaluated now."""

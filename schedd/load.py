@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from qmaster.complexes.compare import satisfies
 from qmaster.complexes.formula import evaluate, parse_formula
@@ -98,6 +98,14 @@ class LoadModel:
             found = (load, q.seq_no, q.name) if self.by_load else (q.seq_no, load, q.name)
             self.keys[q.name] = found
         return found
+
+    def decaying(self, dropped: Mapping[str, Reason], queues: Mapping[str, QueueState]) -> bool:
+        """Some queue instance is ``dropped`` for load alarm on a host whose load carries
+        job load adjustments, which decay: a later pass may find it open."""
+        return any(
+            r.code == "overloaded" and self.added.get(queues[name].host)
+            for name, r in dropped.items()
+        )
 
     def alarm(self, q: QueueState) -> Reason | None:
         """Why the queue instance is in load alarm (a threshold passed), or None."""

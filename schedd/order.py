@@ -25,18 +25,24 @@ def _slots(view: View, job: JobRequest) -> float:
     return urgency_slots(pe.urgency_slots if pe else "min", job.pe_min, job.pe_max)
 
 
+def resource_of(view: View, job: JobRequest, cache: dict[Hashable, float]) -> float:
+    """The job's resource urgency, worked out once per kind of request (``cache``)."""
+    # the key holds the requests and the PE range, so the slots follow from it
+    key = job.category if job.category is not None else base_key(job)
+    resource = cache.get(key)
+    if resource is None:
+        c = compile_requests(view.complexes, job.hard_resources, {}, parallel=bool(job.pe_name))
+        resource = cache[key] = resource_urgency(c, view.complexes, _slots(view, job))
+    return resource
+
+
 def job_urgencies(view: View, now: float) -> list[float]:
     """The urgency of every job of the view, in the view's order."""
     w = view.weights
     cache: dict[Hashable, float] = {}
     out: list[float] = []
     for job in view.jobs:
-        # the key holds the requests and the PE range, so the slots follow from it
-        key = job.category if job.category is not None else base_key(job)
-        resource = cache.get(key)
-        if resource is None:
-            c = compile_requests(view.complexes, job.hard_resources, {}, parallel=bool(job.pe_name))
-            resource = cache[key] = resource_urgency(c, view.complexes, _slots(view, job))
+        resource = resource_of(view, job, cache)
         if w.waiting_time or job.deadline is not None:
             out.append(urgency(resource, job.submit_time, job.deadline, now, w))
         else:

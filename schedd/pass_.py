@@ -30,6 +30,7 @@ from schedd.matching import (
     room,
     room_reason,
 )
+from schedd.merge import merged_order
 from schedd.order import dispatch_order
 from schedd.pe import Assignment, allocate, master_first
 from schedd.reasons import Reason, ReasonList
@@ -91,6 +92,7 @@ class _Pass:
             return
         tasks, capped = self.limits.tasks(job)
         cat = self.cats.category(job)
+        cat.prune(self.full)
         if cat.exhausted and not job.reserve:
             self.plan.reasons[job.job_id] = cat.reasons
             return
@@ -362,19 +364,26 @@ def schedule(view: View, now: float, *, cache: bool = True) -> Plan:
     ``cache=False`` evaluates every job from scratch (for comparison and the
     benchmark); the orders are the same.
     """
+    if view.groups is not None and not cache:  # every job, the slow way
+        view.jobs = [job for g in view.groups for job in (g.first, *g.rest)]
+        view.groups = None
     run = _Pass(view, now, cache)
-    for job in dispatch_order(view, now):
+    grouped = view.groups is not None
+    order = merged_order(view, run.cats, run.plan) if grouped else dispatch_order(view, now)
+    for job in order:
         try:
             run.job(job)
         except Exception as exc:  # one job's fault must not stop the pass
             run.failed(job, exc)
     run.finish()
+    run.plan.load_decaying = run.load.decaying(run.full, run.by_name)
     run.plan.stats = {
         "category_hits": run.cats.hits,
         "category_misses": run.cats.misses,
         "dispatched": len(run.plan.orders),
         "pending_jobs": len(run.plan.reasons),
         "reservations": len(run.plan.reservations),
+        "groups_skipped": len(run.plan.skipped),
     }
     return run.plan
 

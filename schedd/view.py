@@ -14,7 +14,7 @@ dispatches, so build a fresh view for every pass.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -144,6 +144,17 @@ class Booked:
 
 
 @dataclass(slots=True)
+class JobGroup:
+    """Interchangeable jobs (one category, owner, ``-R`` and deadline flag) in dispatch
+    order: ``first``, then ``rest``, read only as far as the pass gets."""
+
+    key: Hashable
+    first: JobRequest
+    rest: Iterator[JobRequest]
+    reserve: bool = False
+
+
+@dataclass(slots=True)
 class View:
     """Everything one pass may look at."""
 
@@ -179,6 +190,10 @@ class View:
     """Jobs dispatched within the decay time: (host, slots) pairs and the dispatch time."""
     weights: Weights = field(default_factory=Weights)
     """The priority and urgency weights of the scheduler configuration."""
+    groups: Sequence[JobGroup] | None = None
+    """The pending jobs as groups (``jobs`` then holds the first of each): the pass merges
+    them by priority and skips the rest of a group once its category is exhausted. Only
+    where priority does not change with time (no waiting-time weight, no deadline)."""
 
     def host(self, name: str) -> HostState:
         """The host's state; a host the view does not know offers nothing."""
@@ -220,3 +235,8 @@ class Plan:
     stats: dict[str, int] = field(default_factory=dict)
     failed: dict[int, str] = field(default_factory=dict)
     """Jobs whose matching raised (kept pending, the pass went on), with the fault."""
+    skipped: dict[Hashable, ReasonList] = field(default_factory=dict)
+    """Groups left once their category was exhausted: their other jobs share these reasons."""
+    load_decaying: bool = False
+    """A queue instance was in load alarm through job load adjustments that decay with
+    time: a later pass may find it open although nothing else changed."""

@@ -17,8 +17,9 @@ from qmaster.core.job_filter import remember_finished
 from qmaster.core.jobs import Job, Task
 from qmaster.core.machine import HOOKS, Core, Timer
 from qmaster.core.outcome import Outcome
+from qmaster.core.pendingindex import PassReasons, pass_view
 from qmaster.core.states import TaskState
-from qmaster.core.view import build_view, recovery_view, task_debits
+from qmaster.core.view import recovery_view, task_debits
 from schedd import Order, schedule
 
 SIGKILL_EXIT = 137
@@ -83,11 +84,16 @@ def run_pass(core: Core, now: float, out: Outcome) -> None:
     """Run one scheduling pass and apply its orders."""
     interval = core.config.sched_conf.schedule_interval
     core.schedule_at = now + interval if interval > 0 else None
-    view = build_view(core, now)
+    core.sched_dirty = False
+    core.touch(out)  # what this stimulus changed before the pass (an immediate job's submission)
+    view, index = pass_view(core, now)
     core.reasons = {}
     if view.jobs:
         plan = schedule(view, now)
         core.reasons = plan.reasons
+        if index is not None and plan.skipped:
+            core.reasons = PassReasons(plan.reasons, plan.skipped, index.waiting_group(core, now))
+        core.sched_dirty = core.sched_dirty or plan.load_decaying
         for job_id, fault in plan.failed.items():
             out.log("scheduler_job_failed", job_id=job_id, error=fault)
         for order in plan.orders:
@@ -220,6 +226,7 @@ def start(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
     workdir = job.spec.get("wd") or job.spec.get("cwd")
     if workdir and not core.directory_exists(str(workdir)):
         _release(core, job, task)
+        core.mark_changed(now)
         task.move(job.job_id, TaskState.ERROR, "working directory missing")
         task.message = f'error: can\'t chdir to directory "{workdir}": No such file or directory'
         task.assignment = ()

@@ -65,6 +65,15 @@ def _always(_: str) -> bool:
     return True
 
 
+QUERY_OPS = frozenset(
+    {"conf_show", "host_list", "job_detail", "job_list", "ping", "queue_select", "ar_list"}
+)
+"""Requests that only read: they never make a scheduling pass necessary."""
+QUIET_TIMERS = frozenset({"start", "qcal"})
+"""Timers that change nothing a pass looks at by themselves (a task in ``t`` starts; the
+calendar check): what they do change calls :meth:`Core.mark_changed` itself."""
+
+
 Handler = Callable[["Core", Request, float, Outcome], None]
 HANDLERS: dict[str, Handler] = {}
 
@@ -116,7 +125,7 @@ class Hooks:
     """After the pass: the passes of the jobs inside advance reservations (``arjobs``)."""
     job_left: Callable[[Core, Job, float, Outcome], None] | None = None
     """A task of a job inside an AR has ended (``arlife``)."""
-    validate: Callable[[Core, Any], None] | None = None
+    validate: Callable[..., None] | None = None
     """Check every invariant of the core's state (``validate``)."""
 
     def timer(self, kind: str) -> TimerFn:
@@ -170,6 +179,11 @@ class Core:
         """The timer (kind, job id, task id) or dispatch being handled; left set when that
         step raises, so that the driver knows which job or task a bug is about."""
         self.schedule_at: float | None = None
+        self.sched_touched: set[int] = set()
+        """Jobs changed since the last pass (their spool rows were written)."""
+        self.sched_dirty = True
+        """Something a pass looks at changed since the last pass (Grid Engine's scheduler
+        runs on events: a tick with nothing changed runs no pass)."""
         self._timers: list[Timer] = []
         self._seq = itertools.count()
         self._qi_by_name: dict[str, QueueInstanceConf] | None = None
@@ -210,14 +224,14 @@ class Core:
             self.request_pass(now)
         self.now = now
 
-    def validate_state(self, written: Any = None) -> None:
+    def validate_state(self, written: Any = None, *, thorough: bool = True) -> None:
         """Recompute what the core caches and raise ``InvalidState`` listing every difference.
 
         ``written`` (a :class:`~qmaster.core.spool_image.SpoolImage`) also compares
         the spooled rows with memory. See :mod:`qmaster.core.validate`.
         """
         assert HOOKS.validate is not None
-        HOOKS.validate(self, written)
+        HOOKS.validate(self, written, thorough=thorough)
 
     def timer_list(self) -> list[Timer]:
         """The timers set, stale ones included, in the order of the heap."""
@@ -238,7 +252,19 @@ class Core:
             out.spool = SpoolDelta()
             out.reports.clear()
             out.events.clear()
+            return out
+        if request.op not in QUERY_OPS and (out.spool or not any(a.is_error for a in out.answers)):
+            self.mark_changed(now)  # a request refused in its answers changed nothing
+        self.touch(out)
         return out
+
+    def touch(self, out: Outcome) -> None:
+        """Note the jobs an outcome changed so far: every change to a job is spooled."""
+        spool = out.spool
+        if spool.jobs:
+            self.sched_touched.update(spool.jobs)
+        if spool.tasks:
+            self.sched_touched.update(key[0] for key in spool.tasks)
 
     def tick(self, now: float) -> Outcome:
         """Fire due timers and run a scheduling pass if one is due."""
@@ -248,18 +274,38 @@ class Core:
             t = heapq.heappop(self._timers)
             self.working_on = (t.kind, t.job_id, t.task_id)
             HOOKS.timer(t.kind)(self, t, now, out)
+            if t.kind not in QUIET_TIMERS:
+                self.mark_changed(now)
         self.working_on = None
-        if self.schedule_at is not None and self.schedule_at <= now and HOOKS.run_pass:
+        if self.pass_due(now) and HOOKS.run_pass:
             HOOKS.run_pass(self, now, out)
         self.working_on = None
+        self.touch(out)
         return out
+
+    def pass_due(self, now: float) -> bool:
+        """A pass is due: its time has come and something changed since the last one."""
+        return self.sched_dirty and self.schedule_at is not None and self.schedule_at <= now
+
+    def mark_changed(self, now: float) -> None:
+        """Something a scheduling pass looks at changed: the next regular pass runs.
+
+        The pass keeps the ``schedule_interval`` rhythm: after a quiet spell it comes at
+        the first interval boundary not before ``now``, as Grid Engine's would.
+        """
+        if self.sched_dirty:
+            return
+        self.sched_dirty = True
+        at, interval = self.schedule_at, self.config.sched_conf.schedule_interval
+        if at is not None and at < now and interval > 0:
+            self.schedule_at = at + math.ceil((now - at) / interval) * interval
 
     def next_deadline(self, busy: Collection[int] = ()) -> float | None:
         """The wall time at which the driver has something to do.
 
         ``busy`` names jobs whose re-verification the driver already runs.
         """
-        times = [t for t in (self.schedule_at,) if t is not None]
+        times = [t for t in (self.schedule_at,) if t is not None and self.sched_dirty]
         if self._timers:
             times.append(self._timers[0].at)
         times.extend(
@@ -288,7 +334,8 @@ class Core:
         heapq.heappush(self._timers, Timer(at, next(self._seq), kind, job_id, task_id))
 
     def request_pass(self, at: float) -> None:
-        """Ask for a scheduling pass no later than ``at``."""
+        """Ask for a scheduling pass no later than ``at`` (something changed)."""
+        self.mark_changed(at)
         if self.schedule_at is None or at < self.schedule_at:
             self.schedule_at = at
 

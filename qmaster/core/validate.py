@@ -31,6 +31,7 @@ from qmaster.core.lifecycle import START_TIME
 from qmaster.core.machine import HOOKS, Core
 from qmaster.core.qcalendar import TIMER as CALENDAR_TIMER
 from qmaster.core.qcalendar import calendar_letters
+from qmaster.core.schedstate import check_scheduler_caches
 from qmaster.core.spool_image import SpoolImage, spool_problems
 from qmaster.core.states import ACTIVE, TaskState
 
@@ -339,22 +340,30 @@ CHECKS: dict[str, Check] = {
     "advance reservation jobs": check_ar_jobs,
     "timer heap": check_timer_heap,
 }
+
+THOROUGH_CHECKS: dict[str, Check] = {
+    "scheduler caches": check_scheduler_caches,
+}
+"""Checks that rebuild whole structures (every level, every job's request): run by
+``validate_state`` unless asked for the quick checks only (the unit tests' per-stimulus
+checks), and always at the end of a test."""
 """Every check run by :func:`validate_state`, by name."""
 
 
-def problems(core: Core, written: SpoolImage | None = None) -> list[str]:
+def problems(core: Core, written: SpoolImage | None = None, *, thorough: bool = True) -> list[str]:
     """Every broken invariant, each prefixed with the name of its check."""
     found: list[str] = []
-    for name, check in CHECKS.items():
+    checks = CHECKS | THOROUGH_CHECKS if thorough else CHECKS
+    for name, check in checks.items():
         found.extend(f"{name}: {p}" for p in check(core))
     if written is not None:
         found.extend(f"spool: {p}" for p in spool_problems(core, written))
     return found
 
 
-def validate_state(core: Core, written: SpoolImage | None = None) -> None:
+def validate_state(core: Core, written: SpoolImage | None = None, *, thorough: bool = True) -> None:
     """Raise :class:`InvalidState` listing every broken invariant, or return."""
-    found = problems(core, written)
+    found = problems(core, written, thorough=thorough)
     if found:
         raise InvalidState(found)
 

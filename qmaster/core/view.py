@@ -1,35 +1,43 @@
 """Assemble the scheduler's view of the cell from the core's state.
 
 Every level (the ``global`` exechost when configured, each execution host,
-each queue instance) is built from the configuration with what the core has
+each queue instance) comes from the configuration with what the core has
 booked on it; the running tasks come with their expected end for
 reservations. A view belongs to one pass, which books into it.
+
+The levels are parsed once per configuration state
+(:mod:`qmaster.core.schedlevels`) and each job's request once per
+specification (:mod:`qmaster.core.schedjobs`); a view copies only what a pass
+books into. The regular pass takes its jobs from the pending index
+(:mod:`qmaster.core.pendingindex`); :func:`build_view` walks every job.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import replace
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING
 
 from qmaster.complexes.booking import Bookings, Debit
-from qmaster.complexes.levels import GLOBAL, HOST, QUEUE, Level, build_level, shadow_equalities
-from qmaster.complexes.load import running_slots_by_host, simulated_load
+from qmaster.complexes.levels import GLOBAL, HOST, QUEUE, Level
+from qmaster.complexes.load import running_slots_by_host
 from qmaster.complexes.table import ComplexTable
-from qmaster.complexes.values import parse_time
 from qmaster.conf import fields as f
 from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.ars import LIVE
-from qmaster.core.holds import dispatchable_tasks
-from qmaster.core.job_priority import deadline_epoch
 from qmaster.core.jobs import Job, Task
 from qmaster.core.qinstances import for_scheduler
+from qmaster.core.schedjobs import job_request, pending_request, running_jobs_per_user
+from qmaster.core.schedlevels import (
+    LevelCache,
+    build_global_level,
+    build_host_level,
+    build_queue_level,
+    level_cache,
+)
 from qmaster.core.states import TaskState
 from qmaster.core.viewload import load_settings
 from schedd import Booked, HostState, JobRequest, PeState, QueueState, Running, View
-from schedd.categories import with_category
 from schedd.load import load_alarm
 from schedd.matching import debits
 from schedd.priority import Weights
@@ -40,68 +48,7 @@ if TYPE_CHECKING:
 
 ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING)
 GLOBAL_HOST = "global"
-_QUEUE_FIXED = ("seq_no", "rerun", "tmpdir", "calendar")
-
-
-def _active(job: Job) -> int:
-    return sum(1 for t in job.tasks.values() if t.state in ACTIVE)
-
-
-def _limited(core: Core, job: Job, request: JobRequest, maxujobs: int) -> JobRequest:
-    """The request with its running tasks and concurrency cap, where a limit needs them."""
-    cap: int | None = None
-    if job.array:
-        caps = [core.config.global_conf.max_aj_instances, int(job.spec.get("tc") or 0)]
-        cap = min((c for c in caps if c > 0), default=None)
-    if cap is None and not maxujobs:
-        return request
-    return replace(request, max_tasks=cap, running_tasks=_active(job))
-
-
-def running_jobs_per_user(core: Core) -> dict[str, int]:
-    """How many jobs each user has running (a task transferring, running or being deleted)."""
-    out: dict[str, int] = {}
-    for job in core.jobs.values():
-        if any(t.state in ACTIVE for t in job.tasks.values()):
-            out[job.owner.user] = out.get(job.owner.user, 0) + 1
-    return out
-
-
-def job_request(job: Job, task_ids: Sequence[int]) -> JobRequest:
-    """The scheduler's picture of one job (built once per spec, then given its tasks)."""
-    memo = job.request_memo
-    if memo is None or memo[0] is not job.spec or memo[1].job_id != job.job_id:
-        memo = (job.spec, with_category(_request(job)))
-        job.request_memo = memo
-    request: JobRequest = memo[1]
-    return replace(request, task_ids=task_ids)
-
-
-def _request(job: Job) -> JobRequest:
-    spec = job.spec
-    hard = {str(k): str(v) for k, v in (spec.get("l_hard") or {}).items()}
-    h_rt = hard.get("h_rt")
-    return JobRequest(
-        job_id=job.job_id,
-        priority=job.priority,
-        submit_time=job.submit_time,
-        owner=job.owner.user,
-        group=job.owner.group,
-        task_ids=(),
-        slots=job.slots,
-        pe_name=spec.get("pe_name"),
-        pe_min=int(spec.get("pe_min") or 1),
-        pe_max=int(spec.get("pe_max") or spec.get("pe_min") or 1),
-        hard_queues=tuple(spec.get("q_hard") or ()),
-        soft_queues=tuple(spec.get("q_soft") or ()),
-        hard_resources=hard,
-        soft_resources={str(k): str(v) for k, v in (spec.get("l_soft") or {}).items()},
-        master_queues=tuple(spec.get("masterq") or ()),
-        reserve=bool(spec.get("R")),
-        runtime_limit=parse_time(h_rt) if h_rt is not None else None,
-        deadline=deadline_epoch(spec.get("dl")),
-        project=str(spec["P"]) if spec.get("P") else None,
-    )
+__all__ = ["job_request", "running_jobs_per_user"]  # where the core's modules found them
 
 
 def weights(core: Core) -> Weights:
@@ -118,10 +65,7 @@ def weights(core: Core) -> Weights:
 
 def queue_level(qi: QueueInstanceConf, table: ComplexTable, booked: Bookings) -> Level:
     """A queue instance's level: its complex_values, limits, built-ins and bookings."""
-    fixed = {"qname": qi.cqueue, "slots": str(qi.slots)}
-    fixed.update({k: qi.attrs[k] for k in _QUEUE_FIXED if not f.is_none(qi.attrs.get(k, "NONE"))})
-    fixed.update({k: qi.attrs[k] for k in qi.limits if k in qi.attrs})
-    level = build_level(QUEUE, qi.name, table, fixed=fixed, complex_values=qi.complex_values)
+    level = build_queue_level(qi, table)
     level.used = booked.at(QUEUE, qi.name)
     return level
 
@@ -157,14 +101,7 @@ def usersets(core: Core) -> dict[str, frozenset[str]]:
 
 def global_level(core: Core, booked: Bookings) -> Level:
     """The cluster-wide level: the ``global`` host's values, with what is booked there."""
-    glob = core.config.exechost(GLOBAL_HOST)
-    level = build_level(
-        GLOBAL,
-        GLOBAL,
-        core.config.complexes,
-        loads=glob.load_values if glob else {},
-        complex_values=glob.complex_values if glob else {},
-    )
+    level = build_global_level(core)
     level.used = booked.at(GLOBAL, GLOBAL)
     return level
 
@@ -177,14 +114,7 @@ def _hosts(core: Core, booked: Bookings) -> tuple[Level, dict[str, HostState]]:
     for name, conf in core.config.exechosts.items():
         if name == GLOBAL_HOST:
             continue
-        level = build_level(
-            HOST,
-            name,
-            table,
-            loads=simulated_load(conf.load_values, running.get(name, 0.0), conf.load_scaling),
-            fixed={"hostname": name},
-            complex_values=conf.complex_values,
-        )
+        level = build_host_level(name, conf, table, running.get(name, 0.0))
         level.used = booked.at(HOST, name)
         users = tuple(f.split_list(conf.attrs.get("user_lists", "NONE")))
         xusers = tuple(f.split_list(conf.attrs.get("xuser_lists", "NONE")))
@@ -242,6 +172,13 @@ def _running(core: Core, now: float) -> list[Running]:
     return out
 
 
+def _reserving(core: Core, jobs: list[JobRequest], advance: list[Booked]) -> bool:
+    """The pass plans ahead (reservations or advance reservations): it needs the running tasks."""
+    if advance:
+        return True
+    return core.config.sched_conf.max_reservation > 0 and any(j.reserve for j in jobs)
+
+
 def _advance(core: Core, now: float) -> tuple[list[Booked], frozenset[str]]:
     """What advance reservations not yet over hold, and their queue instances."""
     spans: list[Booked] = []
@@ -253,26 +190,24 @@ def _advance(core: Core, now: float) -> tuple[list[Booked], frozenset[str]]:
     return spans, frozenset(queues)
 
 
-def _shadow(
-    table: ComplexTable, glob: Level, hosts: dict[str, HostState], queues: list[QueueState]
-) -> None:
-    """``==``/``!=`` values set on a lower level give way to the upper level's (complex(5))."""
-    for host in hosts.values():
-        shadow_equalities(table, host.level, glob)
-    for q in queues:
-        host_state = hosts.get(q.host)
-        above = (glob,) if host_state is None else (glob, host_state.level)
-        shadow_equalities(table, q.queue_level, *above)
+def assemble(
+    core: Core,
+    jobs: list[JobRequest],
+    now: float,
+    *,
+    empty: bool = False,
+    levels: LevelCache | None = None,
+) -> View:
+    """A view of the cell for ``jobs``; ``empty`` ignores every booking (``qsub -w v``).
 
-
-def assemble(core: Core, jobs: list[JobRequest], now: float, *, empty: bool = False) -> View:
-    """A view of the cell for ``jobs``; ``empty`` ignores every booking (``qsub -w v``)."""
+    The levels come from the core's cache unless ``levels`` are given."""
     booked = Bookings() if empty else core.booked
-    global_level, hosts = _hosts(core, booked)
-    queues = queue_states(core, empty=empty)
+    running = {} if empty else running_slots_by_host(booked)
+    levels = levels or level_cache(core, running)
+    global_level, hosts = levels.view_hosts(booked, running)
+    queues = levels.view_queues(booked)
     if not empty:  # disabled, suspended or in error: no new jobs (qsub -w v ignores states)
         queues = for_scheduler(core, queues)
-    _shadow(core.config.complexes, global_level, hosts, queues)
     advance, ar_queues = _advance(core, now)
     advance = [] if empty else advance
     conf = core.config
@@ -290,7 +225,7 @@ def assemble(core: Core, jobs: list[JobRequest], now: float, *, empty: bool = Fa
         global_xuser_lists=tuple(f.split_list(conf.global_conf.attrs.get("xuser_lists", "NONE"))),
         max_reservation=sched.max_reservation,
         default_duration=sched.default_duration if sched.default_duration >= 0 else math.inf,
-        running=[] if empty else _running(core, now),
+        running=[] if empty or not _reserving(core, jobs, advance) else _running(core, now),
         advance=advance,
         ar_queues=ar_queues,
         weights=weights(core),
@@ -303,11 +238,16 @@ def build_view(core: Core, now: float) -> View:
     maxujobs = core.config.sched_conf.maxujobs
     jobs: list[JobRequest] = []
     for job in core.jobs.values():
-        if job.pending and not job.spec.get("ar"):
-            tasks = dispatchable_tasks(core, job, now)
-            if tasks:
-                jobs.append(_limited(core, job, job_request(job, tasks), maxujobs))
-    view = assemble(core, jobs, now)
+        if job.pending:
+            request = pending_request(core, job, now, maxujobs)
+            if request is not None:
+                jobs.append(request)
+    return with_limits(core, assemble(core, jobs, now))
+
+
+def with_limits(core: Core, view: View) -> View:
+    """The view with ``maxujobs`` and each user's running jobs, when the limit is set."""
+    maxujobs = core.config.sched_conf.maxujobs
     if maxujobs:
         view.maxujobs = maxujobs
         view.user_running = running_jobs_per_user(core)

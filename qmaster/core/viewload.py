@@ -48,12 +48,22 @@ def _is_number(text: str) -> bool:
 
 
 def _recent(core: Core, since: float) -> list[tuple[tuple[tuple[str, int], ...], float]]:
-    """Running tasks dispatched after ``since``: their hosts with slots, and when."""
-    out: list[tuple[tuple[tuple[str, int], ...], float]] = []
-    for job in core.jobs.values():
-        for task in job.tasks.values():
-            when = task.dispatch_time
-            if task.state in ACTIVE and when is not None and when > since:
-                hosts = tuple((name.partition("@")[2], n) for name, n in task.assignment)
-                out.append((hosts, when))
-    return out
+    """The slots of running tasks dispatched after ``since`` per host, with their
+    slot-weighted mean dispatch time: the linear decay of all of them adds up to the
+    decay of one such entry. Only tasks holding a booking can be active, so the
+    bookings say where to look."""
+    slots: dict[str, int] = {}
+    weighted: dict[str, float] = {}
+    jobs = core.jobs
+    for job_id, task_id in core.booked.by_task:
+        job = jobs.get(job_id)  # advance reservations book under negative ids
+        task = job.tasks.get(task_id) if job is not None else None
+        if task is None:
+            continue
+        when = task.dispatch_time
+        if task.state in ACTIVE and when is not None and when > since:
+            for name, n in task.assignment:
+                host = name.partition("@")[2]
+                slots[host] = slots.get(host, 0) + n
+                weighted[host] = weighted.get(host, 0.0) + n * when
+    return [(((host, n),), weighted[host] / n) for host, n in slots.items() if n > 0]

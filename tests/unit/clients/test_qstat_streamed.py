@@ -67,7 +67,8 @@ class FakeConnection:
         pass
 
     def call(self, op: str, args: dict[str, Any]) -> Reply:
-        out = self.core.handle(Request(ROOT, op, ARGS[op].model_validate(args)), NOW)
+        now = max(NOW, self.core.now)  # the core's time only moves forward
+        out = self.core.handle(Request(ROOT, op, ARGS[op].model_validate(args)), now)
         data = out.data
         if isinstance(data, ChunkedListing):
             self.frames = data.frames()

@@ -65,6 +65,6 @@ def run_until(core: Core, until: float, start: float | None = None) -> list[Outc
         deadline = core.next_deadline()
         if deadline is None or deadline > until:
             break
-        now = max(now, deadline)
+        now = max(now, deadline, core.now)
         outs.append(core.tick(now))
     return outs

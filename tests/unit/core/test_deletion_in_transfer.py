@@ -41,7 +41,9 @@ def test_qdel_of_a_transferring_job_kills_and_accounts_it() -> None:
     assert states(core) == {}
     assert [(a.exit_status, a.failed, a.ru_wallclock) for a in _accts(outs)] == [(137, 100, 0)]
     assert not core.booked.by_task
-    assert core.next_deadline() is not None  # scheduling goes on
+    submit(core, now=T0 + 5, CMDARGS=["100"])  # scheduling goes on
+    run_until(core, T0 + 7, start=T0 + 5)
+    assert states(core, T0 + 7) == {"2": "r"}
 
 
 def test_a_spooled_deletion_in_transfer_recovers_and_ends() -> None:

@@ -37,6 +37,16 @@ def test_immediate_job_with_room_is_dispatched_at_once() -> None:
     assert states(core) == {"1": "t"}
 
 
+def test_immediate_job_after_earlier_passes_is_dispatched() -> None:
+    """A qmaster that has scheduled before still dispatches an immediate job at once."""
+    core = make_core()
+    submit(core, CMDARGS=["100"])
+    run_until(core, T0 + 2)
+    out = _now_y(core, CMDARGS=["100"])
+    assert out.data["immediate"] is True
+    assert states(core) == {"1": "r", "2": "t"}
+
+
 def test_held_immediate_job_cannot_be_scheduled() -> None:
     """An immediate job that may not start now (here: held) is removed too."""
     core = make_core()

@@ -135,3 +135,19 @@ def test_load_settings_naming_unknown_attributes_are_refused(
                         "root", "h", True)  # fmt: skip
     assert change.answers[0].is_error
     assert 'unknown resource "nosuch"' in change.answers[0].text
+
+
+def test_an_alarm_held_up_by_decaying_adjustments_asks_for_another_pass() -> None:
+    """A queue in load alarm only through recent dispatches: the pass says a later one may
+    find it open although nothing else changes (so the idle qmaster keeps passing)."""
+    t = table()
+    busy = queue(t, "all.q", "h1", 4)
+    busy.load_thresholds = (("np_load_avg", "1.75"),)
+    decaying = view(t, [busy], [job(1)], hosts=_hosts(t, h1="1.5"),
+                    load_adjustments=[("np_load_avg", 2.0)], load_decay=450.0,
+                    recent=[((("h1", 1),), 940.0)])  # fmt: skip
+    plan = schedule(decaying, 1000.0)
+    assert plan.orders == []
+    assert plan.load_decaying
+    loaded = view(t, [busy], [job(1)], hosts=_hosts(t, h1="2.0"))
+    assert not schedule(loaded, 1000.0).load_decaying

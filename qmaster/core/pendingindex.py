@@ -1,0 +1,211 @@
+"""The pending jobs a pass walks, kept from pass to pass and grouped by category.
+
+Grid Engine's scheduler gives every job a category at submission and, in a
+pass, stops looking at a category once one of its jobs could not be
+dispatched. :class:`PendingIndex` keeps the jobs with pending tasks in groups
+of interchangeable jobs (same requests, owner, ``-R`` and deadline flags),
+each in dispatch order (POSIX priority, submission time, id), so a pass can
+merge the groups by priority and drop a whole group once its category is
+exhausted (:func:`schedd.merge.merged_order`): it looks at the jobs it
+dispatches and at one job per group, not at every pending job.
+
+The index is built at the first pass (and again if ``weight_priority``
+changes); after that only the jobs a stimulus touched (every change to a job is spooled, so the spool rows of an
+outcome name them: :attr:`Core.sched_touched`) are filed again at the start of
+the next pass. Whether a filed job may run *now* (a ``-hold_jid`` predecessor
+still there, a ``-a`` time to come) is decided as the pass reaches it.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, insort
+from collections.abc import Callable, Hashable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from qmaster.core.jobs import Job
+from qmaster.core.schedjobs import pending_request, request_memo
+from qmaster.core.view import assemble, build_view, weights
+from schedd import JobRequest
+from schedd.priority import npprior
+from schedd.reasons import ReasonList
+from schedd.view import JobGroup, View
+
+if TYPE_CHECKING:
+    from qmaster.core.machine import Core
+
+INDEX_KEY = "pending_index"
+SortKey = tuple[float, float, int]
+
+
+def group_key(request: JobRequest, owner: str, group: str) -> Hashable:
+    """What puts two jobs in one group: their category, owner, ``-R`` and deadline."""
+    return (request.category, owner, group, request.reserve, request.deadline is not None)
+
+
+class PendingIndex:
+    """Jobs with pending tasks, grouped, each group sorted in dispatch order."""
+
+    def __init__(self, core: Core, weight: float) -> None:
+        self.weight = weight
+        self.groups: dict[Hashable, list[SortKey]] = {}
+        self.where: dict[int, tuple[Hashable, SortKey]] = {}
+        for job in core.jobs.values():
+            found = self._place(job)
+            if found is not None:
+                self.groups.setdefault(found[0], []).append(found[1])
+                self.where[job.job_id] = found
+        for members in self.groups.values():
+            members.sort()
+
+    def _place(self, job: Job) -> tuple[Hashable, SortKey] | None:
+        """The job's group and place in it (None without pending tasks or while held)."""
+        if not job.pending or job.verify_wait is not None or job.hold:
+            return None
+        memo = request_memo(job)
+        if memo.in_ar:
+            return None
+        base = memo.base
+        order = (-(self.weight * npprior(base.priority)), base.submit_time, base.job_id)
+        return group_key(base, base.owner, base.group), order
+
+    def file(self, job: Job) -> None:
+        """Put a job where it belongs now."""
+        self.drop(job.job_id)
+        found = self._place(job)
+        if found is not None:
+            insort(self.groups.setdefault(found[0], []), found[1])
+            self.where[job.job_id] = found
+
+    def drop(self, job_id: int) -> None:
+        """Take a job out of the index."""
+        found = self.where.pop(job_id, None)
+        if found is None:
+            return
+        members = self.groups[found[0]]
+        del members[bisect_left(members, found[1])]
+        if not members:
+            del self.groups[found[0]]
+
+    def group_of(self, job_id: int) -> Hashable | None:
+        """The key of the job's group, or None when it is not filed."""
+        found = self.where.get(job_id)
+        return None if found is None else found[0]
+
+    def waiting_group(self, core: Core, now: float) -> Callable[[int], Hashable | None]:
+        """:meth:`group_of` for jobs a pass at ``now`` considered (a job still held by a
+        predecessor or its ``-a`` time was never in the pass, so has no reasons from it)."""
+
+        def group(job_id: int) -> Hashable | None:
+            job = core.jobs.get(job_id)
+            if job is None or pending_request(core, job, now, 0) is None:
+                return None
+            return self.group_of(job_id)
+
+        return group
+
+    @property
+    def timed(self) -> bool:
+        """Some filed job has a deadline (its urgency grows with time)."""
+        return any(key[4] for key in self.groups)  # type: ignore[index]
+
+    def refresh(self, core: Core) -> None:
+        """File again the jobs touched since the last pass."""
+        for job_id in core.sched_touched:
+            job = core.jobs.get(job_id)
+            if job is None:
+                self.drop(job_id)
+            else:
+                self.file(job)
+        core.sched_touched.clear()
+
+    def job_groups(self, core: Core, now: float) -> list[JobGroup]:
+        """The groups with a job that may run now, each with that job first."""
+        out: list[JobGroup] = []
+        for key, members in self.groups.items():
+            jobs = _requests(core, members, now)
+            first = next(jobs, None)
+            if first is not None:
+                out.append(JobGroup(key, first, jobs, first.reserve))
+        return out
+
+
+def _requests(core: Core, members: list[SortKey], now: float) -> Iterator[JobRequest]:
+    """The requests of a group's jobs that may run now, in order (read as the pass goes)."""
+    jobs = core.jobs
+    for order in members:
+        job = jobs.get(order[2])
+        if job is not None:
+            request = pending_request(core, job, now, 0)
+            if request is not None:
+                yield request
+
+
+def priority_weight(core: Core) -> float:
+    """``weight_priority``: the only setting the order within a group depends on."""
+    return float(core.config.sched_conf.attrs["weight_priority"])
+
+
+def kept_index(core: Core) -> PendingIndex | None:
+    """The index the core keeps, if it is still sorted by the configured weight."""
+    kept = core.derived.get(INDEX_KEY)
+    index = kept[1] if kept is not None else None
+    if isinstance(index, PendingIndex) and index.weight == priority_weight(core):
+        return index
+    return None
+
+
+def pending_index(core: Core) -> PendingIndex:
+    """The core's index with the jobs touched since the last pass filed again; built
+    from every job at the first pass and when ``weight_priority`` changes (other
+    configuration changes leave groups and order as they are)."""
+    index = kept_index(core)
+    if index is not None:
+        index.refresh(core)
+        return index
+    weight = priority_weight(core)
+    index = PendingIndex(core, weight)
+    core.derived[INDEX_KEY] = (weight, index)
+    core.sched_touched.clear()
+    return index
+
+
+def pass_view(core: Core, now: float) -> tuple[View, PendingIndex | None]:
+    """The view of one pass: from the index, grouped, where priorities stand still in time
+    and no per-user limit applies; else every pending job (:func:`build_view`)."""
+    if core.config.sched_conf.maxujobs or weights(core).waiting_time:
+        return build_view(core, now), None
+    index = pending_index(core)
+    if index.timed:
+        return build_view(core, now), None
+    groups = index.job_groups(core, now)
+    view = assemble(core, [g.first for g in groups], now)
+    view.groups = groups
+    return view, index
+
+
+class PassReasons(dict[int, ReasonList]):
+    """Why the jobs of the last pass wait: the jobs it looked at, and the groups it
+    skipped (their jobs share the exhausted category's reasons, looked up when asked)."""
+
+    def __init__(
+        self,
+        reasons: dict[int, ReasonList],
+        skipped: dict[Hashable, ReasonList],
+        group_of: Callable[[int], Hashable | None],
+    ) -> None:
+        super().__init__(reasons)
+        self.skipped = skipped
+        self.group_of = group_of
+
+    def __missing__(self, job_id: int) -> ReasonList:
+        found = self.skipped.get(self.group_of(job_id)) if self.skipped else None
+        if found is None:
+            raise KeyError(job_id)
+        return found
+
+    def get(self, job_id: int, default: Any = None) -> Any:
+        """The job's reasons, from the pass or from its skipped group."""
+        try:
+            return self[job_id]
+        except KeyError:
+            return default

@@ -1,0 +1,146 @@
+"""The scheduler's picture of each pending job, derived once by value and kept.
+
+A job's :class:`~schedd.JobRequest` (its requests, category, priority) follows
+from its specification alone, so it is worked out once per specification
+object, like Grid Engine's job category, and kept on the job
+(``Job.request_memo``; whoever replaces ``job.spec`` or resets the memo gets a
+fresh one). The memo also keeps what decides whether the job may be
+dispatched without parsing again (its ``-a`` start time, whether it belongs to
+an advance reservation or waits for predecessors), and the request with its
+pending tasks, rebuilt only when the pending tasks object changes. A pass
+therefore costs a few attribute reads per waiting job, and no copy of any.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from qmaster.complexes.values import parse_time
+from qmaster.core.holds import ad_held_tasks, held_by_jid, start_time
+from qmaster.core.job_priority import deadline_epoch
+from qmaster.core.jobs import Job
+from qmaster.core.states import TaskState
+from schedd import JobRequest
+from schedd.categories import with_category
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from qmaster.core.machine import Core
+
+ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING)
+
+
+@dataclass(slots=True)
+class RequestMemo:
+    """What the scheduler derives from one job specification, kept until it changes."""
+
+    base: JobRequest
+    """The request with its category and no tasks."""
+    start: float | None
+    """The ``-a`` start time."""
+    in_ar: bool
+    hold_jid: bool
+    hold_jid_ad: bool
+    tasks: Sequence[int] | None = None
+    """The pending tasks object :attr:`request` was made for."""
+    request: JobRequest | None = None
+
+
+def request_memo(job: Job) -> RequestMemo:
+    """The job's memo, made now if its specification (or id) changed since."""
+    kept = job.request_memo
+    if kept is not None and kept[0] is job.spec:
+        memo = kept[1]
+        if isinstance(memo, RequestMemo) and memo.base.job_id == job.job_id:
+            return memo
+    spec = job.spec
+    memo = RequestMemo(
+        with_category(_request(job)),
+        start_time(job),
+        bool(spec.get("ar")),
+        bool(spec.get("hold_jid")),
+        bool(spec.get("hold_jid_ad")),
+    )
+    job.request_memo = (spec, memo)
+    return memo
+
+
+def job_request(job: Job, task_ids: Sequence[int]) -> JobRequest:
+    """The scheduler's picture of one job with the given tasks."""
+    return replace(request_memo(job).base, task_ids=task_ids)
+
+
+def pending_request(core: Core, job: Job, now: float, maxujobs: int) -> JobRequest | None:
+    """The request of a job a pass may consider now, with its dispatchable tasks, or None."""
+    if not job.pending or job.verify_wait is not None or job.hold:
+        return None
+    memo = request_memo(job)
+    if memo.in_ar or (memo.start is not None and memo.start > now):
+        return None
+    if memo.hold_jid and held_by_jid(core, job):
+        return None
+    waiting = ad_held_tasks(core, job) if memo.hold_jid_ad else None
+    if waiting:
+        tasks = job.pending - waiting  # ranges, never every id of a big array
+        if not tasks:
+            return None
+        request = replace(memo.base, task_ids=tasks)
+    else:
+        if memo.request is None or memo.tasks is not job.pending:
+            memo.tasks = job.pending
+            memo.request = replace(memo.base, task_ids=job.pending)
+        request = memo.request
+    return _limited(core, job, request, maxujobs)
+
+
+def _active(job: Job) -> int:
+    return sum(1 for t in job.tasks.values() if t.state in ACTIVE)
+
+
+def _limited(core: Core, job: Job, request: JobRequest, maxujobs: int) -> JobRequest:
+    """The request with its running tasks and concurrency cap, where a limit needs them."""
+    cap: int | None = None
+    if job.array:
+        caps = [core.config.global_conf.max_aj_instances, int(job.spec.get("tc") or 0)]
+        cap = min((c for c in caps if c > 0), default=None)
+    if cap is None and not maxujobs:
+        return request
+    return replace(request, max_tasks=cap, running_tasks=_active(job))
+
+
+def running_jobs_per_user(core: Core) -> dict[str, int]:
+    """How many jobs each user has running (a task transferring, running or being deleted)."""
+    out: dict[str, int] = {}
+    for job in core.jobs.values():
+        if any(t.state in ACTIVE for t in job.tasks.values()):
+            out[job.owner.user] = out.get(job.owner.user, 0) + 1
+    return out
+
+
+def _request(job: Job) -> JobRequest:
+    spec = job.spec
+    hard = {str(k): str(v) for k, v in (spec.get("l_hard") or {}).items()}
+    h_rt = hard.get("h_rt")
+    return JobRequest(
+        job_id=job.job_id,
+        priority=job.priority,
+        submit_time=job.submit_time,
+        owner=job.owner.user,
+        group=job.owner.group,
+        task_ids=(),
+        slots=job.slots,
+        pe_name=spec.get("pe_name"),
+        pe_min=int(spec.get("pe_min") or 1),
+        pe_max=int(spec.get("pe_max") or spec.get("pe_min") or 1),
+        hard_queues=tuple(spec.get("q_hard") or ()),
+        soft_queues=tuple(spec.get("q_soft") or ()),
+        hard_resources=hard,
+        soft_resources={str(k): str(v) for k, v in (spec.get("l_soft") or {}).items()},
+        master_queues=tuple(spec.get("masterq") or ()),
+        reserve=bool(spec.get("R")),
+        runtime_limit=parse_time(h_rt) if h_rt is not None else None,
+        deadline=deadline_epoch(spec.get("dl")),
+        project=str(spec["P"]) if spec.get("P") else None,
+    )

@@ -1,0 +1,171 @@
+"""The levels of the scheduler's view, built once per configuration state.
+
+Parsing a level from its configuration text (complex values, limits, a host's
+load report) is the costly part of a view, and it changes only when the
+configuration does. :class:`LevelCache` keeps, per configuration state
+(:meth:`Core.per_config`), the global level, every host's level (rebuilt for
+one host when the slots running there, and so its simulated load, change) and
+every queue instance's level and static attributes, with the ``==``/``!=``
+shadowing of complex(5) already applied. A pass gets copies that share the
+offered values and carry their own ``used``, filled from the core's bookings,
+which running tasks change as deltas (:class:`~qmaster.complexes.booking.Bookings`).
+Nothing here mutates a template once built.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from qmaster.complexes.booking import Bookings
+from qmaster.complexes.levels import GLOBAL, HOST, QUEUE, Level, build_level, shadow_equalities
+from qmaster.complexes.load import simulated_load
+from qmaster.complexes.table import ComplexTable
+from qmaster.conf import fields as f
+from qmaster.conf.queue import ExecHostConf
+from qmaster.conf.state import QueueInstanceConf
+from schedd import HostState, QueueState
+
+if TYPE_CHECKING:
+    from qmaster.core.machine import Core
+
+GLOBAL_HOST = "global"
+LEVELS_KEY = "sched_levels"
+_QUEUE_FIXED = ("seq_no", "rerun", "tmpdir", "calendar")
+
+
+def copy_level(level: Level, used: dict[str, float]) -> Level:
+    """A pass's copy of a template: the offered values shared, its own bookings."""
+    return Level(
+        level.kind,
+        level.name,
+        level.values,
+        level.sources,
+        level.capacity,
+        level.load_cap,
+        used,
+        level.forced,
+    )
+
+
+def build_queue_level(qi: QueueInstanceConf, table: ComplexTable) -> Level:
+    """A queue instance's level from its configuration: complex_values, limits, built-ins."""
+    fixed = {"qname": qi.cqueue, "slots": str(qi.slots)}
+    fixed.update({k: qi.attrs[k] for k in _QUEUE_FIXED if not f.is_none(qi.attrs.get(k, "NONE"))})
+    fixed.update({k: qi.attrs[k] for k in qi.limits if k in qi.attrs})
+    return build_level(QUEUE, qi.name, table, fixed=fixed, complex_values=qi.complex_values)
+
+
+def build_global_level(core: Core) -> Level:
+    """The ``global`` host's level from its configuration, nothing booked."""
+    glob = core.config.exechost(GLOBAL_HOST)
+    return build_level(
+        GLOBAL,
+        GLOBAL,
+        core.config.complexes,
+        loads=glob.load_values if glob else {},
+        complex_values=glob.complex_values if glob else {},
+    )
+
+
+def build_host_level(name: str, conf: ExecHostConf, table: ComplexTable, running: float) -> Level:
+    """A host's level with the simulated load of ``running`` busy slots, nothing booked."""
+    return build_level(
+        HOST,
+        name,
+        table,
+        loads=simulated_load(conf.load_values, running, conf.load_scaling),
+        fixed={"hostname": name},
+        complex_values=conf.complex_values,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _HostAccess:
+    users: tuple[str, ...]
+    xusers: tuple[str, ...]
+    projects: tuple[str, ...]
+    xprojects: tuple[str, ...]
+
+
+class LevelCache:
+    """Every level of one configuration state, shadowed, never mutated once built."""
+
+    def __init__(self, core: Core, running: dict[str, float]) -> None:
+        config = core.config
+        self.table = config.complexes
+        self.glob = build_global_level(core)
+        self.hosts = {n: c for n, c in config.exechosts.items() if n != GLOBAL_HOST}
+        self.access = {
+            n: _HostAccess(*(tuple(f.split_list(c.attrs.get(k, "NONE"))) for k in _ACCESS_KEYS))
+            for n, c in self.hosts.items()
+        }
+        self.by_load: dict[str, tuple[float, Level]] = {}
+        for name in self.hosts:
+            self.host_level(name, running.get(name, 0.0))
+        self.queues = [self._queue(core, qi) for qi in config.queue_instances()]
+
+    def host_level(self, name: str, running: float) -> Level:
+        """The host's template for ``running`` busy slots (kept until that changes)."""
+        kept = self.by_load.get(name)
+        if kept is None or kept[0] != running:
+            level = build_host_level(name, self.hosts[name], self.table, running)
+            shadow_equalities(self.table, level, self.glob)
+            kept = self.by_load[name] = (running, level)
+        return kept[1]
+
+    def _queue(self, core: Core, qi: QueueInstanceConf) -> QueueState:
+        level = build_queue_level(qi, self.table)
+        above = [self.glob]
+        if qi.host in self.by_load:  # the values' names do not depend on the load
+            above.append(self.by_load[qi.host][1])
+        shadow_equalities(self.table, level, *above)
+        return QueueState(
+            name=qi.name,
+            cqueue=qi.cqueue,
+            host=qi.host,
+            total=qi.slots,
+            used=0,
+            seq_no=qi.seq_no,
+            user_lists=tuple(qi.user_lists),
+            xuser_lists=tuple(qi.xuser_lists),
+            pe_list=tuple(qi.pe_list),
+            host_groups=tuple(core.config.state.groups_of(qi.host)),
+            level=level,
+            load_thresholds=tuple(f.split_pairs(qi.attrs.get("load_thresholds", "NONE")).items()),
+            projects=tuple(f.split_list(qi.attrs.get("projects", "NONE"))),
+            xprojects=tuple(f.split_list(qi.attrs.get("xprojects", "NONE"))),
+        )
+
+    def view_hosts(
+        self, booked: Bookings, running: dict[str, float]
+    ) -> tuple[Level, dict[str, HostState]]:
+        """The global level and every host's state for one pass."""
+        glob = copy_level(self.glob, booked.at(GLOBAL, GLOBAL))
+        hosts: dict[str, HostState] = {}
+        for name in self.hosts:
+            level = copy_level(self.host_level(name, running.get(name, 0.0)), booked.at(HOST, name))
+            a = self.access[name]
+            hosts[name] = HostState(level, a.users, a.xusers, a.projects, a.xprojects)
+        return glob, hosts
+
+    def view_queues(self, booked: Bookings) -> list[QueueState]:
+        """Every queue instance for one pass, with what is booked in it."""
+        return [_queue_copy(q, booked.at(QUEUE, q.name)) for q in self.queues]
+
+
+_ACCESS_KEYS = ("user_lists", "xuser_lists", "projects", "xprojects")
+
+
+def _queue_copy(q: QueueState, used: dict[str, float]) -> QueueState:
+    """A pass's copy of a queue instance template with its bookings."""
+    level = copy_level(q.queue_level, used)
+    return QueueState(
+        q.name, q.cqueue, q.host, q.total, 0, q.seq_no, q.user_lists, q.xuser_lists,
+        q.pe_list, False, q.host_groups, level, q.load_thresholds, q.projects, q.xprojects,
+    )  # fmt: skip
+
+
+def level_cache(core: Core, running: dict[str, float]) -> LevelCache:
+    """The core's levels for its current configuration (``running``: busy slots per host)."""
+    return core.per_config(LEVELS_KEY, LevelCache, lambda: LevelCache(core, running))

@@ -1,0 +1,165 @@
+"""The scheduler's state kept between passes, checked against a rebuild from scratch.
+
+What a pass keeps (see :mod:`qmaster.core.schedlevels`, :mod:`qmaster.core.schedjobs`
+and :mod:`qmaster.core.pendingindex`): the levels of the configuration state,
+each job's request, the index of pending jobs in groups, and the bookings the
+core applies as deltas. :func:`check_scheduler_caches` recomputes each of them
+from the jobs, tasks and configuration and names every difference;
+:func:`scratch_view` is the view a pass would see if nothing were kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+from qmaster.complexes.levels import Level
+from qmaster.complexes.load import running_slots_by_host
+from qmaster.core.holds import dispatchable_tasks, start_time
+from qmaster.core.machine import Core
+from qmaster.core.pendingindex import PendingIndex, kept_index
+from qmaster.core.schedjobs import RequestMemo, _limited, _request, request_memo
+from qmaster.core.schedlevels import LEVELS_KEY, LevelCache
+from qmaster.core.view import assemble, with_limits
+from schedd import JobRequest, View
+from schedd.categories import with_category
+from schedd.order import dispatch_order
+
+_EPSILON = 1e-6
+
+
+def force_full_pass(core: Core) -> None:
+    """Make the next due pass run, as if something changed."""
+    core.sched_dirty = True
+
+
+def fresh_request(job: Any) -> JobRequest:
+    """A job's request derived now, nothing kept."""
+    return with_category(_request(job))
+
+
+def scratch_view(core: Core, now: float, *, kept_requests: bool = False) -> View:
+    """The view of a pass built from scratch: every level parsed, every job walked and
+    its request derived again (``kept_requests``: each job's kept request copied with
+    its tasks, as every pass did before the pending index)."""
+    maxujobs = core.config.sched_conf.maxujobs
+    jobs: list[JobRequest] = []
+    for job in core.jobs.values():
+        if job.pending and not job.spec.get("ar"):
+            tasks = dispatchable_tasks(core, job, now)
+            if tasks:
+                base = request_memo(job).base if kept_requests else fresh_request(job)
+                request = replace(base, task_ids=tasks)
+                jobs.append(_limited(core, job, request, maxujobs))
+    levels = LevelCache(core, running_slots_by_host(core.booked))
+    return with_limits(core, assemble(core, jobs, now, levels=levels))
+
+
+def check_scheduler_caches(core: Core, now: float | None = None) -> list[str]:
+    """What the kept scheduler state says differently from a rebuild (empty when fine)."""
+    problems = _bookings(core)
+    problems += _levels(core)
+    problems += _memos(core)
+    problems += _index(core, now)
+    return problems
+
+
+def _bookings(core: Core) -> list[str]:
+    """The per-level sums against the debits each task booked."""
+    total: dict[tuple[str, str], dict[str, float]] = {}
+    for debits in core.booked.by_task.values():
+        for kind, name, attr, amount in debits:
+            at = total.setdefault((kind, name), {})
+            at[attr] = at.get(attr, 0.0) + amount
+    out: list[str] = []
+    for key in sorted(set(total) | set(core.booked.used)):
+        kept, want = core.booked.used.get(key, {}), total.get(key, {})
+        for attr in sorted(set(kept) | set(want)):
+            if abs(kept.get(attr, 0.0) - want.get(attr, 0.0)) > _EPSILON:
+                out.append(f"booked {key[0]} {key[1]} {attr}: kept {kept.get(attr)}, "
+                           f"tasks book {want.get(attr)}")  # fmt: skip
+    return out
+
+
+def _same_level(a: Level, b: Level) -> bool:
+    return (a.values, a.sources, a.capacity, a.load_cap, a.forced) == (
+        b.values,
+        b.sources,
+        b.capacity,
+        b.load_cap,
+        b.forced,
+    )
+
+
+def _levels(core: Core) -> list[str]:
+    kept = core.derived.get(LEVELS_KEY)
+    if kept is None or kept[0] is not core.config.state:
+        return []
+    cache = kept[1]
+    assert isinstance(cache, LevelCache)
+    fresh = LevelCache(core, {name: r for name, (r, _) in cache.by_load.items()})
+    out = [] if _same_level(cache.glob, fresh.glob) else ["level global differs from a rebuild"]
+    for name, (running, level) in cache.by_load.items():
+        if not _same_level(level, fresh.host_level(name, running)):
+            out.append(f"level of host {name} ({running:g} slots busy) differs from a rebuild")
+    if [q.name for q in cache.queues] != [q.name for q in fresh.queues]:
+        return [*out, "the queue instances kept differ from the configuration's"]
+    for q, want in zip(cache.queues, fresh.queues, strict=True):
+        if not _same_level(q.queue_level, want.queue_level) or replace(q, level=None) != replace(
+            want, level=None
+        ):
+            out.append(f"queue instance {q.name} differs from a rebuild")
+    return out
+
+
+def _memos(core: Core) -> list[str]:
+    out: list[str] = []
+    for job in core.jobs.values():
+        kept = job.request_memo
+        memo = kept[1] if kept is not None and kept[0] is job.spec else None
+        if not isinstance(memo, RequestMemo) or memo.base.job_id != job.job_id:
+            continue  # made afresh when next asked for
+        want = fresh_request(job)
+        if memo.base != want or memo.base.category != want.category:
+            out.append(f"job {job.job_id}: kept request differs from its specification")
+        if memo.start != start_time(job) or memo.in_ar != bool(job.spec.get("ar")):
+            out.append(f"job {job.job_id}: kept start time or AR differs")
+        if memo.request is not None and memo.request.task_ids is not memo.tasks:
+            out.append(f"job {job.job_id}: kept request names other tasks than it was made for")
+    return out
+
+
+def _index(core: Core, now: float | None) -> list[str]:
+    index = kept_index(core)
+    if index is None:
+        return []
+    fresh = PendingIndex(core, index.weight)
+    touched = core.sched_touched
+    out: list[str] = []
+    for job_id in (set(index.where) | set(fresh.where)) - touched:
+        if index.where.get(job_id) != fresh.where.get(job_id):
+            out.append(f"job {job_id}: filed as {index.where.get(job_id)}, "
+                       f"belongs at {fresh.where.get(job_id)}")  # fmt: skip
+    for key, members in index.groups.items():
+        if members != sorted(members) or any(index.where.get(m[2]) != (key, m) for m in members):
+            out.append(f"group {key!r} is out of order or names jobs filed elsewhere")
+    if now is not None and not touched and not out:
+        out += _order(core, index, now)
+    return out
+
+
+def _order(core: Core, index: PendingIndex, now: float) -> list[str]:
+    """The index read in full gives the same jobs, in the same order, as a rebuild."""
+    groups = index.job_groups(core, now)
+    every: list[JobRequest] = [j for g in groups for j in _all(g.first, g.rest)]
+    scratch = scratch_view(core, now)
+    view = assemble(core, every, now)
+    mine = [(j.job_id, tuple(j.task_ids)) for j in dispatch_order(view, now)]
+    want = [(j.job_id, tuple(j.task_ids)) for j in dispatch_order(scratch, now)]
+    return [] if mine == want else ["the pending index orders other jobs than a rebuild"]
+
+
+def _all(first: JobRequest, rest: Iterator[JobRequest]) -> Iterator[JobRequest]:
+    yield first
+    yield from rest

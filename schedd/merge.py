@@ -1,0 +1,71 @@
+"""Category skipping over job groups: the pass order without walking every job.
+
+When the view gives its jobs as groups (:class:`~schedd.view.JobGroup`, each in
+dispatch order within itself), :func:`merged_order` yields the same order as
+:func:`schedd.order.dispatch_order` would over all of them — highest priority
+first, then submission time and id — by merging the groups on a heap. Within a
+group the urgency is one value (its requests, slots and PE are the category's;
+no waiting-time weight and no deadline, which the caller guarantees), so the
+priorities are normalised over the groups exactly as over the jobs.
+
+Once the pass has handled a job whose category is then exhausted (Grid
+Engine's ``NEVER_CAT``/``NOT_AT_TIME`` for the category), the rest of that
+group is skipped: its jobs are never read and share the category's reasons
+(:attr:`~schedd.view.Plan.skipped`). A group that asks for reservations
+(``-R y``) is read to its end, since each job may still get one.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Hashable, Iterator
+
+from schedd.categories import CategoryCache
+from schedd.order import resource_of
+from schedd.priority import normalize, npprior
+from schedd.view import JobGroup, JobRequest, Plan, View
+
+_Entry = tuple[float, float, int, int, JobRequest]
+
+
+def merged_order(view: View, cats: CategoryCache, plan: Plan) -> Iterator[JobRequest]:
+    """The view's grouped jobs in dispatch order, skipping exhausted groups."""
+    groups = list(view.groups or ())
+    if not groups:
+        return
+    w = view.weights
+    cache: dict[Hashable, float] = {}
+    urgencies = [resource_of(view, g.first, cache) for g in groups]
+    low, high = min(urgencies), max(urgencies)
+    tickets = w.ticket * normalize(0.0, 0.0, 0.0)
+    scaled = [w.urgency * min(1.0, max(0.0, normalize(u, low, high))) for u in urgencies]
+
+    def entry(i: int, job: JobRequest) -> _Entry:
+        prio = w.priority * npprior(job.priority) + scaled[i] + tickets
+        return (-prio, job.submit_time, job.job_id, i, job)
+
+    heap = [entry(i, g.first) for i, g in enumerate(groups)]
+    heapq.heapify(heap)
+    while heap:
+        _, _, _, i, job = heapq.heappop(heap)
+        yield job
+        group = groups[i]
+        if not group.reserve and _skip(cats, group, job, plan):
+            continue
+        following = next(group.rest, None)
+        if following is not None:
+            heapq.heappush(heap, entry(i, following))
+
+
+def _skip(cats: CategoryCache, group: JobGroup, job: JobRequest, plan: Plan) -> bool:
+    """True (and the group's reasons kept) when the job's category is exhausted."""
+    cat = cats.peek(job)
+    if cat is None or not cat.exhausted:
+        return False
+    plan.skipped[group.key] = cat.reasons
+    return True
+
+
+def grouped(view: View) -> bool:
+    """The view gives its jobs as groups."""
+    return view.groups is not None
