@@ -116,6 +116,8 @@ class CategoryCache:
         self.enabled = enabled
         self.with_owner = access_matters(view)
         self.groups = Groups(view, queues)
+        self.named: dict[tuple[str, ...], frozenset[int]] = {}
+        """The instances (indices) each ``-q`` list names, worked out once per pass."""
         self.entries: dict[Hashable, Category] = {}
         self.hits = 0
         self.misses = 0
@@ -133,7 +135,18 @@ class CategoryCache:
                 self.hits += 1
                 return found
         self.misses += 1
-        cat = evaluate(self.view, self.queues, self.groups, job, key)
+        named = None
+        if job.hard_queues:
+            named = self.named.get(job.hard_queues)
+            if named is None:
+                patterns = job.hard_queues
+                named = frozenset(
+                    i
+                    for i, q in enumerate(self.queues)
+                    if any(queue_matches(p, q) for p in patterns)
+                )
+                self.named[job.hard_queues] = named
+        cat = evaluate(self.view, self.queues, self.groups, job, key, named)
         if self.enabled:
             self.entries[key] = cat
         return cat
@@ -165,26 +178,43 @@ class Groups:
 
     Two instances are alike when they agree, on every attribute some job of
     the pass requests (and on every forced one), in their host's and their own
-    static values, and in access lists, PE list and state; with ``-q`` or
-    ``-masterq`` in play, their names count too.
+    static values, and in access lists, PE list and state. Their names do not
+    count: a category with ``-q`` splits each group by name
+    (:meth:`CategoryCache.named`), so a ``-q`` in the pass does not make every
+    instance a group of its own.
     """
 
-    __slots__ = ("members",)
+    __slots__ = ("members", "names", "singles")
 
     def __init__(self, view: View, queues: Sequence[QueueState]) -> None:
         names = _requested_names(view)
-        by_name = any(j.hard_queues or j.soft_queues or j.master_queues for j in view.jobs)
+        self.names = frozenset(names)
+        self.singles = [[i] for i in range(len(queues))]
         groups: dict[tuple[object, ...], list[int]] = {}
         for index, q in enumerate(queues):
             h = view.host(q.host)
             sig = (
                 q.disabled, q.name in view.ar_queues, q.pe_list, q.user_lists, q.xuser_lists, h.user_lists, h.xuser_lists,
                 q.projects, q.xprojects, h.projects, h.xprojects,
-                (q.cqueue, q.host, q.host_groups) if by_name else None,
                 _level_sig(h.level, names), _level_sig(q.queue_level, names),
             )  # fmt: skip
             groups.setdefault(sig, []).append(index)
         self.members = list(groups.values())
+
+    def of(self, view: View, job: JobRequest) -> list[list[int]]:
+        """The groups for ``job``: one instance each when it requests an attribute the
+        groups were not told apart by (a job that is not among the view's, e.g. an AR)."""
+        wanted = _full_names(view, [*job.hard_resources, *job.soft_resources])
+        return self.members if wanted <= self.names else self.singles
+
+
+def _full_names(view: View, keys: Sequence[str]) -> set[str]:
+    table = view.complexes
+    names: set[str] = set()
+    for key in keys:
+        entry = table.get(key)
+        names.add(entry.name if entry else key)
+    return names
 
 
 def _requested_names(view: View) -> list[str]:
@@ -213,9 +243,17 @@ def _spread(reason: Reason, queues: Sequence[QueueState], members: list[int]) ->
 
 
 def evaluate(
-    view: View, queues: Sequence[QueueState], groups: Groups, job: JobRequest, key: Hashable
+    view: View,
+    queues: Sequence[QueueState],
+    groups: Groups,
+    job: JobRequest,
+    key: Hashable,
+    named: frozenset[int] | None = None,
 ) -> Category:
-    """Build a category: resolve the requests, find every queue that can never run it."""
+    """Build a category: resolve the requests, find every queue that can never run it.
+
+    ``named``: the instances the job's ``-q`` list names (worked out here when not given).
+    """
     compiled = compile_requests(
         view.complexes, job.hard_resources, job.soft_resources, parallel=bool(job.pe_name)
     )
@@ -223,10 +261,20 @@ def evaluate(
     if _job_level(view, job, cat):
         cat.exhausted = True
         return cat
+    if job.hard_queues and named is None:
+        named = frozenset(
+            i for i, q in enumerate(queues) if any(queue_matches(p, q) for p in job.hard_queues)
+        )
     fitting: list[int] = []
     hosts: dict[str, Reason | None] = {}
-    for members in groups.members:
+    for group in groups.of(view, job):
+        members = group
         first = queues[members[0]]
+        if named is not None:
+            members = _named_members(cat, queues, group, named, _gate(view, job, first))
+            if not members:
+                continue
+            first = queues[members[0]]
         reason = _queue_never(view, job, cat, first, hosts)
         if reason is None:
             fitting.extend(members)
@@ -241,6 +289,35 @@ def evaluate(
     cat.candidates = list(cat.static)
     cat.exhausted = not cat.candidates
     return cat
+
+
+def _gate(view: View, job: JobRequest, q: QueueState) -> Reason | None:
+    """What rules out a whole group before the names count (state, an AR's queues)."""
+    if q.disabled:
+        return Reason("disabled", "queue", q.name)
+    if job.runtime_limit is None and q.name in view.ar_queues:
+        return Reason("ar_no_h_rt", "queue", q.name)
+    return None
+
+
+def _named_members(
+    cat: Category,
+    queues: Sequence[QueueState],
+    members: list[int],
+    named: frozenset[int],
+    gate: Reason | None,
+) -> list[int]:
+    """The members of a group the job's ``-q`` names; the others noted with their reason
+    (as :func:`_queue_never` would give it: the gate first, then ``hard_queue``)."""
+    if gate is not None:
+        cat.note(gate, _spread(gate, queues, members))
+        return []
+    kept = [i for i in members if i in named]
+    if len(kept) < len(members):
+        others = [i for i in members if i not in named]
+        reason = Reason("hard_queue", "queue", queues[others[0]].name)
+        cat.note(reason, _spread(reason, queues, others))
+    return kept
 
 
 def _soft(view: View, job: JobRequest, compiled: Compiled, q: QueueState) -> int:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schedd import PeState, View, schedule
+from schedd.categories import Groups, evaluate
 from tests.unit.schedd.helpers import global_level, host, job, queue, table, view
 
 TABLE = table("mem mem MEMORY <= YES YES 0 0", "lic lic INT <= YES JOB 0 0")
@@ -111,3 +113,27 @@ def test_no_consumable_is_ever_overbooked(cell: Cell) -> None:
     for (kind, name, attr), amount in booked.items():
         if kind == "queue":
             assert amount <= next(q for q in v.queues if q.name == name).queue_level.capacity[attr]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    cells(), st.lists(st.sampled_from([(), ("q*",), ("q1",), ("*@h0",), ("q0", "q2")]), max_size=14)
+)
+def test_grouped_instances_decide_as_each_alone(
+    cell: Cell, queue_lists: list[tuple[str, ...]]
+) -> None:
+    """Evaluating a category once per group of alike instances (``-q`` lists included)
+    keeps the same instances and gives the same reasons as evaluating each one alone."""
+    v = _build(*cell)
+    v.jobs = [
+        replace(j, hard_queues=queue_lists[i % len(queue_lists)] if queue_lists else ())
+        for i, j in enumerate(v.jobs)
+    ]
+    groups = Groups(v, v.queues)
+    alone = Groups(v, v.queues)
+    alone.members = alone.singles
+    for j in v.jobs:
+        grouped = evaluate(v, v.queues, groups, j, "k")
+        single = evaluate(v, v.queues, alone, j, "k")
+        assert [q.name for q in grouped.static] == [q.name for q in single.static]
+        assert sorted(map(str, grouped.reasons)) == sorted(map(str, single.reasons))
