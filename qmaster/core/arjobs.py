@@ -27,8 +27,8 @@ from qmaster.core.ars import LIVE, AdvanceReservation, ArState
 from qmaster.core.errors import InvalidRequest, NoSuchObject, PermissionDenied
 from qmaster.core.holds import dispatchable_tasks
 from qmaster.core.jobs import Identity, Job
-from qmaster.core.machine import HOOKS
 from qmaster.core.outcome import Outcome
+from qmaster.core.registry import HOOKS
 from qmaster.core.view import assemble, job_request
 from schedd import Reason, View, schedule
 from schedd.reasons import ReasonList

@@ -22,10 +22,11 @@ from qmaster.complexes.booking import Debit
 from qmaster.core import lifecycle
 from qmaster.core.ars import LIVE, AdvanceReservation, ArState
 from qmaster.core.jobs import Job
-from qmaster.core.machine import HOOKS, Core, Timer
+from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.qinstances import letters
 from qmaster.core.qstates import unusable
+from qmaster.core.registry import HOOKS, Timer
 from qmaster.core.states import TaskState
 from qmaster.events.records import ArAcct, ArAttr, ArLog, NewAr
 

@@ -14,8 +14,9 @@ from qmaster.core.argrant import grant, local_time, window
 from qmaster.core.ars import AdvanceReservation
 from qmaster.core.errors import LimitReached, PermissionDenied
 from qmaster.core.jobs import Identity
-from qmaster.core.machine import Core, Request, handler
+from qmaster.core.machine import Core, Request
 from qmaster.core.outcome import Outcome
+from qmaster.core.registry import handler
 from qmaster.core.submit import check_name, validate_spec
 from qmaster.gdi.answers import Status, error, ok
 from qmaster.gdi.messages import ArDeleteArgs, ArListArgs, ArSubmitArgs

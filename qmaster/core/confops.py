@@ -10,9 +10,10 @@ from __future__ import annotations
 from qmaster.conf.errors import ConfigError, ConfNotFound
 from qmaster.core import arconf, arlife, lifecycle, qcalendar
 from qmaster.core.errors import InvalidRequest, NoSuchObject, NotManager
-from qmaster.core.machine import Core, Request, handler
+from qmaster.core.machine import Core, Request
 from qmaster.core.outcome import Outcome
 from qmaster.core.qmodops import apply_initial_states
+from qmaster.core.registry import handler
 from qmaster.core.states import TaskState
 from qmaster.gdi.answers import Status, error, ok
 from qmaster.gdi.messages import ConfShowArgs, KillExecdArgs

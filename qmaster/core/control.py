@@ -24,8 +24,9 @@ from qmaster.core.jobchecks import (
     hold_split,
 )
 from qmaster.core.jobs import Identity, Job, format_id_runs, parse_task_range
-from qmaster.core.machine import Core, Request, handler
+from qmaster.core.machine import Core, Request
 from qmaster.core.outcome import Outcome
+from qmaster.core.registry import handler
 from qmaster.core.resources import check_alter_rights
 from qmaster.core.running_alter import check_running_change
 from qmaster.core.specs import altered_spec, checked_spec, full_resource_names

@@ -26,9 +26,10 @@ from qmaster.core.host_values import (
 from qmaster.core.job_priority import JobPriorities
 from qmaster.core.jobs import Job, Task
 from qmaster.core.lifecycle import granted_pe
-from qmaster.core.machine import Core, Request, handler
+from qmaster.core.machine import Core, Request
 from qmaster.core.outcome import Outcome
 from qmaster.core.query import queue_rows
+from qmaster.core.registry import handler
 from qmaster.core.states import ACTIVE, display_state
 from qmaster.core.view import GLOBAL_HOST
 from qmaster.gdi.messages import HostListArgs

@@ -15,9 +15,10 @@ from qmaster.core.arlimit import ar_runtime_limit
 from qmaster.core.holds import start_time
 from qmaster.core.job_filter import remember_finished
 from qmaster.core.jobs import Job, Task
-from qmaster.core.machine import HOOKS, Core, Timer
+from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.pendingindex import PassReasons, pass_view
+from qmaster.core.registry import HOOKS, Timer
 from qmaster.core.states import TaskState
 from qmaster.core.view import recovery_view, task_debits
 from schedd import Order, schedule

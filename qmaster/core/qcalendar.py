@@ -14,8 +14,9 @@ from datetime import datetime
 from qmaster.conf import fields as f
 from qmaster.conf.calendar import CalendarConf, next_change, state_at
 from qmaster.core import arlife, suspension
-from qmaster.core.machine import HOOKS, Core, Timer
+from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
+from qmaster.core.registry import HOOKS, Timer
 
 TIMER = "qcal"
 LETTER = {"off": "D", "suspended": "C"}

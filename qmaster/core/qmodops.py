@@ -18,9 +18,10 @@ from qmaster.conf.state import QueueInstanceConf
 from qmaster.core import arlife, qstates, suspension
 from qmaster.core.control import select_jobs
 from qmaster.core.jobs import Identity
-from qmaster.core.machine import Core, Request, handler
+from qmaster.core.machine import Core, Request
 from qmaster.core.outcome import Outcome
 from qmaster.core.qmodjobs import on_job
+from qmaster.core.registry import handler
 from qmaster.core.reschedule import reschedule_queue
 from qmaster.gdi.answers import Answer, Status, error, ok, warning
 from qmaster.gdi.messages import QmodArgs

@@ -13,7 +13,7 @@ from qmaster.core.errors import InvalidRequest
 from qmaster.core.holds import ad_held_tasks
 from qmaster.core.job_detail import detail, pending_state, task_state
 from qmaster.core.jobs import Job, format_id_runs
-from qmaster.core.machine import Core, Request, handler
+from qmaster.core.machine import Core, Request
 from qmaster.core.outcome import Outcome
 from qmaster.core.qinstances import letters
 from qmaster.core.qstat_joblist import JobListing
@@ -31,6 +31,7 @@ from qmaster.core.qstat_listing import (
 )
 from qmaster.core.qstat_rows import ChunkedListing, cut, in_order, running_first
 from qmaster.core.qstates import shown
+from qmaster.core.registry import handler
 from qmaster.core.sched_info import job_info_setting, summary
 from qmaster.core.states import ACTIVE, TaskState
 from qmaster.core.taskids import TaskIds

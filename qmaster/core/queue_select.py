@@ -15,9 +15,10 @@ from fnmatch import fnmatchcase
 from qmaster.conf import fields as f
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.host_values import compile_match, host_levels, offers, with_alarms
-from qmaster.core.machine import Core, Request, handler
+from qmaster.core.machine import Core, Request
 from qmaster.core.outcome import Outcome
 from qmaster.core.query import queue_rows
+from qmaster.core.registry import handler
 from qmaster.core.view import queue_states, usersets
 from qmaster.gdi.messages import QueueSelectArgs
 from schedd.matching import queue_matches

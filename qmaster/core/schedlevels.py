@@ -80,6 +80,26 @@ def build_host_level(name: str, conf: ExecHostConf, table: ComplexTable, running
     )
 
 
+def queue_state(core: Core, qi: QueueInstanceConf, level: Level) -> QueueState:
+    """A queue instance as the scheduler sees it, on ``level`` (nothing booked on it yet)."""
+    return QueueState(
+        name=qi.name,
+        cqueue=qi.cqueue,
+        host=qi.host,
+        total=qi.slots,
+        used=0,
+        seq_no=qi.seq_no,
+        user_lists=tuple(qi.user_lists),
+        xuser_lists=tuple(qi.xuser_lists),
+        pe_list=tuple(qi.pe_list),
+        host_groups=tuple(core.config.state.groups_of(qi.host)),
+        level=level,
+        load_thresholds=tuple(f.split_pairs(qi.attrs.get("load_thresholds", "NONE")).items()),
+        projects=tuple(f.split_list(qi.attrs.get("projects", "NONE"))),
+        xprojects=tuple(f.split_list(qi.attrs.get("xprojects", "NONE"))),
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class _HostAccess:
     users: tuple[str, ...]
@@ -120,22 +140,7 @@ class LevelCache:
         if qi.host in self.by_load:  # the values' names do not depend on the load
             above.append(self.by_load[qi.host][1])
         shadow_equalities(self.table, level, *above)
-        return QueueState(
-            name=qi.name,
-            cqueue=qi.cqueue,
-            host=qi.host,
-            total=qi.slots,
-            used=0,
-            seq_no=qi.seq_no,
-            user_lists=tuple(qi.user_lists),
-            xuser_lists=tuple(qi.xuser_lists),
-            pe_list=tuple(qi.pe_list),
-            host_groups=tuple(core.config.state.groups_of(qi.host)),
-            level=level,
-            load_thresholds=tuple(f.split_pairs(qi.attrs.get("load_thresholds", "NONE")).items()),
-            projects=tuple(f.split_list(qi.attrs.get("projects", "NONE"))),
-            xprojects=tuple(f.split_list(qi.attrs.get("xprojects", "NONE"))),
-        )
+        return queue_state(core, qi, level)
 
     def view_hosts(
         self, booked: Bookings, running: dict[str, float]

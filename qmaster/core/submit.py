@@ -20,8 +20,9 @@ from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
 from qmaster.core.holds import start_time_of
 from qmaster.core.jobchecks import check_array_holds, check_checkpointing, check_deadline
 from qmaster.core.jobs import Identity, Job, TaskRange
-from qmaster.core.machine import Core, Request, handler
+from qmaster.core.machine import Core, Request
 from qmaster.core.outcome import Outcome
+from qmaster.core.registry import handler
 from qmaster.core.resources import check_account, check_priority, normalise_spec_requests
 from qmaster.core.specs import checked_spec, full_resource_names
 from qmaster.core.verification import wait_for_verification

@@ -28,9 +28,10 @@ from qmaster.core.errors import InvalidRequest
 from qmaster.core.holds import HOLD_BITS, start_time
 from qmaster.core.jobs import Job, Task
 from qmaster.core.lifecycle import START_TIME
-from qmaster.core.machine import HOOKS, Core
+from qmaster.core.machine import Core
 from qmaster.core.qcalendar import TIMER as CALENDAR_TIMER
 from qmaster.core.qcalendar import calendar_letters
+from qmaster.core.registry import HOOKS
 from qmaster.core.schedstate import check_scheduler_caches
 from qmaster.core.spool_image import SpoolImage, spool_problems
 from qmaster.core.states import ACTIVE, TaskState

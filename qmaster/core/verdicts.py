@@ -12,8 +12,9 @@ from qmaster.core import lifecycle
 from qmaster.core.errors import CoreError
 from qmaster.core.holds import new_hold, set_hold, start_time_of
 from qmaster.core.jobs import Job, VerifyWait
-from qmaster.core.machine import Core, Request, handler
+from qmaster.core.machine import Core, Request
 from qmaster.core.outcome import Outcome
+from qmaster.core.registry import handler
 from qmaster.core.specs import checked_spec, full_resource_names
 from qmaster.core.submit import validate_spec
 from qmaster.gdi.messages import JsvVerdictArgs

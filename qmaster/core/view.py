@@ -34,6 +34,7 @@ from qmaster.core.schedlevels import (
     build_host_level,
     build_queue_level,
     level_cache,
+    queue_state,
 )
 from qmaster.core.states import TaskState
 from qmaster.core.viewload import load_settings
@@ -75,22 +76,7 @@ def queue_states(core: Core, *, empty: bool = False) -> list[QueueState]:
     booked = Bookings() if empty else core.booked
     table = core.config.complexes
     return [
-        QueueState(
-            name=qi.name,
-            cqueue=qi.cqueue,
-            host=qi.host,
-            total=qi.slots,
-            used=0,
-            seq_no=qi.seq_no,
-            user_lists=tuple(qi.user_lists),
-            xuser_lists=tuple(qi.xuser_lists),
-            pe_list=tuple(qi.pe_list),
-            host_groups=tuple(core.config.state.groups_of(qi.host)),
-            level=queue_level(qi, table, booked),
-            load_thresholds=tuple(f.split_pairs(qi.attrs.get("load_thresholds", "NONE")).items()),
-            projects=tuple(f.split_list(qi.attrs.get("projects", "NONE"))),
-            xprojects=tuple(f.split_list(qi.attrs.get("xprojects", "NONE"))),
-        )
+        queue_state(core, qi, queue_level(qi, table, booked))
         for qi in core.config.queue_instances()
     ]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from qmaster.core import arlife, lifecycle
-from qmaster.core.machine import HOOKS
+from qmaster.core.registry import HOOKS
 
 
 def test_each_timer_kind_reaches_its_handler() -> None:

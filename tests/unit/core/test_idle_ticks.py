@@ -8,7 +8,7 @@ import pytest
 
 from qmaster.core import Core
 from qmaster.core.holds import START_TIME_FORMAT
-from qmaster.core.machine import HOOKS
+from qmaster.core.registry import HOOKS
 from tests.unit.core.helpers import T0, make_core, run_until, states, submit
 
 

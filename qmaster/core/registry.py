@@ -1,0 +1,87 @@
+"""The core's tables: request handlers by op, and the hooks its own steps call.
+
+This module imports no handler module and not the core itself (only for
+types), so that :mod:`qmaster.core.machine` and every handler module can
+import it: the handler modules fill the tables when they are imported
+(importing :mod:`qmaster.core` imports them all).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from qmaster.core.jobs import Job
+from qmaster.core.outcome import Outcome
+
+if TYPE_CHECKING:
+    from qmaster.core.machine import Core, Request
+
+
+Handler = Callable[["Core", "Request", float, Outcome], None]
+HANDLERS: dict[str, Handler] = {}
+
+
+def handler(op: str) -> Callable[[Handler], Handler]:
+    """Register the function that handles ``op``."""
+
+    def register(fn: Handler) -> Handler:
+        HANDLERS[op] = fn
+        return fn
+
+    return register
+
+
+@dataclass(order=True, slots=True)
+class Timer:
+    """A due time for one task (``start`` it or ``end`` it), or for an advance
+    reservation (``ar_start``, ``ar_end``; ``job_id`` is then the AR's id)."""
+
+    at: float
+    seq: int
+    kind: str = field(compare=False)
+    job_id: int = field(compare=False)
+    task_id: int = field(compare=False)
+
+
+TimerFn = Callable[["Core", Timer, float, Outcome], None]
+
+
+@dataclass(slots=True)
+class Hooks:
+    """What the core's own steps (``tick``, ``recover``) hand over to its handler modules.
+
+    The modules fill it when they are imported (importing :mod:`qmaster.core`
+    imports them all), so this module imports none of them and no circle is
+    dodged: ``lifecycle`` registers the task timers, the pass and a job's
+    recovery; ``arlife`` the AR timers (kinds ``ar_*``) and AR recovery;
+    ``qcalendar`` its calendar timer; ``arjobs`` the AR jobs' passes.
+    """
+
+    timers: dict[str, TimerFn] = field(default_factory=dict)
+    """Timer kind (or ``prefix*``) -> handler; ``*`` handles every other kind."""
+    run_pass: Callable[[Core, float, Outcome], None] | None = None
+    restore_job: Callable[[Core, Job, float], None] | None = None
+    restore_ars: Callable[[Core, list[dict[str, Any]], dict[str, int], float], None] | None = None
+    ar_passes: Callable[[Core, float, Outcome], None] | None = None
+    """After the pass: the passes of the jobs inside advance reservations (``arjobs``)."""
+    job_left: Callable[[Core, Job, float, Outcome], None] | None = None
+    """A task of a job inside an AR has ended (``arlife``)."""
+    validate: Callable[..., None] | None = None
+    """Check every invariant of the core's state (``validate``)."""
+
+    def timer(self, kind: str) -> TimerFn:
+        """The handler of one timer kind."""
+        found = self.timers.get(kind)
+        if found is None:
+            prefixed = (
+                fn
+                for key, fn in self.timers.items()
+                if key != "*" and key.endswith("*") and kind.startswith(key[:-1])
+            )
+            found = next(prefixed, None) or self.timers["*"]
+        return found
+
+
+HOOKS = Hooks()
