@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Container, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
+from functools import lru_cache
 
 from qmaster.complexes.levels import GLOBAL, Level
 from schedd.matching import (
@@ -98,7 +99,13 @@ def with_category(job: JobRequest) -> JobRequest:
     The key is the text of :func:`base_key`: a string caches its hash, so a pass
     looks each job's category up without rehashing nested tuples.
     """
-    return replace(job, category=repr(base_key(job)))
+    return replace(job, category=_category_text(base_key(job)))
+
+
+@lru_cache(maxsize=4096)
+def _category_text(key: Hashable) -> str:
+    """The text of a category key, made once per distinct key (jobs share few categories)."""
+    return repr(key)
 
 
 def category_key(job: JobRequest, with_owner: bool) -> Hashable:
