@@ -33,7 +33,13 @@ from typing import Any
 from clients.common.conventions import parse_command_line
 from clients.common.errors import ClientError
 from clients.qevent_modes import TRIGGER_EVENTS, SuiteMode, Triggers
-from clients.qevent_subscribe import DELIVERY_INTERVAL, PACKAGE_GAP, SubscribeMode
+from clients.qevent_subscribe import (
+    DELIVERY_INTERVAL,
+    PACKAGE_GAP,
+    START_TYPES,
+    SubscribeMode,
+    kinds_of,
+)
 from qmaster.gdi.client import Connection, GdiError, Reply
 
 USAGE = """\
@@ -227,7 +233,7 @@ def subscription_kinds(opts: Options) -> list[str] | None:
     if opts.mode == "testsuite":
         return [*SuiteMode.KINDS]
     if opts.mode == "subscribe":
-        return SubscribeMode(lambda _: True, lambda _: None).kinds()
+        return kinds_of(set(START_TYPES))
     return sorted({TRIGGER_EVENTS[event] for event, _ in opts.triggers})
 
 

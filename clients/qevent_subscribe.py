@@ -74,21 +74,30 @@ def describe(event: Event) -> tuple[int, str] | None:
     return None
 
 
+def kinds_of(types: set[int]) -> list[str] | None:
+    """The stream's event kinds for the subscribed object types (None: all)."""
+    if ALL in types:
+        return None
+    return sorted({k for t in types for k in KINDS_OF_TYPE.get(t, ())})
+
+
+START_TYPES = frozenset({SHUTDOWN, ADMINHOST})
+"""What ``-sm`` is subscribed to before its first cycle."""
+
+
 class SubscribeMode:
     """The state of ``-sm``: what is subscribed, the event count and the type cycle."""
 
     def __init__(self, write: Callable[[str], bool], change: Callable[[list[str] | None], None]):
         self.write = write
         self.change = change
-        self.types: set[int] = {SHUTDOWN, ADMINHOST}
+        self.types: set[int] = set(START_TYPES)
         self.event_type = ADMINHOST
         self.number = 0
 
     def kinds(self) -> list[str] | None:
         """The stream's event kinds for the subscribed types (None: all)."""
-        if ALL in self.types:
-            return None
-        return sorted({k for t in self.types for k in KINDS_OF_TYPE.get(t, ())})
+        return kinds_of(self.types)
 
     def event(self, event: Event) -> bool:
         """Print one received event if its type is subscribed; False once output is gone."""

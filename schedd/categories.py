@@ -146,13 +146,7 @@ class CategoryCache:
         if job.hard_queues:
             named = self.named.get(job.hard_queues)
             if named is None:
-                patterns = job.hard_queues
-                named = frozenset(
-                    i
-                    for i, q in enumerate(self.queues)
-                    if any(queue_matches(p, q) for p in patterns)
-                )
-                self.named[job.hard_queues] = named
+                named = self.named[job.hard_queues] = named_instances(self.queues, job.hard_queues)
         cat = evaluate(self.view, self.queues, self.groups, job, key, named)
         if self.enabled:
             self.entries[key] = cat
@@ -187,16 +181,16 @@ class Groups:
     the pass requests (and on every forced one), in their host's and their own
     static values, and in access lists, PE list and state. Their names do not
     count: a category with ``-q`` splits each group by name
-    (:meth:`CategoryCache.named`), so a ``-q`` in the pass does not make every
+    (:func:`named_instances`), so a ``-q`` in the pass does not make every
     instance a group of its own.
     """
 
-    __slots__ = ("members", "names", "singles")
+    __slots__ = ("count", "members", "names")
 
     def __init__(self, view: View, queues: Sequence[QueueState]) -> None:
         names = _requested_names(view)
         self.names = frozenset(names)
-        self.singles = [[i] for i in range(len(queues))]
+        self.count = len(queues)
         groups: dict[tuple[object, ...], list[int]] = {}
         for index, q in enumerate(queues):
             h = view.host(q.host)
@@ -212,7 +206,11 @@ class Groups:
         """The groups for ``job``: one instance each when it requests an attribute the
         groups were not told apart by (a job that is not among the view's, e.g. an AR)."""
         wanted = _full_names(view, [*job.hard_resources, *job.soft_resources])
-        return self.members if wanted <= self.names else self.singles
+        return self.members if wanted <= self.names else self.singles()
+
+    def singles(self) -> list[list[int]]:
+        """Every instance a group of its own."""
+        return [[i] for i in range(self.count)]
 
 
 def _full_names(view: View, keys: Sequence[str]) -> set[str]:
@@ -269,9 +267,7 @@ def evaluate(
         cat.exhausted = True
         return cat
     if job.hard_queues and named is None:
-        named = frozenset(
-            i for i, q in enumerate(queues) if any(queue_matches(p, q) for p in job.hard_queues)
-        )
+        named = named_instances(queues, job.hard_queues)
     fitting: list[int] = []
     hosts: dict[str, Reason | None] = {}
     for group in groups.of(view, job):
@@ -305,6 +301,11 @@ def _gate(view: View, job: JobRequest, q: QueueState) -> Reason | None:
     if job.runtime_limit is None and q.name in view.ar_queues:
         return Reason("ar_no_h_rt", "queue", q.name)
     return None
+
+
+def named_instances(queues: Sequence[QueueState], patterns: tuple[str, ...]) -> frozenset[int]:
+    """The indices of the instances a ``-q`` list names."""
+    return frozenset(i for i, q in enumerate(queues) if any(queue_matches(p, q) for p in patterns))
 
 
 def _named_members(

@@ -131,7 +131,7 @@ def test_grouped_instances_decide_as_each_alone(
     ]
     groups = Groups(v, v.queues)
     alone = Groups(v, v.queues)
-    alone.members = alone.singles
+    alone.members = alone.singles()
     for j in v.jobs:
         grouped = evaluate(v, v.queues, groups, j, "k")
         single = evaluate(v, v.queues, alone, j, "k")
