@@ -273,28 +273,45 @@ class TaskIds(Sequence[int]):
 
     def runs(self) -> Iterator[tuple[int, int, int]]:
         """``(first, last, step)`` runs as qstat prints them: from the first id on, each
-        run takes the step to the next id and goes on while the ids keep it."""
+        run takes the step to the next id and goes on while the ids keep it; a run that
+        would hold only two ids leaves its first alone when the second begins another
+        run (``5,1001-2000:1``, not ``5-1001:996,1002-2000:1``)."""
         rs = self._runs
         i = k = 0
         while i < len(rs):
             x = rs[i][k]
             if k + 1 < len(rs[i]):
-                step, i2, k2 = rs[i].step, i, len(rs[i]) - 1
+                step, i2, k2 = rs[i].step, i, k + 1
             elif i + 1 < len(rs):
                 step, i2, k2 = rs[i + 1].start - x, i + 1, 0
             else:
                 yield x, x, 1
                 return
+            second = (i2, k2)
             i2, k2 = _extend(rs, i2, k2, step)
+            after = (i2, k2 + 1) if k2 + 1 < len(rs[i2]) else (i2 + 1, 0)
+            if (i2, k2) == second and after[0] < len(rs):
+                yield x, x, 1
+                i, k = second
+                continue
             yield x, rs[i2][k2], step
-            i, k = (i2, k2 + 1) if k2 + 1 < len(rs[i2]) else (i2 + 1, 0)
+            i, k = after
 
     def __str__(self) -> str:
-        """qstat's ``1-5:1,7-9:2`` (a lone id as ``7-7:1``)."""
-        return ",".join(f"{a}-{b}:{d}" for a, b, d in self.runs())
+        """qstat's ``1-5:1,7-9:2``: a lone id as ``7`` and a run of two ids as ``7,9``,
+        as Grid Engine prints a range list (``range_to_dstring``)."""
+        return ",".join(_run_text(a, b, d) for a, b, d in self.runs())
 
     def __repr__(self) -> str:
         return f"TaskIds('{self}')"
+
+
+def _run_text(first: int, last: int, step: int) -> str:
+    if first == last:
+        return str(first)
+    if first + step == last:
+        return f"{first},{last}"
+    return f"{first}-{last}:{step}"
 
 
 def _extend(rs: list[range], i: int, k: int, step: int) -> tuple[int, int]:

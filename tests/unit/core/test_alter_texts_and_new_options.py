@@ -168,8 +168,8 @@ def test_qdel_name_with_task_range_deletes_those_tasks() -> None:
     core = make_core()
     submit(core, N="sleep", h=True, t_min=1, t_max=4)
     out = request(core, ALICE, "delete", T0, job_ids=["sleep.2-3:1"], force=False, users=None)
-    assert texts(out) == ["alice has deleted job-array tasks 2-3:1 of job 1"]
-    assert states(core) == {"1.1-4:3": "hqw"}
+    assert texts(out) == ["alice has deleted job-array tasks 2,3 of job 1"]
+    assert states(core) == {"1.1,4": "hqw"}
 
 
 def test_qalter_by_pattern_and_by_user() -> None:

@@ -127,9 +127,9 @@ def test_array_dependency_holds_tasks_until_their_predecessor_task_ends() -> Non
     core.jobs[2].spec = {**core.jobs[2].spec, "hold_jid_ad": ["1"]}
     assert "hd" in hold_kinds(core, core.jobs[2])
     assert _selected(core, "hd") == [2]
-    assert states(core) == {"1.1-2:1": "qw", "2.1-2:1": "hqw"}
+    assert states(core) == {"1.1,2": "qw", "2.1,2": "hqw"}
     run_until(core, T0 + 2)
-    assert states(core, T0 + 2) == {"1.1": "r", "1.2": "r", "2.1-2:1": "hqw"}
+    assert states(core, T0 + 2) == {"1.1": "r", "1.2": "r", "2.1,2": "hqw"}
     run_until(core, T0 + 7)
     assert states(core, T0 + 7) == {"2.1": "r", "2.2": "r"}
 
