@@ -146,7 +146,7 @@ def _start_detached(cell: Cell, ignore_state_errors: bool, timeout: float) -> No
             tail = out.read_text(errors="replace").strip().splitlines()[-3:]
             raise click.ClickException("qmaster did not start: " + " / ".join(tail))
         try:
-            gdi_call("ping", path=cell.socket)
+            gdi_call("ping", path=cell.socket, timeout=max(0.05, deadline - time.monotonic()))
         except GdiError:
             time.sleep(0.05)
             continue
@@ -161,10 +161,14 @@ def _start_detached(cell: Cell, ignore_state_errors: bool, timeout: float) -> No
 def stop(timeout: float) -> None:
     """Shut the daemon down cleanly (like qconf -km)."""
     cell = _cell()
-    try:
-        pid = int(cell.pidfile.read_text().strip())
-    except (OSError, ValueError):
-        raise click.ClickException(f'no qmaster is running on cell "{cell.path}"') from None
+    # the lock, not the pidfile, says which process is the daemon: a pidfile left by a
+    # crash may name a process that has nothing to do with us by now
+    holder = lock_holder(cell.lock)
+    if holder is None:
+        raise click.ClickException(f'no qmaster is running on cell "{cell.path}"')
+    if not holder.isdigit():
+        raise click.ClickException(f'cannot tell which process holds "{cell.lock}"')
+    pid = int(holder)
     try:
         os.kill(pid, signal.SIGTERM)
     except ProcessLookupError:

@@ -144,7 +144,13 @@ class Connection:
             yield reply
 
 
-def call(op: str, args: dict[str, Any] | None = None, *, path: Path | None = None) -> Reply:
-    """Send one request and return its reply."""
-    with Connection(path) as conn:
+def call(
+    op: str,
+    args: dict[str, Any] | None = None,
+    *,
+    path: Path | None = None,
+    timeout: float | None = 60.0,
+) -> Reply:
+    """Send one request and return its reply (``timeout``: per socket operation)."""
+    with Connection(path, timeout) as conn:
         return conn.call(op, args)

@@ -122,6 +122,26 @@ def test_stale_socket_and_lock_of_a_killed_daemon_are_taken_over(
     assert cell.run("qsub", "-terse", "-b", "y", "sleep", "1").stdout.strip() == "1"
 
 
+def test_stop_after_a_crash_does_not_signal_the_process_named_in_a_stale_pidfile(
+    stopped_cell: RunningCell,
+) -> None:
+    """'qmaster stop' with no daemon running leaves alone the process that now has the
+    pid of the crashed one, and says that no qmaster is running."""
+    cell = stopped_cell
+    bystander = subprocess.Popen(["sleep", "60"])
+    try:
+        cell.cell.pidfile.parent.mkdir(parents=True, exist_ok=True)
+        cell.cell.pidfile.write_text(f"{bystander.pid}\n")
+        result = cell.run("qmaster", "stop", "--timeout", "2")
+        assert result.returncode != 0
+        assert "no qmaster is running" in result.stderr
+        time.sleep(0.2)
+        assert bystander.poll() is None
+    finally:
+        bystander.kill()
+        bystander.wait()
+
+
 def test_start_on_a_missing_cell_says_how_to_create_one(tmp_path: Path) -> None:
     """'qmaster start' with SGE_ROOT at an empty directory fails and points at 'qmaster init'."""
     root = tmp_path / "empty"
