@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
 from qmaster.gdi.binding import BINDING_EXP_KEY
 from qmaster.gdi.ops import CONF_KINDS
@@ -37,10 +45,17 @@ class Envelope(BaseModel):
     """A request frame: version, op, args (validated again per op)."""
 
     model_config = ConfigDict(extra="forbid")
-    v: Literal[1]
+    v: StrictInt  # true is not 1
     op: str
     args: dict[str, Any] = Field(default_factory=dict)
     user: str | None = None
+
+    @field_validator("v")
+    @classmethod
+    def _version_one(cls, v: int) -> int:
+        if v != 1:
+            raise ValueError("Input should be 1")
+        return v
 
 
 class JobSpec(_Binding):

@@ -215,7 +215,7 @@ def parse_envelope(body: bytes) -> Envelope:
     """
     try:
         raw = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # pydantic's parser bounds the depth itself
         raw = None
     if (
         isinstance(raw, dict)

@@ -83,6 +83,12 @@ def test_other_clients_are_served_while_an_oversized_frame_is_refused(live: Live
         pytest.param(b'{"op": "ping", "args": {}}', "malformed request: v", id="missing-v"),
         pytest.param(b'{"v": 1, "args": {}}', "malformed request: op", id="missing-op"),
         pytest.param(b'{"v": 2, "op": "ping"}', "malformed request: v", id="wrong-version"),
+        pytest.param(b'{"v": true, "op": "ping"}', "malformed request: v", id="version-true"),
+        pytest.param(
+            b'{"v":1,"op":"ping","args":{"a":' + b"[" * 1000 + b"]" * 1000 + b"}}",
+            "malformed request: Invalid JSON: recursion limit",
+            id="nested-1000-deep",
+        ),
         pytest.param(b'{"v": 1, "op": 7}', "malformed request: op", id="op-not-string"),
         pytest.param(
             b'{"v": 1, "op": "ping", "args": []}', "malformed request: args", id="args-list"
