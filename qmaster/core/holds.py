@@ -23,6 +23,7 @@ from qmaster.core.errors import InvalidRequest, NotManager, PermissionDenied
 from qmaster.core.jobs import Job
 from qmaster.core.states import TaskState
 from qmaster.core.taskids import TaskIds
+from qmaster.gdi.values import ValueRefused, local_epoch
 
 if TYPE_CHECKING:
     from qmaster.core.jobs import Identity
@@ -92,13 +93,16 @@ def start_time_of(spec: dict[str, Any]) -> float | None:
 
 
 def parse_start_time(text: str) -> float:
-    """``CCYYMMDDhhmm.SS`` (local time) as seconds since the epoch."""
+    """``CCYYMMDDhhmm.SS`` (local time) as seconds since the epoch; a time the
+    daylight-saving change skips is refused, as qrsub refuses it."""
+    failure = f'ERROR! Wrong date/time format "{text}" specified to -a option'
     try:
-        return time.mktime(time.strptime(text, START_TIME_FORMAT))
+        time.strptime(text, START_TIME_FORMAT)
+        return local_epoch(text, failure)
+    except ValueRefused as exc:
+        raise InvalidRequest(exc.message) from None
     except (ValueError, OverflowError):
-        raise InvalidRequest(
-            f'ERROR! Wrong date/time format "{text}" specified to -a option'
-        ) from None
+        raise InvalidRequest(failure) from None
 
 
 def not_yet(job: Job, now: float) -> bool:

@@ -41,6 +41,14 @@ class _Binding(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True)
 
 
+U_LONG32_MAX = 2**32 - 1
+ULong32 = Annotated[int, Field(ge=0, le=U_LONG32_MAX)]
+"""Grid Engine's u_long32: counts, ids and seconds cannot go beyond it (sge_types(1))."""
+PositiveULong32 = Annotated[int, Field(ge=1, le=U_LONG32_MAX)]
+EpochSeconds = Annotated[float, Field(ge=0, le=U_LONG32_MAX, allow_inf_nan=False)]
+"""A time or a duration in seconds: finite, and within Grid Engine's 32-bit times."""
+
+
 class Envelope(BaseModel):
     """A request frame: version, op, args (validated again per op)."""
 
@@ -84,20 +92,20 @@ class JobSpec(_Binding):
     q_hard: list[str] | None = None
     q_soft: list[str] | None = None
     pe_name: Name | None = None
-    pe_min: Annotated[int, Field(ge=1)] | None = None
-    pe_max: Annotated[int, Field(ge=1)] | None = None
+    pe_min: PositiveULong32 | None = None
+    pe_max: PositiveULong32 | None = None
     masterq: list[str] | None = None
     now: bool | None = None
     r: bool | None = None
     m: str | None = None
     M: list[str] | None = None
-    t_min: Annotated[int, Field(ge=1)] | None = None
-    t_max: Annotated[int, Field(ge=1)] | None = None
-    t_step: Annotated[int, Field(ge=1)] | None = None
+    t_min: PositiveULong32 | None = None
+    t_max: PositiveULong32 | None = None
+    t_step: PositiveULong32 | None = None
     R: bool | None = None
     S: list[str] | None = None
     a: str | None = None
-    ar: int | None = None
+    ar: PositiveULong32 | None = None
     jsv: list[str] | None = None
     notify: bool | None = None
     shell: bool | None = None
@@ -105,21 +113,21 @@ class JobSpec(_Binding):
     # -ot, -tc and -binding (stored, shown and passed to JSVs); dl is stored as
     # seconds since the epoch (the qmaster converts the date_time a client sends)
     ckpt: Name | None = None
-    c_interval: Annotated[int, Field(ge=0)] | None = None
+    c_interval: ULong32 | None = None
     c_occasion: Name | None = None
-    dl: Annotated[int, Field(ge=0)] | Name | None = None
+    dl: ULong32 | Name | None = None
     i: list[str] | None = None
-    js: Annotated[int, Field(ge=0)] | None = None
-    ot: Annotated[int, Field(ge=0)] | None = None
-    tc: Annotated[int, Field(ge=0)] | None = None
+    js: ULong32 | None = None
+    ot: ULong32 | None = None
+    tc: ULong32 | None = None
     hold_jid_ad: list[str] | None = None
     binding_type: Name | None = None
     binding_strategy: Name | None = None
-    binding_amount: Annotated[int, Field(ge=0)] | None = None
-    binding_step: Annotated[int, Field(ge=0)] | None = None
-    binding_socket: Annotated[int, Field(ge=0)] | None = None
-    binding_core: Annotated[int, Field(ge=0)] | None = None
-    binding_exp_n: Annotated[int, Field(ge=0)] | None = None
+    binding_amount: ULong32 | None = None
+    binding_step: ULong32 | None = None
+    binding_socket: ULong32 | None = None
+    binding_core: ULong32 | None = None
+    binding_exp_n: ULong32 | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -249,17 +257,17 @@ class JsvVerdictArgs(_Strict):
 class ArSpec(_Strict):
     """An advance reservation request: qrsub's switches (see ``qmaster.gdi.ops``)."""
 
-    a: float | None = None
-    e: float | None = None
-    d: Annotated[float, Field(ge=0)] | None = None
+    a: EpochSeconds | None = None
+    e: EpochSeconds | None = None
+    d: EpochSeconds | None = None
     N: Name | None = None
     A: Name | None = None
     l_hard: dict[str, str] | None = None
     u: list[str] | None = None
     q_hard: list[str] | None = None
     pe_name: Name | None = None
-    pe_min: Annotated[int, Field(ge=1)] | None = None
-    pe_max: Annotated[int, Field(ge=1)] | None = None
+    pe_min: PositiveULong32 | None = None
+    pe_max: PositiveULong32 | None = None
     masterq: list[str] | None = None
     ckpt: Name | None = None
     now: bool | None = None

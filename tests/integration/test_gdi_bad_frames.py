@@ -85,6 +85,26 @@ def test_other_clients_are_served_while_an_oversized_frame_is_refused(live: Live
         pytest.param(b'{"v": 2, "op": "ping"}', "malformed request: v", id="wrong-version"),
         pytest.param(b'{"v": true, "op": "ping"}', "malformed request: v", id="version-true"),
         pytest.param(
+            b'{"v":1,"op":"ar_submit","args":{"ar":{"d":1e18}}}',
+            "malformed request: ar.d: Input should be less than or equal to 4294967295",
+            id="ar-duration-beyond-32-bit-times",
+        ),
+        pytest.param(
+            b'{"v":1,"op":"ar_submit","args":{"ar":{"a":NaN,"d":60}}}',
+            "malformed request: ar.a",
+            id="ar-start-nan",
+        ),
+        pytest.param(
+            b'{"v":1,"op":"ar_submit","args":{"ar":{"e":Infinity}}}',
+            "malformed request: ar.e",
+            id="ar-end-infinite",
+        ),
+        pytest.param(
+            b'{"v":1,"op":"submit","args":{"job":{"CMDNAME":"x","t_min":1,"t_max":1e12}}}',
+            "malformed request: job.t_max",
+            id="task-id-beyond-u_long32",
+        ),
+        pytest.param(
             b'{"v":1,"op":"ping","args":{"a":' + b"[" * 1000 + b"]" * 1000 + b"}}",
             "malformed request: Invalid JSON: recursion limit",
             id="nested-1000-deep",

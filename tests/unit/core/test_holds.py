@@ -7,7 +7,8 @@ import time
 import pytest
 
 from qmaster.core import Core
-from qmaster.core.holds import hold_kinds
+from qmaster.core.holds import hold_kinds, start_time
+from tests.unit.clients.ar_support import local_zone
 from tests.unit.core.helpers import (
     ALICE,
     ROOT,
@@ -186,3 +187,23 @@ def test_a_spooled_user_hold_from_before_the_hold_bits_is_read() -> None:
     row = {k: v for k, v in core.jobs[1].to_row().items() if k != "hold"}
     again = Core.recover(core.config, core.settings, [{**row, "user_hold": True}], [], {}, T0)
     assert again.jobs[1].hold == frozenset("u")
+
+
+@pytest.mark.no_validate_state  # checked here, in the zone the start time was read in
+def test_a_start_time_the_clocks_skip_is_refused_as_qrsub_refuses_it() -> None:
+    """qsub -a 02:30 on the night Berlin skips that hour is refused, not moved an hour;
+    1:30 on the night New York repeats it is its first occurrence, as for qrsub -a."""
+    core = make_core()
+    with local_zone("Europe/Berlin"):
+        out = submit(core, a="202603290230.00")
+        (text,) = texts(out)
+        assert text.startswith("The local time 03/29/2026 02:30:00 does not exist")
+        assert text.endswith(
+            'ERROR! Wrong date/time format "202603290230.00" specified to -a option'
+        )
+        assert not core.jobs
+    with local_zone("America/New_York"):
+        submit(core, a="202611010130.00")
+        (job,) = core.jobs.values()
+        assert start_time(job) == 1793511000.0  # 05:30 UTC, still on daylight time
+        core.validate_state()
