@@ -99,9 +99,9 @@ class JobSpec(_Binding):
     r: bool | None = None
     m: str | None = None
     M: list[str] | None = None
-    t_min: PositiveULong32 | None = None
-    t_max: PositiveULong32 | None = None
-    t_step: PositiveULong32 | None = None
+    t_min: Annotated[int, Field(ge=1)] | None = None  # over max_aj_tasks: the core's words
+    t_max: Annotated[int, Field(ge=1)] | None = None  # over max_aj_tasks: the core's words
+    t_step: Annotated[int, Field(ge=1)] | None = None  # over max_aj_tasks: the core's words
     R: bool | None = None
     S: list[str] | None = None
     a: str | None = None

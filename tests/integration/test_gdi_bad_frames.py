@@ -100,9 +100,9 @@ def test_other_clients_are_served_while_an_oversized_frame_is_refused(live: Live
             id="ar-end-infinite",
         ),
         pytest.param(
-            b'{"v":1,"op":"submit","args":{"job":{"CMDNAME":"x","t_min":1,"t_max":1e12}}}',
-            "malformed request: job.t_max",
-            id="task-id-beyond-u_long32",
+            b'{"v":1,"op":"submit","args":{"job":{"CMDNAME":"x","pe_name":"make","pe_max":1e12}}}',
+            "malformed request: job.pe_max",
+            id="slots-beyond-u_long32",
         ),
         pytest.param(
             b'{"v":1,"op":"ping","args":{"a":' + b"[" * 1000 + b"]" * 1000 + b"}}",
