@@ -4,13 +4,21 @@ process starts in tens of milliseconds.
 ``call(op, args)`` opens the cell's socket, sends one request frame and reads
 one reply. A :class:`Connection` keeps the socket for several requests or for
 a subscription stream.
+
+A busy qmaster is waited for, as Grid Engine's clients wait for theirs: a
+connection the kernel refuses for a full listen backlog (``EAGAIN``), and one the
+qmaster turns away with "too many connections", are tried again with a growing
+pause (10 ms doubling to 0.5 s) until the connection's timeout has passed. A
+qmaster that is not running (no socket, nobody listening) fails at once.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import socket
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,24 +73,51 @@ def request_body(op: str, args: dict[str, Any], fake_user: str | None = None) ->
     return _ENCODE(msg).encode()
 
 
+_FIRST_PAUSE, _LAST_PAUSE = 0.01, 0.5
+TOO_MANY = "too many connections"
+
+
+def _turned_away(reply: Reply | None) -> bool:
+    """The qmaster had no room for this connection (it read no request)."""
+    return reply is not None and len(reply.answers) == 1 and reply.answers[0].text == TOO_MANY
+
+
 class Connection:
     """One connection to the qmaster."""
 
     def __init__(self, path: Path | None = None, timeout: float | None = 60.0) -> None:
         self.path = path or Cell.from_env().socket
-        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self._sock.settimeout(timeout)
+        self._timeout = timeout
+        self._deadline = time.monotonic() + (timeout if timeout is not None else 60.0)
+        self._pause = _FIRST_PAUSE
         self._decoder = FrameDecoder(max_frame=1 << 30)
         # a name to claim (tests of the daemon's identity checks); the daemon ignores it
         self._fake_user = os.environ.get(FAKE_USER_ENV)
-        try:
-            self._sock.connect(str(self.path))
-        except OSError as exc:
-            self._sock.close()
-            reason = exc.strerror or str(exc)
-            raise GdiError(
-                f'unable to contact qmaster using socket "{self.path}": {reason}'
-            ) from exc
+        self._sock = self._connect()
+
+    def _connect(self) -> socket.socket:
+        while True:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.settimeout(self._timeout)
+            try:
+                sock.connect(str(self.path))
+                return sock
+            except OSError as exc:
+                sock.close()
+                if exc.errno in (errno.EAGAIN, errno.EWOULDBLOCK) and self._wait():
+                    continue
+                reason = exc.strerror or str(exc)
+                raise GdiError(
+                    f'unable to contact qmaster using socket "{self.path}": {reason}'
+                ) from exc
+
+    def _wait(self) -> bool:
+        """Pause before trying a busy qmaster again; False once the timeout has passed."""
+        if time.monotonic() + self._pause > self._deadline:
+            return False
+        time.sleep(self._pause)
+        self._pause = min(self._pause * 2, _LAST_PAUSE)
+        return True
 
     def __enter__(self) -> Connection:
         return self
@@ -132,11 +167,28 @@ class Connection:
             self._decoder.receive_data(chunk)
 
     def call(self, op: str, args: dict[str, Any] | None = None) -> Reply:
-        self.send(op, args or {})
-        reply = self.receive()
-        if reply is None:
-            raise GdiError("qmaster closed the connection without answering")
-        return reply
+        while True:
+            try:
+                self.send(op, args or {})
+            except GdiError:
+                # turned away before the request went out: its answer may be waiting
+                if not _turned_away(self._receive_quietly()) or not self._wait():
+                    raise
+            else:
+                reply = self.receive()
+                if reply is None:
+                    raise GdiError("qmaster closed the connection without answering")
+                if not _turned_away(reply) or not self._wait():
+                    return reply
+            self._sock.close()
+            self._decoder = FrameDecoder(max_frame=1 << 30)
+            self._sock = self._connect()
+
+    def _receive_quietly(self) -> Reply | None:
+        try:
+            return self.receive()
+        except GdiError:
+            return None
 
     def stream(self) -> Iterator[Reply]:
         """Replies until the qmaster closes the connection (subscriptions)."""

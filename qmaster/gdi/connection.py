@@ -9,6 +9,14 @@ answered with an error and the connection closed before its body is read; a
 frame cut short by EOF closes the connection. A half-closed peer (EOF after
 its last request) still gets its answers. Writing is flow-controlled:
 ``drain`` waits while the transport asks us to pause.
+
+Deadlines (enforced by the server's once-a-second sweep): a frame begun must be
+whole within ``request_timeout`` (``frame_started``), however slowly its bytes
+drip in; a connection with no request for ``idle_timeout`` is closed
+(``last_active`` moves with whole frames and answers, not with single bytes);
+a peer that stops reading its answer for ``request_timeout`` is cut off and its
+unsent bytes dropped. A closing connection counts against ``max_connections``
+until its descriptor is really gone.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from typing import TYPE_CHECKING, Any, cast
 import structlog
 
 from qmaster.core.jobs import Identity
+from qmaster.gdi.client import TOO_MANY
 from qmaster.gdi.frames import NEED_DATA, FrameDecoder, FrameError, FrameTooLarge
 
 if TYPE_CHECKING:
@@ -39,7 +48,10 @@ class GdiProtocol(asyncio.Protocol):
         self.who: Identity | None = None
         self.busy = False
         self.closed = False
-        self.last_read = self.loop.time()
+        self.lost = False
+        self.last_active = self.loop.time()
+        self.frame_started: float | None = None
+        """When the bytes of the frame not yet whole began to arrive."""
         self._resume: asyncio.Future[None] | None = None
         self.on_gone: Callable[[], None] | None = None  # ends a subscription stream
         self.on_frame: Callable[[bytes], None] | None = None  # frames sent into a stream
@@ -54,7 +66,7 @@ class GdiProtocol(asyncio.Protocol):
         # uvloop's transports implement the interface without subclassing it
         self.transport = cast(asyncio.Transport, transport)
         if len(self.server.connections) >= self.server.max_connections:
-            self.reply_and_close(error_reply("too many connections", Status.NOTOK_DOAGAIN))
+            self.reply_and_close(error_reply(TOO_MANY, Status.NOTOK_DOAGAIN))
             return
         self.who = peer_identity(transport.get_extra_info("socket"), self.server.host)
         if self.who is None:
@@ -63,7 +75,8 @@ class GdiProtocol(asyncio.Protocol):
         self.server.connections.add(self)
 
     def data_received(self, data: bytes) -> None:
-        self.last_read = self.loop.time()
+        if self.frame_started is None:
+            self.frame_started = self.loop.time()
         self.decoder.receive_data(data)
         self.pump()
 
@@ -80,8 +93,8 @@ class GdiProtocol(asyncio.Protocol):
             stop()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.closed = True
-        self.server.connections.discard(self)
+        self.closed = self.lost = True
+        self.server.connections.discard(self)  # counted until its descriptor is gone
         self._gone()
         if self._resume is not None and not self._resume.done():
             self._resume.set_result(None)
@@ -117,6 +130,8 @@ class GdiProtocol(asyncio.Protocol):
                 self.close()
                 return
             assert isinstance(body, bytes)
+            self.last_active = self.loop.time()
+            self.frame_started = self.last_active if self.decoder.partial else None
             if self.on_frame is not None:
                 self.on_frame(body)
                 continue
@@ -133,7 +148,7 @@ class GdiProtocol(asyncio.Protocol):
         except Exception:  # a bug must never take the daemon down
             log.exception("gdi_connection_failed")
         self.busy = False
-        self.last_read = self.loop.time()
+        self.last_active = self.loop.time()
         self.on_frame = None
         if keep:
             self.pump()
@@ -154,7 +169,7 @@ class GdiProtocol(asyncio.Protocol):
             async with asyncio.timeout(timeout):
                 await asyncio.shield(self._resume)
         except TimeoutError:
-            self.close()
+            self.abort()
             raise
 
     def reply_and_close(self, reply: Reply) -> None:
@@ -162,10 +177,19 @@ class GdiProtocol(asyncio.Protocol):
         self.close()
 
     def close(self) -> None:
+        """Close after the buffered answers are written: within ``request_timeout``, or
+        they are dropped (a peer that does not read must not keep its descriptor)."""
         if not self.closed and self.transport is not None:
             self.closed = True
-            self.transport.close()  # buffered answers are written first
-            self.server.connections.discard(self)
+            self.transport.close()
+            if self.transport.get_write_buffer_size():
+                self.loop.call_later(self.server.request_timeout, self.abort)
+
+    def abort(self) -> None:
+        """Drop the connection and whatever it has not sent yet."""
+        self.closed = True
+        if self.transport is not None and not self.lost:
+            self.transport.abort()
 
     def __repr__(self) -> str:
         who: Any = self.who.user if self.who else "?"

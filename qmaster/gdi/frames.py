@@ -57,6 +57,11 @@ class FrameDecoder:
             return
         self._buf += data
 
+    @property
+    def partial(self) -> bool:
+        """Bytes of a frame not yet whole are waiting (a header or a body begun)."""
+        return self._want is not None or bool(self._buf)
+
     def next_frame(self) -> bytes | _NeedData | None:
         """Return the next whole body, ``NEED_DATA``, or ``None`` at a clean EOF."""
         if self._want is None:

@@ -146,7 +146,7 @@ class GdiServer:
         old = os.umask(0o111)
         try:
             self._server = await loop.create_unix_server(
-                lambda: GdiProtocol(self), path=str(self.path)
+                lambda: GdiProtocol(self), path=str(self.path), backlog=self.max_connections
             )
         finally:
             os.umask(old)
@@ -160,9 +160,15 @@ class GdiServer:
         loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(1.0)
-            limit = loop.time() - self.idle_timeout
+            now = loop.time()
             for conn in list(self.connections):
-                if not conn.busy and conn.last_read < limit:
+                if conn.busy or conn.closed:
+                    continue
+                started = conn.frame_started
+                if started is not None and started < now - self.request_timeout:
+                    log.info("gdi_slow_frame_closed")
+                    conn.abort()
+                elif conn.last_active < now - self.idle_timeout:
                     log.info("gdi_idle_connection_closed")
                     conn.close()
 
