@@ -26,6 +26,7 @@ from qmaster.jsv.errors import (
     JsvClosed,
     JsvError,
     JsvValueError,
+    last_said,
     msg_no_response,
     msg_stderr,
 )
@@ -162,8 +163,7 @@ def _converse(
 
 
 def _stderr_text(stderr: bytearray) -> str:
-    last = stderr.decode("utf-8", "backslashreplace").strip().splitlines()
-    return msg_stderr(last[-1] if last else "")
+    return msg_stderr(last_said(stderr.decode("utf-8", "backslashreplace")) or "")
 
 
 def _exchange(

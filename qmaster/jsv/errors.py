@@ -29,9 +29,27 @@ def msg_unknown_command(command: str, context: str) -> str:
     return f'JSV got unknown command "{command}"'
 
 
+STDERR_SHOWN = 200
+"""Characters of a JSV's stderr line that reach the user's message."""
+
+
+def _shown(line: str) -> str:
+    return "".join(c for c in line.replace("\t", " ") if c.isprintable()).strip()
+
+
 def msg_stderr(line: str) -> str:
-    """The rejection text when a server JSV wrote to its stderr."""
-    return f"JSV stderr is - {line}"
+    """The rejection text when a server JSV wrote to its stderr: its line without
+    control characters (a flood of NULs says nothing to a user), cut short."""
+    return f"JSV stderr is - {_shown(line)[:STDERR_SHOWN]}"
+
+
+def last_said(text: str) -> str | None:
+    """The last line of a JSV's stderr that has something printable in it (Grid Engine
+    shows the last line), or None when it wrote nothing at all."""
+    if not text:
+        return None
+    said = [line for line in text.splitlines() if _shown(line)]
+    return said[-1] if said else ""
 
 
 def msg_mtime_changed(path: str) -> str:

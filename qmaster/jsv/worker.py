@@ -36,6 +36,7 @@ from qmaster.jsv.errors import (
     JsvProtocolError,
     JsvStartError,
     JsvValueError,
+    last_said,
     msg_mtime_changed,
     msg_no_response,
     msg_stderr,
@@ -95,6 +96,7 @@ class JsvWorker:
         self._mtime = 0.0
         self._stderr_fd: int | None = None
         self._stderr = bytearray()
+        self._stderr_reading = False
         self._spawning: asyncio.Task[None] | None = None
 
     @property
@@ -240,31 +242,40 @@ class JsvWorker:
         self._stderr_fd = read_fd
         self._stderr.clear()
         asyncio.get_running_loop().add_reader(read_fd, self._drain_stderr)
+        self._stderr_reading = True
         self._conn = SubmitterConnection(self.limits)
         self._log.info("jsv_started", path=self.url.path, pid=self._proc.pid, worker=self.name)
 
     def _stderr_said(self) -> str | None:
         """Grid Engine's rejection text for what the script wrote to stderr, if anything."""
         self._drain_stderr()
-        lines = self._stderr.decode("utf-8", "backslashreplace").splitlines()
-        return msg_stderr(lines[-1]) if lines else None  # the last line, as Grid Engine
+        line = last_said(self._stderr.decode("utf-8", "backslashreplace"))
+        return None if line is None else msg_stderr(line)
 
     def _drain_stderr(self) -> None:
+        """Keep up to 4 KiB of what the script wrote to stderr, then stop reading: a
+        script that floods its stderr blocks on its own pipe instead of keeping the
+        daemon busy (its next verification rejects the job and restarts it)."""
         fd = self._stderr_fd
-        while fd is not None:
+        while fd is not None and len(self._stderr) < _STDERR_KEEP:
             try:
-                data = os.read(fd, _READ_CHUNK)
+                data = os.read(fd, _STDERR_KEEP - len(self._stderr))
             except BlockingIOError:
                 return
             if not data:
                 self._close_stderr()
                 return
-            self._stderr += data[: max(0, _STDERR_KEEP - len(self._stderr))]
+            self._stderr += data
+        if fd is not None and self._stderr_reading:
+            asyncio.get_running_loop().remove_reader(fd)
+            self._stderr_reading = False
 
     def _close_stderr(self) -> None:
         fd, self._stderr_fd = self._stderr_fd, None
         if fd is not None:
-            asyncio.get_running_loop().remove_reader(fd)
+            if self._stderr_reading:
+                asyncio.get_running_loop().remove_reader(fd)
+            self._stderr_reading = False
             os.close(fd)
 
     async def _kill(self) -> None:

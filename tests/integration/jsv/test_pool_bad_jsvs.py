@@ -205,3 +205,38 @@ async def test_server_jsv_dying_after_stderr_shows_the_text(tmp_path: Path) -> N
     finally:
         await pool.close()
     assert verdict.message == "JSV stderr is - fatal: policy database unreachable"
+
+
+FLOODS_STDERR = """#!/bin/sh
+(head -c 60000 /dev/zero >&2; touch "$0.flooding"; head -c 100000000 /dev/zero >&2) &
+read line; echo STARTED
+while read line; do
+  case "$line" in BEGIN) echo "RESULT STATE ACCEPT";; QUIT) exit 0;; esac
+done
+"""
+
+
+async def test_an_idle_jsv_flooding_its_stderr_costs_no_cpu_and_no_garbage(
+    tmp_path: Path,
+) -> None:
+    """A server JSV pouring NUL bytes into its stderr between jobs: the daemon reads 4 KiB
+    and stops (it used to spend half a core reading), restarts the JSV before the next job
+    and says why without the NULs (they used to reach the log and the user's message)."""
+    script = write_script(tmp_path / "floods.sh", FLOODS_STDERR)
+    pool = JsvPool(script, size=1, timeout=5.0)
+    await pool.start()
+    try:
+        deadline = time.monotonic() + 20
+        while not Path(f"{script}.flooding").exists() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)
+        cpu = time.process_time()
+        await asyncio.sleep(1.0)
+        assert time.process_time() - cpu < 0.2
+        with capture_logs() as logs:
+            verdict = await pool.verify(job("x"), CTX)
+    finally:
+        await pool.close()
+    reasons = [e["reason"] for e in logs if e["event"] == "jsv_restarted"]
+    assert reasons[0] == "JSV stderr is - "
+    assert "\x00" not in verdict.message
