@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 from qmaster.complexes.levels import Level
 from qmaster.complexes.values import ValueParseError, parse_time
 from qmaster.core import lifecycle
-from qmaster.core.arlife import jobs_of, rebook
+from qmaster.core.arlife import rebook
 from qmaster.core.arlimit import duration_offset
+from qmaster.core.armembers import jobs_of
 from qmaster.core.ars import LIVE, AdvanceReservation, ArState
 from qmaster.core.errors import InvalidRequest, NoSuchObject, PermissionDenied
 from qmaster.core.holds import dispatchable_tasks

@@ -20,6 +20,7 @@ from typing import Any
 
 from qmaster.complexes.booking import Debit
 from qmaster.core import lifecycle
+from qmaster.core.armembers import jobs_of
 from qmaster.core.ars import LIVE, AdvanceReservation, ArState
 from qmaster.core.jobs import Job
 from qmaster.core.machine import Core
@@ -36,10 +37,6 @@ ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING)
 def booking_key(ar: AdvanceReservation) -> tuple[int, int]:
     """The key under which an AR's live booking sits among the tasks' bookings."""
     return (-ar.ar_id, 0)
-
-
-def jobs_of(core: Core, ar_id: int) -> list[Job]:
-    return [j for j in core.jobs.values() if int(j.spec.get("ar") or 0) == ar_id]
 
 
 # -- records ------------------------------------------------------------------------

@@ -133,6 +133,8 @@ class Core:
         self.down_hosts: set[str] = set()
         """Hosts whose execd ``qconf -ke`` shut down (``u``); a qmaster restart brings them back."""
         self.qcal_at: float | None = None
+        self.ar_members: object = None
+        """Which jobs are in which AR (:mod:`qmaster.core.armembers`), built when needed."""
 
     # -- entry points -------------------------------------------------------
 
@@ -197,6 +199,8 @@ class Core:
         spool = out.spool
         if spool.jobs:
             self.sched_touched.update(spool.jobs)
+            if HOOKS.jobs_changed is not None:
+                HOOKS.jobs_changed(self, spool.jobs)
         if spool.tasks:
             self.sched_touched.update(key[0] for key in spool.tasks)
 

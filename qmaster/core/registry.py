@@ -8,7 +8,7 @@ import it: the handler modules fill the tables when they are imported
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -70,6 +70,8 @@ class Hooks:
     """A task of a job inside an AR has ended (``arlife``)."""
     validate: Callable[..., None] | None = None
     """Check every invariant of the core's state (``validate``)."""
+    jobs_changed: Callable[[Core, Iterable[int]], None] | None = None
+    """The jobs an outcome changed, after each stimulus (``armembers`` files them)."""
 
     def timer(self, kind: str) -> TimerFn:
         """The handler of one timer kind."""

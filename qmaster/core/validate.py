@@ -22,7 +22,9 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 
 from qmaster.conf import fields as f
-from qmaster.core.arlife import booking_key, jobs_of
+from qmaster.core import armembers
+from qmaster.core.arlife import booking_key
+from qmaster.core.armembers import jobs_of
 from qmaster.core.ars import LIVE
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.holds import HOLD_BITS, start_time
@@ -340,6 +342,7 @@ CHECKS: dict[str, Check] = {
     "calendars": check_calendars,
     "advance reservation jobs": check_ar_jobs,
     "timer heap": check_timer_heap,
+    "advance reservation members": armembers.check,
 }
 
 THOROUGH_CHECKS: dict[str, Check] = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from qmaster.core import Core, Request
+from qmaster.core.armembers import jobs_of
 from qmaster.core.spool_image import SpoolImage
 from qmaster.gdi.messages import ARGS
 from tests.unit.core.helpers import ALICE, ROOT, T0, make_core, request, run_until, submit
@@ -39,3 +40,21 @@ def test_deleting_a_job_waiting_for_verification_forgets_it_there_too() -> None:
     request(core, ALICE, "delete", T0, job_ids=["1"])
     assert core.jobs == {}
     assert core.verify_waiting == set()
+
+
+def test_the_jobs_of_an_ar_follow_submission_alteration_and_deletion() -> None:
+    """An AR's jobs are found through a kept index: a job moved into an AR by qalter -ar,
+    out of it, and deleted is seen (or not) by the AR at once."""
+    core = make_core()
+    request(core, ROOT, "ar_submit", ar={"a": T0 + 3600, "d": 600.0})
+    request(core, ROOT, "ar_submit", ar={"a": T0 + 7200, "d": 600.0})
+    submit(core, ROOT, CMDARGS=["10"], b=True, ar=1)
+    submit(core, ROOT, CMDARGS=["10"], b=True)
+    assert [j.job_id for j in jobs_of(core, 1)] == [1]
+    request(core, ROOT, "alter", job_ids=["2"], job={"ar": 1})
+    assert [j.job_id for j in jobs_of(core, 1)] == [1, 2]
+    request(core, ROOT, "alter", job_ids=["1"], job={"ar": 2})
+    assert [j.job_id for j in jobs_of(core, 1)] == [2]
+    assert [j.job_id for j in jobs_of(core, 2)] == [1]
+    request(core, ROOT, "delete", job_ids=["1"], force=False)
+    assert jobs_of(core, 2) == []
