@@ -17,7 +17,8 @@ import asyncio
 import contextlib
 import os
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -29,7 +30,7 @@ from qmaster.conf.settings import DaemonSettings
 from qmaster.core import Core, CoreSettings, Identity, Outcome
 from qmaster.core import effects as fx
 from qmaster.core.qstat_rows import ChunkedListing
-from qmaster.core.stimuli import Asked, JsvVerdict
+from qmaster.core.stimuli import Asked
 from qmaster.events.clients import EVENT_CLIENT_OPS, event_client_request
 from qmaster.events.subscribers import Subscribers
 from qmaster.events.writer import EventFiles
@@ -37,12 +38,13 @@ from qmaster.gdi.answers import Status
 from qmaster.gdi.messages import ARGS, Envelope, SubscribeArgs
 from qmaster.gdi.server import GdiServer, Reply, Stream, error_reply
 from qmaster.jsv.gate import JsvGate
+from qmaster.jsv_driver import JsvDriver
 from qmaster.listing_stream import listing_stream
 from qmaster.recovery import RecoveryFailed, recover_core
 from qmaster.spool.committer import CommitFailed, Committer
 from qmaster.spool.database import Spool, SpoolError
 from qmaster.spool.lock import CellLock, LockHeld
-from qmaster.stimuli_wire import malformed, stimulus_of, verdict_of
+from qmaster.stimuli_wire import malformed, stimulus_of
 from qmaster.ticker import SteadyClock, TickFailures
 
 log = logs.get("qmaster")
@@ -74,13 +76,12 @@ class Daemon:
         self.stopping = asyncio.Event()
         self._wake = asyncio.Event()
         self.subscribers = Subscribers()
-        self._awaiting: dict[int, asyncio.Future[Reply]] = {}
-        """Client requests waiting for the server JSV, by the core's request number."""
         self._flush_soon = False
         self._ticker_wakes_at = 0.0
         self._background: set[asyncio.Task[None]] = set()
         self._tasks: asyncio.TaskGroup  # owns every task of the running daemon
         self.jsv = JsvGate(settings.jsv_pool_size)
+        self.verifier = JsvDriver(self.jsv, self._spawn, self.handle)
         self.lock = CellLock(cell.lock)
         self.core: Core
         self.spool: Spool
@@ -150,16 +151,7 @@ class Daemon:
         their clients are told (nothing of theirs was acknowledged).
         """
         self.core = self._recover()
-        awaiting, self._awaiting = self._awaiting, {}
-        for future in awaiting.values():
-            if not future.done():
-                future.set_result(
-                    error_reply(
-                        "job verification was interrupted: the qmaster reloaded its state",
-                        Status.EUNKNOWN,
-                        close=False,
-                    )
-                )
+        self.verifier.forget()
 
     async def _recover_from_bug(self) -> None:
         """A handler or timer raised: whatever it half-changed is thrown away.
@@ -274,34 +266,12 @@ class Daemon:
             return await answer
         return answer or Reply([])
 
-    # -- the server JSV ----------------------------------------------------------
-
-    def _verify(self, effect: fx.VerifyJob) -> asyncio.Future[Reply] | None:
-        """Run the server JSV on one job; the verdict goes back to the core."""
-        task = self._tasks.create_task(self._jsv_verdict(effect), name=f"jsv-{effect.token}")
+    def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        """Run ``work`` in the daemon's task group; the ticker looks again when it ends."""
+        task = self._tasks.create_task(work, name=name)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
-        if effect.request is None:
-            return None
-        loop = asyncio.get_running_loop()
-        return self._awaiting.setdefault(effect.request, loop.create_future())
-
-    async def _jsv_verdict(self, effect: fx.VerifyJob) -> None:
-        who = effect.owner
-        try:
-            verdict = await self.jsv.verify(who, effect.spec, effect.job_id)
-            stimulus = verdict_of(who, effect.token, verdict)
-        except Exception:
-            log.exception("jsv_reverify_failed", job_id=effect.job_id)
-            stimulus = JsvVerdict(who, effect.token, "REJECT_WAIT")
-        await self.handle(stimulus)
-        self._wake.set()
-
-    def _answer(self, request: int, reply: Reply) -> None:
-        """Answer a client that waited for the server JSV."""
-        future = self._awaiting.pop(request, None)
-        if future is not None and not future.done():
-            future.set_result(reply)
+        task.add_done_callback(lambda _: self._wake.set())
 
     async def apply(self, out: Outcome) -> Reply | asyncio.Future[Reply] | None:
         """Execute an outcome's effects in order: the spool first, the reply last.
@@ -312,10 +282,12 @@ class Daemon:
         caller: Reply | asyncio.Future[Reply] | None = None
         try:
             for effect in out.effects():
-                caller = await self._perform(effect) or caller
+                found = await self._perform(effect)
+                if found is not None:
+                    caller = found
         except CommitFailed as exc:
             if out.request is not None:
-                self._answer(out.request, _unwritten(exc))
+                self.verifier.answer(out.request, _unwritten(exc))
             raise
         if out.reports and self.events.flush_interval <= 0 and not self._flush_soon:
             self._flush_soon = True  # once per loop iteration, for all outcomes in it
@@ -335,7 +307,7 @@ class Daemon:
             case fx.LogLine(name, fields):
                 log.info(name, **fields)
             case fx.VerifyJob():
-                return self._verify(effect)
+                return self.verifier.verify(effect)
             case fx.StartTask() | fx.KillTask():
                 pass  # the execution hosts are simulated: the core plays their part
             case fx.ConfigChanged():
@@ -346,7 +318,7 @@ class Daemon:
             case fx.Reply(answers, data, None):
                 return Reply(answers, data)
             case fx.Reply(answers, data, request) if request is not None:
-                self._answer(request, Reply(answers, data))
+                self.verifier.answer(request, Reply(answers, data))
         return None
 
     def _nudge_ticker(self) -> None:

@@ -10,7 +10,7 @@ from qmaster.cell import DEFAULT_CONF_DIR
 from qmaster.conf.store import ClusterConfig
 from qmaster.core import Core, CoreSettings, Identity, Outcome
 from qmaster.core.effects import VerifyJob
-from qmaster.core.stimuli import JsvVerdict, VerdictState
+from qmaster.core.stimuli import ConfChange, ConfShow, JsvVerdict, VerdictState
 from qmaster.stimuli_wire import parse
 
 ALICE = Identity(1000, 1000, "alice", "users")
@@ -76,11 +76,12 @@ def run_until(core: Core, until: float, start: float | None = None) -> list[Outc
 
 
 def set_global(core: Core, **values: str) -> Outcome:
-    """Change keys of the global configuration as ``qconf -mconf`` does."""
-    text = str(request(core, ROOT, "conf_show", kind="global").data["text"])
+    """Change keys of the global configuration as ``qconf -mconf`` does (stimuli only)."""
+    now = max(T0, core.now)
+    text = str(core.handle(ConfShow(ROOT, "global"), now).data["text"])
     for key, value in values.items():
         text = re.sub(rf"^{key}\s+.*$", f"{key} {value}", text, flags=re.M)
-    out = request(core, ROOT, "conf_modify", kind="global", text=text)
+    out = core.handle(ConfChange(ROOT, "conf_modify", "global", text=text), now)
     assert not any(a.is_error for a in out.answers), out.answers
     return out
 
