@@ -21,7 +21,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
 
 from qmaster.conf.store import ClusterConfig
 from qmaster.core import Core, Identity, Outcome
@@ -166,6 +172,12 @@ class CoreMachine(RuleBasedStateMachine):
     @rule(data=st.data(), force=st.booleans())
     def qdel_another(self, data: st.DataObject, force: bool) -> None:
         self.qdel(data, force)
+
+    @initialize(on=st.booleans())
+    def start_with_a_jsv(self, on: bool) -> None:
+        """Half of the runs start with a server JSV: every submission and qalter waits for it."""
+        if on:
+            self.server_jsv(on)
 
     @rule(on=st.booleans())
     def server_jsv(self, on: bool) -> None:
