@@ -267,11 +267,10 @@ class Daemon:
         return answer or Reply([])
 
     def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
-        """Run ``work`` in the daemon's task group; the ticker looks again when it ends."""
+        """Run ``work`` in the daemon's task group."""
         task = self._tasks.create_task(work, name=name)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
-        task.add_done_callback(lambda _: self._wake.set())
 
     async def apply(self, out: Outcome) -> Reply | asyncio.Future[Reply] | None:
         """Execute an outcome's effects in order: the spool first, the reply last.

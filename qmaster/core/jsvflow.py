@@ -228,4 +228,26 @@ def _reverify(core: Core, timer: Timer, now: float, out: Outcome) -> None:
     out.emit(VerifyJob(token, job.job_id, job.owner, dict(job.spec), "n", None))
 
 
+def check_questions(core: Core, waiting: set[int]) -> list[str]:
+    """A waiting job has its next try's timer or a question out; every question out
+    belongs to a waiting request, and every waiting request has one."""
+    asked = core.verifications
+    out = {slot for request, slot in asked.tokens.values() if request is None}
+    timed = {t.job_id for t in core.timer_list() if t.kind == REVERIFY}
+    problems = [
+        f"job {i} waits for verification and will never be asked about"
+        for i in sorted(waiting - timed - out)
+    ]
+    requests = {request for request, _ in asked.tokens.values() if request is not None}
+    problems += [
+        f"request {r} waits for the JSV but asked nothing"
+        for r in sorted(set(asked.requests) - requests)
+    ]
+    problems += [
+        f"a question of request {r}, which waits no more"
+        for r in sorted(requests - set(asked.requests))
+    ]
+    return problems
+
+
 HOOKS.timers[REVERIFY] = _reverify

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import heapq
 from typing import Any
+
+import pytest
 
 from qmaster.core import Core
 from qmaster.core.effects import Reply, VerifyJob
 from qmaster.core.stimuli import Alter, JsvVerdict, Submit
+from qmaster.core.validate import InvalidState
 from qmaster.model import Status
 from tests.unit.core.helpers import (
     ALICE,
@@ -181,3 +185,26 @@ def test_qalter_of_an_unknown_job_is_answered_at_once() -> None:
     assert questions(out) == []
     (reply,) = [e for e in out.effects() if isinstance(e, Reply)]
     assert reply.answers[0].text == 'denied: job "99" does not exist'
+
+
+@pytest.mark.no_validate_state  # the test breaks the core on purpose
+def test_validate_state_finds_a_waiting_job_nobody_will_ask_about() -> None:
+    """A job waiting for verification without its timer or a question out is a broken core."""
+    core = _jsv_core(jsv_reject_wait_retries="2")
+    _reply(core, _submit(core), "REJECT_WAIT")
+    core.validate_state()
+    core._timers = [t for t in core.timer_list() if t.kind != "reverify"]
+    heapq.heapify(core._timers)
+    with pytest.raises(InvalidState, match="job 1 waits for verification and will never be"):
+        core.validate_state()
+
+
+@pytest.mark.no_validate_state  # the test breaks the core on purpose
+def test_validate_state_finds_a_request_that_waits_for_nothing() -> None:
+    """A request kept for the JSV's verdicts with no question out would never be answered."""
+    core = _jsv_core()
+    question = _submit(core)
+    core.validate_state()
+    del core.verifications.tokens[question.token]
+    with pytest.raises(InvalidState, match="waits for the JSV but asked nothing"):
+        core.validate_state()
