@@ -47,7 +47,8 @@ ACCEPTED = ("ACCEPT", "CORRECT")
 @dataclass(slots=True)
 class Slot:
     """One job of a waiting request: answers known at once, a qalter reference the
-    core answers as it is (no such job), or a job the JSV is asked about."""
+    core answers as it is (no such job), or a job the JSV is asked about (``ref``
+    names it with the task range the request gave)."""
 
     answers: list[Answer] | None = None
     ref: str | None = None
@@ -99,7 +100,7 @@ def route_alter(core: Core, args: Alter, now: float, out: Outcome) -> None:
         elif refused:
             slots.append(Slot(answers=[error(refused, Status.EUNKNOWN)]))
         else:
-            slots.append(Slot(job_id=job.job_id, spec=altered_spec(job.spec, named)))
+            slots.append(Slot(ref=ref, job_id=job.job_id, spec=altered_spec(job.spec, named)))
     if args.users is not None and not slots:
         handle_alter(core, args, now, out)  # the core says there is no such job
         return
@@ -115,9 +116,16 @@ def _targets(core: Core, args: Alter) -> list[tuple[Job | None, str]]:
         ]
     found: list[tuple[Job | None, str]] = []
     for ref in args.job_ids:
-        jobs = [j for j, _ in select_jobs(core, ref, args.identity.user)]
-        found.extend([(j, ref) for j in jobs] or [(None, ref)])
+        jobs = [(j, _job_ref(j, ids)) for j, ids in select_jobs(core, ref, args.identity.user)]
+        found.extend(jobs or [(None, ref)])
     return found
+
+
+def _job_ref(job: Job, ids: range | None) -> str:
+    """One job of a reference, with the task range it named (``7`` or ``7.1-5:2``)."""
+    if ids is None:
+        return str(job.job_id)
+    return f"{job.job_id}.{ids.start}-{ids[-1] if ids else ids.start}:{ids.step}"
 
 
 def _ask(core: Core, waiting: Waiting, now: float, out: Outcome) -> None:
@@ -193,13 +201,14 @@ def _alter(core: Core, args: Alter, slot: Slot, now: float, out: Outcome) -> Non
     if slot.answers is not None:
         out.answers.extend(slot.answers)
         return
-    if slot.ref is not None:
+    verdict, spec = slot.verdict, slot.spec
+    if spec is None:
+        assert slot.ref is not None
         handle_alter(core, replace(args, job_ids=[slot.ref], users=None), now, out)
         return
-    verdict, spec = slot.verdict, slot.spec
     assert verdict is not None
-    assert spec is not None
     assert slot.job_id is not None
+    assert slot.ref is not None
     if verdict.state not in ACCEPTED:
         out.answers.append(error(refused_text(verdict.state, verdict.message), Status.EUNKNOWN))
         return
@@ -209,7 +218,7 @@ def _alter(core: Core, args: Alter, slot: Slot, now: float, out: Outcome) -> Non
     diff = {
         k: v for k, v in new.items() if v is not None and (current.get(k) != v or k in args.job)
     }
-    one = Alter(args.identity, [str(slot.job_id)], diff, verify, args.hold)
+    one = Alter(args.identity, [slot.ref], diff, verify, args.hold)
     handle_alter(core, one, now, out)
 
 
