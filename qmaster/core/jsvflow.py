@@ -92,7 +92,8 @@ def route_alter(core: Core, args: Alter, now: float, out: Outcome) -> None:
         handle_alter(core, args, now, out)
         return
     named = full_resource_names(dict(args.job), core.config.complexes)
-    refused = disallowed_changes(args.job, core.config.global_conf)
+    switches = {**args.job, "h": args.hold} if args.hold is not None else args.job  # -h is "h"
+    refused = disallowed_changes(switches, core.config.global_conf)
     slots: list[Slot] = []
     for job, ref in _targets(core, args):
         if job is None:

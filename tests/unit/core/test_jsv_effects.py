@@ -221,3 +221,20 @@ def test_qalter_of_a_task_range_keeps_its_range_through_the_jsv() -> None:
     (question,) = questions(core.handle(Alter(ALICE, ["1.2"], {}, hold="u"), T0))
     assert _reply(core, question, "ACCEPT").answers == expected
     assert core.jobs[1].hold == frozenset()
+
+
+def test_qhold_is_the_switch_h_for_jsv_allowed_mod() -> None:
+    """qhold/qrls are qalter -h: refused when jsv_allowed_mod lacks h (it slipped past)."""
+    core = _jsv_core(jsv_allowed_mod="N")
+    _two_jobs(core)
+    out = core.handle(Alter(ALICE, ["1"], {}, hold="u"), T0)
+    assert questions(out) == []
+    (reply,) = [e for e in out.effects() if isinstance(e, Reply)]
+    assert [(a.status, a.text) for a in reply.answers] == [
+        (Status.EUNKNOWN, "rejected due to jsv_allowed_mod configuration which does not allow: h")
+    ]
+    assert core.jobs[1].hold == frozenset()
+    set_global(core, jsv_allowed_mod="N,h")
+    (question,) = questions(core.handle(Alter(ALICE, ["1"], {}, hold="u"), T0))
+    answer(core, question, "ACCEPT")
+    assert core.jobs[1].hold == frozenset("u")
