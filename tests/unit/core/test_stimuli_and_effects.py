@@ -165,3 +165,14 @@ def test_qmod_of_a_queue_is_spooled() -> None:
     assert _kinds(effects)[0] == "SpoolWrite"
     assert _kinds(effects)[-1] == "Reply"
     assert "d" in core.qi_states["all.q@host1"]
+
+
+def test_a_rescheduled_running_task_is_killed() -> None:
+    """qmod -f -rj: the run that goes back to pending is killed on its host."""
+    core = make_core()
+    core.handle(Submit(ALICE, _job(CMDARGS=["100"])), T0)
+    run_until(core, T0 + 5)
+    host = str(core.jobs[1].tasks[0].queue).partition("@")[2]
+    effects = core.handle(Qmod(ROOT, "rj", ["1"], force=True), T0 + 5).effects()
+    assert [e for e in effects if isinstance(e, KillTask)] == [KillTask(1, 0, host)]
+    assert 0 in core.jobs[1].pending
