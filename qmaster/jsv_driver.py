@@ -11,40 +11,51 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import Any, Protocol
 
 from qmaster import logs
 from qmaster.core.effects import VerifyJob
 from qmaster.core.stimuli import Asked, JsvVerdict
 from qmaster.gdi.server import Reply, error_reply
-from qmaster.jsv.gate import JsvGate
-from qmaster.model import Status
+from qmaster.jsv.protocol import Verdict
+from qmaster.model import Identity, Status
 from qmaster.stimuli_wire import verdict_of
 
 log = logs.get("qmaster")
 
 Spawn = Callable[[Coroutine[Any, Any, None], str], None]
+
+
+class Verifier(Protocol):
+    """What runs one verification (the daemon's :class:`~qmaster.jsv.gate.JsvGate`)."""
+
+    async def verify(self, who: Identity, job: dict[str, Any], job_id: int | None) -> Verdict: ...
+
+
 Handle = Callable[[Asked], Awaitable[Reply]]
 
 
 class JsvDriver:
     """Runs the server JSV for the core and keeps the clients waiting for its verdicts."""
 
-    def __init__(self, gate: JsvGate, spawn: Spawn, handle: Handle) -> None:
+    def __init__(self, gate: Verifier, spawn: Spawn, handle: Handle) -> None:
         self.gate = gate
         self._spawn = spawn
         self._handle = handle
         self._awaiting: dict[int, asyncio.Future[Reply]] = {}
+        self._generation = 0
+        """Counts the cores forgotten: a verdict for an earlier core is not handed on
+        (its tokens mean nothing to the core rebuilt since, which numbers afresh)."""
 
     def verify(self, effect: VerifyJob) -> asyncio.Future[Reply] | None:
         """Ask the JSV; the future of the reply when a client waits for this request."""
-        self._spawn(self._verdict(effect), f"jsv-{effect.token}")
+        self._spawn(self._verdict(effect, self._generation), f"jsv-{effect.token}")
         if effect.request is None:
             return None
         loop = asyncio.get_running_loop()
         return self._awaiting.setdefault(effect.request, loop.create_future())
 
-    async def _verdict(self, effect: VerifyJob) -> None:
+    async def _verdict(self, effect: VerifyJob, generation: int) -> None:
         who = effect.owner
         try:
             verdict = await self.gate.verify(who, effect.spec, effect.job_id)
@@ -52,7 +63,8 @@ class JsvDriver:
         except Exception:
             log.exception("jsv_reverify_failed", job_id=effect.job_id)
             stimulus = JsvVerdict(who, effect.token, "REJECT_WAIT")
-        await self._handle(stimulus)
+        if generation == self._generation:
+            await self._handle(stimulus)
 
     def answer(self, request: int, reply: Reply) -> None:
         """Answer a client that waited for the server JSV."""
@@ -62,6 +74,7 @@ class JsvDriver:
 
     def forget(self) -> None:
         """The core that asked is gone (rebuilt from the spool): its clients are told."""
+        self._generation += 1
         awaiting, self._awaiting = self._awaiting, {}
         text = "job verification was interrupted: the qmaster reloaded its state"
         for future in awaiting.values():

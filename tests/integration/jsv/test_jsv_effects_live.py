@@ -74,3 +74,28 @@ def test_job_ids_stay_unique_while_submissions_wait_for_the_jsv(
         t.join(30)
     ids = sorted(r.data["job_id"] for r in replies)  # type: ignore[attr-defined]
     assert ids == list(range(1, 7))
+
+
+def test_a_client_waiting_for_the_jsv_is_told_when_the_core_is_rebuilt(
+    live: LiveDaemon, policy_jsv: Path
+) -> None:
+    """The core is rebuilt from the spool while a submission waits for the JSV: the client
+    gets an error at once (not silence), nothing is stored, and the daemon goes on."""
+    set_global(live, jsv_url=str(policy_jsv), qmaster_params="jsv_timeout=20")
+    result: list[object] = []
+    waiting = threading.Thread(
+        target=lambda: result.append(live.call("submit", job("1", N="hang")))
+    )
+    waiting.start()
+    assert live.loop is not None
+    for _ in range(100):  # until the core asked the JSV
+        if live.daemon.core.verifications.requests:
+            break
+        threading.Event().wait(0.05)
+    live.loop.call_soon_threadsafe(live.daemon._reload)
+    waiting.join(10)
+    assert not waiting.is_alive()
+    reply = result[0]
+    assert texts(reply) == ["job verification was interrupted: the qmaster reloaded its state"]
+    assert live.call("job_list", {}).data["jobs"] == []
+    assert live.call("submit", job("1", N="fine")).ok
