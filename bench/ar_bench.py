@@ -24,9 +24,9 @@ from collections.abc import Sequence
 from bench.common import Row, print_table
 from qmaster.cell import DEFAULT_CONF_DIR
 from qmaster.conf.store import ClusterConfig
-from qmaster.core import Core, CoreSettings, Identity, Request
+from qmaster.core import Core, CoreSettings, Identity
 from qmaster.core.view import build_view
-from qmaster.gdi.messages import ArSubmitArgs, SubmitArgs
+from qmaster.stimuli_wire import parse
 from schedd import schedule
 
 ROOT = Identity(0, 0, "root", "root")
@@ -74,7 +74,7 @@ def fresh(config: ClusterConfig) -> Core:
 
 
 def _ar(core: Core, now: float, **spec: object) -> bool:
-    out = core.handle(Request(ROOT, "ar_submit", ArSubmitArgs.model_validate({"ar": spec})), now)
+    out = core.handle(parse(ROOT, "ar_submit", {"ar": spec}), now)
     return not out.answers[0].is_error
 
 
@@ -104,7 +104,7 @@ def grant_times(core: Core, n: int, rng: random.Random) -> list[float]:
 def submit_jobs(core: Core, n: int) -> None:
     for i in range(n):
         job = {"CMDNAME": "job.sh", "CMDARGS": ["600"], "l_hard": {"h_rt": f"{600 + i % 7}"}}
-        core.handle(Request(ROOT, "submit", SubmitArgs.model_validate({"job": job})), T0)
+        core.handle(parse(ROOT, "submit", {"job": job}), T0)
 
 
 def pass_time(core: Core, repeat: int) -> float:

@@ -21,8 +21,8 @@ from typing import Any
 from bench.common import Row, print_table
 from qmaster.cell import DEFAULT_CONF_DIR
 from qmaster.conf.store import ClusterConfig
-from qmaster.core import Core, CoreSettings, Identity, Outcome, Request, SpoolDelta
-from qmaster.gdi.messages import ARGS
+from qmaster.core import Core, CoreSettings, Identity, Outcome, SpoolDelta
+from qmaster.stimuli_wire import parse
 
 BIG = 1_000_000
 SMALL = 1_000
@@ -39,7 +39,7 @@ def _core() -> Core:
 
 
 def _call(core: Core, op: str, **args: Any) -> Outcome:
-    return core.handle(Request(ALICE, op, ARGS[op].model_validate(args)), T0)
+    return core.handle(parse(ALICE, op, args), T0)
 
 
 def _sequence(tasks: int) -> tuple[dict[str, float], int]:

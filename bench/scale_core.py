@@ -18,8 +18,8 @@ from typing import Any
 
 from bench.scale_cell import HOSTS, SLOTS, pending_spec, runner_spec
 from qmaster.conf.store import ClusterConfig
-from qmaster.core import Core, CoreSettings, Identity, Outcome, Request
-from qmaster.gdi.messages import ARGS
+from qmaster.core import Core, CoreSettings, Identity, Outcome
+from qmaster.stimuli_wire import parse
 
 OWNER = Identity(1000, 1000, "bench", "users")
 ROOT = Identity(0, 0, "root", "root")
@@ -52,7 +52,7 @@ class CoreFiller:
         self._deleted = 0
 
     def _call(self, who: Identity, op: str, args: dict[str, Any]) -> Outcome:
-        out = self.core.handle(Request(who, op, ARGS[op].model_validate(args)), self.now)
+        out = self.core.handle(parse(who, op, args), self.now)
         bad = [a.text for a in out.answers if a.is_error]
         if bad:
             raise RuntimeError(f"core refused {op}: {bad[0]}")

@@ -1,10 +1,14 @@
 """The qmaster daemon: the asyncio shell around the core (the composition root).
 
-It owns the cell lock, the spool, the GDI socket, the event files and the
-clock. Requests and timer ticks go through the core; each outcome's spool
-rows are committed (several outcomes per transaction when they arrive
-together) before the answers are sent; report records are then buffered for
-the event files and published to ``qevent`` subscribers.
+It owns the cell lock, the spool, the GDI socket, the event files, the server
+JSV and the clock. Requests become stimuli at the boundary
+(:mod:`qmaster.stimuli_wire`) and go through the core, as do timer ticks and
+the JSV's verdicts; :meth:`Daemon.apply` executes each outcome's typed
+effects: spool rows are committed first (several outcomes per transaction
+when they arrive together), report records are buffered for the event files
+and published to ``qevent`` subscribers, jobs are verified by the JSV pool,
+and the reply goes last. A request the core hands to the JSV is answered when
+the verdict's outcome carries its reply.
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ import asyncio
 import contextlib
 import os
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -22,29 +27,24 @@ from qmaster.cell import Cell
 from qmaster.clock import Clock, RealClock
 from qmaster.complexes.values import parse_time
 from qmaster.conf.settings import DaemonSettings
-from qmaster.core import Core, CoreSettings, Identity, Outcome, Request
+from qmaster.core import Core, CoreSettings, Identity, Outcome
+from qmaster.core import effects as fx
 from qmaster.core.qstat_rows import ChunkedListing
+from qmaster.core.stimuli import Asked
 from qmaster.events.clients import EVENT_CLIENT_OPS, event_client_request
 from qmaster.events.subscribers import Subscribers
 from qmaster.events.writer import EventFiles
 from qmaster.gdi.answers import Status
-from qmaster.gdi.messages import (
-    ARGS,
-    AlterArgs,
-    Envelope,
-    JsvVerdictArgs,
-    SubmitArgs,
-    SubscribeArgs,
-)
+from qmaster.gdi.messages import ARGS, Envelope, SubscribeArgs
 from qmaster.gdi.server import GdiServer, Reply, Stream, error_reply
-from qmaster.jsv.gate import JsvGate, job_of, refused_text
-from qmaster.jsv.protocol import ResultState
-from qmaster.jsv_requests import alter_verified, submit_verified
+from qmaster.jsv.gate import JsvGate
+from qmaster.jsv_driver import JsvDriver
 from qmaster.listing_stream import listing_stream
 from qmaster.recovery import RecoveryFailed, recover_core
 from qmaster.spool.committer import CommitFailed, Committer
 from qmaster.spool.database import Spool, SpoolError
 from qmaster.spool.lock import CellLock, LockHeld
+from qmaster.stimuli_wire import malformed, stimulus_of
 from qmaster.ticker import SteadyClock, TickFailures
 
 log = logs.get("qmaster")
@@ -76,12 +76,12 @@ class Daemon:
         self.stopping = asyncio.Event()
         self._wake = asyncio.Event()
         self.subscribers = Subscribers()
-        self._verifying: set[int] = set()
         self._flush_soon = False
         self._ticker_wakes_at = 0.0
         self._background: set[asyncio.Task[None]] = set()
         self._tasks: asyncio.TaskGroup  # owns every task of the running daemon
         self.jsv = JsvGate(settings.jsv_pool_size)
+        self.verifier = JsvDriver(self.jsv, self._spawn, self.handle)
         self.lock = CellLock(cell.lock)
         self.core: Core
         self.spool: Spool
@@ -145,8 +145,13 @@ class Daemon:
             raise StartupError(str(exc)) from exc
 
     def _reload(self) -> None:
-        """After a failed commit, memory goes back to what the spool holds."""
+        """After a failed commit, memory goes back to what the spool holds.
+
+        Requests waiting for the server JSV are forgotten with the core that kept them:
+        their clients are told (nothing of theirs was acknowledged).
+        """
         self.core = self._recover()
+        self.verifier.forget()
 
     async def _recover_from_bug(self) -> None:
         """A handler or timer raised: whatever it half-changed is thrown away.
@@ -231,100 +236,93 @@ class Daemon:
         try:
             args = model.model_validate(env.args)
         except ValidationError as exc:
-            err = exc.errors()[0]
-            where = ".".join(str(p) for p in err["loc"])
-            return error_reply(f"malformed request: {where}: {err['msg']}")
+            return error_reply(malformed(exc))
         if isinstance(args, SubscribeArgs):
             return self.subscribers.subscribe(args.kinds, who.host or "-")
         if env.op in EVENT_CLIENT_OPS:
             return event_client_request(env.op, args, who, self.subscribers, self.host, self.core)
-        if self.jsv.active and isinstance(args, SubmitArgs):
-            return await self._submit_verified(who, args)
-        if self.jsv.active and isinstance(args, AlterArgs):
-            return await self._alter_verified(who, args)
-        reply = await self.run_request(Request(who, env.op, args))
+        reply = await self.handle(stimulus_of(who, env.op, args))
         if isinstance(reply.data, ChunkedListing):
             return listing_stream(reply.answers, reply.data)
         return reply
 
-    async def run_request(self, request: Request) -> Reply:
-        """Hand a validated request to the core, commit its outcome, answer."""
+    async def handle(self, stimulus: Asked) -> Reply:
+        """Hand a stimulus to the core, execute its effects, answer (once the JSV has)."""
         try:
-            out = self.core.handle(request, self.steady.now())
+            out = self.core.handle(stimulus, self.steady.now())
         except Exception:
-            log.exception("core_request_failed", op=request.op, user=request.identity.user)
+            log.exception(
+                "core_request_failed", op=type(stimulus).__name__, user=stimulus.identity.user
+            )
             await self._recover_from_bug()
             return error_reply(
                 "internal error in qmaster; see its messages file", Status.EUNKNOWN, close=False
             )
         try:
-            await self.apply(out)
+            answer = await self.apply(out)
         except CommitFailed as exc:
-            return error_reply(
-                f"request was rejected because it couldn't be written: {exc}",
-                Status.EDISK,
-                close=False,
-            )
-        return Reply(out.answers, out.data)
+            return _unwritten(exc)
+        if isinstance(answer, asyncio.Future):
+            return await answer
+        return answer or Reply([])
 
-    # -- the server JSV ----------------------------------------------------------
+    def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        """Run ``work`` in the daemon's task group."""
+        task = self._tasks.create_task(work, name=name)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
-    async def _submit_verified(self, who: Identity, args: SubmitArgs) -> Reply:
-        return await submit_verified(self.core, self.jsv, self.run_request, who, args)
+    async def apply(self, out: Outcome) -> Reply | asyncio.Future[Reply] | None:
+        """Execute an outcome's effects in order: the spool first, the reply last.
 
-    async def _alter_verified(self, who: Identity, args: AlterArgs) -> Reply:
-        return await alter_verified(self.core, self.jsv, self.run_request, who, args)
-
-    def _reverify_due(self) -> None:
-        for job in self.core.due_verifications(self.steady.now()):
-            if job.job_id not in self._verifying:
-                self._verifying.add(job.job_id)
-                task = self._tasks.create_task(
-                    self._reverify(job.job_id), name=f"reverify-{job.job_id}"
-                )
-                self._background.add(task)
-                task.add_done_callback(self._background.discard)
-
-    async def _reverify(self, job_id: int) -> None:
+        Returns the reply to the stimulus's caller, or the future of that reply
+        when the server JSV verifies the request first.
+        """
+        caller: Reply | asyncio.Future[Reply] | None = None
         try:
-            job = self.core.jobs.get(job_id)
-            if job is None:
-                return
-            verdict = await self.jsv.verify(job.owner, dict(job.spec), job_id)
-            spec = job_of(verdict) if verdict.state is ResultState.CORRECT else None
-            args = JsvVerdictArgs(
-                job_id=job_id, state=verdict.state.value, job=spec, message=refused_text(verdict)
-            )
-            await self.run_request(Request(job.owner, "jsv_verdict", args))
-        except Exception:
-            log.exception("jsv_reverify_failed", job_id=job_id)
-        finally:
-            self._verifying.discard(job_id)
-            self._wake.set()
-
-    async def apply(self, out: Outcome) -> None:
-        """Execute an outcome's effects: commit first, then reports, logs and events."""
-        if out.spool:
-            await self.committer.commit(out.spool)
-        for record in out.reports:
-            self.events.add(record)
-            self.subscribers.publish(record)
-        self.subscribers.publish_events(out.events)
-        for event, fields in out.logs:
-            log.info(event, **fields)
-        if out.config_changed:
-            self._configure_events()
-            await self.jsv.configure(self.core.config.global_conf)
+            for effect in out.effects():
+                found = await self._perform(effect)
+                if found is not None:
+                    caller = found
+        except CommitFailed as exc:
+            if out.request is not None:
+                self.verifier.answer(out.request, _unwritten(exc))
+            raise
         if out.reports and self.events.flush_interval <= 0 and not self._flush_soon:
             self._flush_soon = True  # once per loop iteration, for all outcomes in it
             asyncio.get_running_loop().call_soon(self._flush_events)
-        if out.shutdown:
-            self.stop()
         self._nudge_ticker()
+        return caller
+
+    async def _perform(self, effect: fx.Effect) -> Reply | asyncio.Future[Reply] | None:
+        match effect:
+            case fx.SpoolWrite(delta):
+                await self.committer.commit(delta)
+            case fx.ReportRecord(record):
+                self.events.add(record)
+                self.subscribers.publish(record)
+            case fx.Event(event):
+                self.subscribers.publish_events([event])
+            case fx.LogLine(name, fields):
+                log.info(name, **fields)
+            case fx.VerifyJob():
+                return self.verifier.verify(effect)
+            case fx.StartTask() | fx.KillTask():
+                pass  # the execution hosts are simulated: the core plays their part
+            case fx.ConfigChanged():
+                self._configure_events()
+                await self.jsv.configure(self.core.config.global_conf)
+            case fx.StopQmaster():
+                self.stop()
+            case fx.Reply(answers, data, None):
+                return Reply(answers, data)
+            case fx.Reply(answers, data, request) if request is not None:
+                self.verifier.answer(request, Reply(answers, data))
+        return None
 
     def _nudge_ticker(self) -> None:
         """Wake the ticker only when the core now wants it earlier than it planned to wake."""
-        deadline = self.core.next_deadline(self._verifying)
+        deadline = self.core.next_deadline()
         if deadline is not None and deadline < self._ticker_wakes_at:
             self._wake.set()
 
@@ -332,9 +330,7 @@ class Daemon:
 
     async def _ticker(self) -> None:
         while True:
-            if self.jsv.active:
-                self._reverify_due()
-            deadline = self.core.next_deadline(self._verifying)
+            deadline = self.core.next_deadline()
             now = self.steady.now()
             if deadline is None or deadline > now:
                 wait = 1.0 if deadline is None else min(deadline - now, 1.0)
@@ -380,3 +376,9 @@ class Daemon:
                 self.events.flush()
 
     # -- subscriptions -----------------------------------------------------------
+
+
+def _unwritten(exc: CommitFailed) -> Reply:
+    return error_reply(
+        f"request was rejected because it couldn't be written: {exc}", Status.EDISK, close=False
+    )

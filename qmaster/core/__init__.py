@@ -1,6 +1,6 @@
 """The pure core: jobs, configuration and the state machine that changes them.
 
-Importing this package registers every request handler with the machine.
+Importing this package registers every stimulus's handler with the machine.
 """
 
 from qmaster.core import (
@@ -8,6 +8,7 @@ from qmaster.core import (
     confops,
     control,
     host_query,
+    jsvflow,
     qmodops,
     query,
     queue_select,
@@ -16,7 +17,7 @@ from qmaster.core import (
     verdicts,
 )
 from qmaster.core.jobs import Identity
-from qmaster.core.machine import Core, CoreSettings, Request
+from qmaster.core.machine import Core, CoreSettings
 from qmaster.core.outcome import Outcome, SpoolDelta
 
 __all__ = [
@@ -24,12 +25,12 @@ __all__ = [
     "CoreSettings",
     "Identity",
     "Outcome",
-    "Request",
     "SpoolDelta",
     "arops",
     "confops",
     "control",
     "host_query",
+    "jsvflow",
     "qmodops",
     "query",
     "queue_select",

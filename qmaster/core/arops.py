@@ -14,12 +14,12 @@ from qmaster.core.argrant import grant, local_time, window
 from qmaster.core.ars import AdvanceReservation
 from qmaster.core.errors import LimitReached, PermissionDenied
 from qmaster.core.jobs import Identity
-from qmaster.core.machine import Core, Request
+from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.registry import handler
+from qmaster.core.stimuli import ArDelete, ArList, ArSubmit
 from qmaster.core.submit import check_name, validate_spec
-from qmaster.gdi.answers import Status, error, ok
-from qmaster.gdi.messages import ArDeleteArgs, ArListArgs, ArSubmitArgs
+from qmaster.model import Status, error, ok
 
 ARUSERS = "arusers"
 
@@ -41,13 +41,11 @@ def _validate(core: Core, spec: dict[str, Any]) -> None:
     validate_spec(core, spec)
 
 
-@handler("ar_submit")
-def handle_ar_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
+@handler(ArSubmit)
+def handle_ar_submit(core: Core, args: ArSubmit, now: float, out: Outcome) -> None:
     """qrsub: grant an advance reservation, or (``-w v``) say whether one could be."""
-    args = req.args
-    assert isinstance(args, ArSubmitArgs)
-    who = req.identity
-    spec = args.ar.model_dump(exclude_none=True)
+    who = args.identity
+    spec = dict(args.ar)
     if not may_create(core, who):
         raise PermissionDenied(
             f'denied: "{who.user}" must be manager, operator or member of the "{ARUSERS}" '
@@ -112,11 +110,9 @@ def select(core: Core, ref: str) -> list[AdvanceReservation]:
     return [ar for ar in core.ars.values() if fnmatch.fnmatchcase(ar.name, ref)]
 
 
-@handler("ar_list")
-def handle_ar_list(core: Core, req: Request, now: float, out: Outcome) -> None:
+@handler(ArList)
+def handle_ar_list(core: Core, args: ArList, now: float, out: Outcome) -> None:
     """qrstat: rows of the selected ARs, and which ids named nothing."""
-    args = req.args
-    assert isinstance(args, ArListArgs)
     users = None if args.users is None or "*" in args.users else set(args.users)
     missing: list[str] = []
     if args.ar_ids is None:
@@ -132,12 +128,10 @@ def handle_ar_list(core: Core, req: Request, now: float, out: Outcome) -> None:
     out.data = {"ars": rows, "missing": missing}
 
 
-@handler("ar_delete")
-def handle_ar_delete(core: Core, req: Request, now: float, out: Outcome) -> None:
+@handler(ArDelete)
+def handle_ar_delete(core: Core, args: ArDelete, now: float, out: Outcome) -> None:
     """qrdel: delete ARs (and their jobs); one answer per AR."""
-    args = req.args
-    assert isinstance(args, ArDeleteArgs)
-    who = req.identity
+    who = args.identity
     for ar in _targets(core, who, args, out):
         if not (ar.owner.user == who.user or core.is_operator(who)):
             out.answers.append(
@@ -167,9 +161,7 @@ def is_pattern(text: str) -> bool:
     return any(c in text for c in "*?[]")
 
 
-def _targets(
-    core: Core, who: Identity, args: ArDeleteArgs, out: Outcome
-) -> list[AdvanceReservation]:
+def _targets(core: Core, who: Identity, args: ArDelete, out: Outcome) -> list[AdvanceReservation]:
     """The ARs named, ref by ref as Grid Engine's qmaster reads them.
 
     A user pattern from a non-manager refuses the whole request; id ``0``

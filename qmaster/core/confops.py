@@ -10,22 +10,20 @@ from __future__ import annotations
 from qmaster.conf.errors import ConfigError, ConfNotFound
 from qmaster.core import arconf, arlife, lifecycle, qcalendar
 from qmaster.core.errors import InvalidRequest, NoSuchObject, NotManager
-from qmaster.core.machine import Core, Request
+from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.qmodops import apply_initial_states
 from qmaster.core.registry import handler
 from qmaster.core.states import TaskState
-from qmaster.gdi.answers import Status, error, ok
-from qmaster.gdi.messages import ConfShowArgs, KillExecdArgs
+from qmaster.core.stimuli import ConfChange, ConfShow, KillExecd, Shutdown
+from qmaster.model import Status, error, ok
 
 LIVE = (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING)
 
 
-@handler("conf_show")
-def handle_show(core: Core, req: Request, now: float, out: Outcome) -> None:
+@handler(ConfShow)
+def handle_show(core: Core, args: ConfShow, now: float, out: Outcome) -> None:
     """qconf -s*: the object in its file format, or the list of names."""
-    args = req.args
-    assert isinstance(args, ConfShowArgs)
     try:
         data = core.config.show(args.kind, args.name, args.template)
     except ConfNotFound as exc:
@@ -36,13 +34,15 @@ def handle_show(core: Core, req: Request, now: float, out: Outcome) -> None:
     out.data = data
 
 
-def _change(core: Core, req: Request, now: float, out: Outcome) -> None:
-    who = req.identity
+@handler(ConfChange)
+def handle_change(core: Core, args: ConfChange, now: float, out: Outcome) -> None:
+    """qconf's writes: the configuration store plans and checks them, all or nothing."""
+    who = args.identity
     before = {qi.name for qi in core.config.queue_instances()}
     try:
         change = core.config.apply(
-            req.op,
-            req.args.model_dump(),
+            args.op,
+            args.request(),
             user=who.user,
             host=who.host,
             is_manager=core.is_manager(who),
@@ -66,33 +66,27 @@ def _change(core: Core, req: Request, now: float, out: Outcome) -> None:
         arlife.check_resources(core, now, out)
     out.config_changed = bool(change.upserts or change.deletes)
     out.answers.extend(change.answers)
-    out.log("config_changed", op=req.op, user=who.user)
+    out.log("config_changed", op=args.op, user=who.user)
     core.request_pass(now)
 
 
-for _op in ("conf_modify", "conf_add", "conf_delete", "conf_attr"):
-    handler(_op)(_change)
-
-
-@handler("shutdown")
-def handle_shutdown(core: Core, req: Request, now: float, out: Outcome) -> None:
+@handler(Shutdown)
+def handle_shutdown(core: Core, args: Shutdown, now: float, out: Outcome) -> None:
     """qconf -km: managers may stop the qmaster."""
-    who = req.identity
+    who = args.identity
     if not core.is_manager(who):
         raise NotManager(f'denied: "{who.user}" must be manager for this operation')
     out.answers.append(ok(f"{who.user}@{who.host} kills qmaster"))
     out.shutdown = True
 
 
-@handler("kill_execd")
-def handle_kill_execd(core: Core, req: Request, now: float, out: Outcome) -> None:
+@handler(KillExecd)
+def handle_kill_execd(core: Core, args: KillExecd, now: float, out: Outcome) -> None:
     """qconf -ke[j]: the execd of each host shuts down, so its queue instances are unknown
     (``u``: no new jobs, ARs on them in error); with ``-kej`` it first kills the jobs whose
     master queue is there. Running jobs of ``-ke`` go on, as they do without their execd.
     A qmaster restart starts the simulated execds again."""
-    args = req.args
-    assert isinstance(args, KillExecdArgs)
-    who = req.identity
+    who = args.identity
     if not core.is_manager(who):
         raise NotManager("shutting down execd requires manager privileges")
     known = [h for h in core.config.exechosts if h != "global"]

@@ -24,17 +24,17 @@ from qmaster.core.jobchecks import (
     hold_split,
 )
 from qmaster.core.jobs import Identity, Job, format_id_runs, parse_task_range
-from qmaster.core.machine import Core, Request
+from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.registry import handler
 from qmaster.core.resources import check_alter_rights
 from qmaster.core.running_alter import check_running_change
 from qmaster.core.specs import altered_spec, checked_spec, full_resource_names
 from qmaster.core.states import TaskState
+from qmaster.core.stimuli import Alter, Delete
 from qmaster.core.submit import check_name, task_range, validate_spec, verification
 from qmaster.core.taskids import TaskIds
-from qmaster.gdi.answers import Status, error, ok
-from qmaster.gdi.messages import AlterArgs, DeleteArgs
+from qmaster.model import Status, error, ok
 
 ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING)
 
@@ -90,12 +90,10 @@ def _may_touch(core: Core, who: Identity, job: Job) -> bool:
     return job.owner.user == who.user or core.is_operator(who)
 
 
-@handler("delete")
-def handle_delete(core: Core, req: Request, now: float, out: Outcome) -> None:
+@handler(Delete)
+def handle_delete(core: Core, args: Delete, now: float, out: Outcome) -> None:
     """qdel: delete pending tasks at once; running ones are registered for deletion."""
-    args = req.args
-    assert isinstance(args, DeleteArgs)
-    who = req.identity
+    who = args.identity
     if args.force and not core.is_manager(who) and not _all_own(core, who, args.job_ids):
         raise PermissionDenied(f'"{who.user}" - forcing a job deletion requires manager privileges')
     targets: Selection = []
@@ -211,15 +209,15 @@ def _task_texts(
     return texts
 
 
-@handler("alter")
-def handle_alter(core: Core, req: Request, now: float, out: Outcome) -> None:
-    """qalter: change a job's specification (of a running job, what Grid Engine allows)."""
-    args = req.args
-    assert isinstance(args, AlterArgs)
-    changes = args.job.model_dump(exclude_none=True, exclude_unset=True)
+def handle_alter(core: Core, args: Alter, now: float, out: Outcome) -> None:
+    """qalter: change a job's specification (of a running job, what Grid Engine allows).
+
+    The request passes the server JSV first when one is set (:mod:`qmaster.core.jsvflow`).
+    """
+    changes = dict(args.job)
     changes.pop("jsv", None)
     changes.pop("CMDNAME", None)
-    who = req.identity
+    who = args.identity
     if args.verify in ("v", "p"):
         _verify_alter(core, who, args.job_ids, changes, args.verify, now, out)
         return
@@ -303,7 +301,7 @@ def _alter(
     out.answers.extend(ok(text) for text in texts)
 
 
-def _alter_targets(core: Core, who: Identity, args: AlterArgs, out: Outcome) -> Selection:
+def _alter_targets(core: Core, who: Identity, args: Alter, out: Outcome) -> Selection:
     """The jobs a qalter names: ids, names and patterns (the caller's), or ``-u`` users' jobs."""
     if args.users is None:
         return named_jobs(core, args.job_ids, out, who.user)

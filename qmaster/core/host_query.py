@@ -26,13 +26,13 @@ from qmaster.core.host_values import (
 from qmaster.core.job_priority import JobPriorities
 from qmaster.core.jobs import Job, Task
 from qmaster.core.lifecycle import granted_pe
-from qmaster.core.machine import Core, Request
+from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.query import queue_rows
 from qmaster.core.registry import handler
 from qmaster.core.states import ACTIVE, display_state
+from qmaster.core.stimuli import HostList
 from qmaster.core.view import GLOBAL_HOST
-from qmaster.gdi.messages import HostListArgs
 
 _MEMORY = ("mem_total", "mem_used", "swap_total", "swap_used")
 
@@ -137,11 +137,9 @@ def _report(core: Core, name: str, running: dict[str, float]) -> dict[str, str]:
     return simulated_load(conf.load_values, running.get(name, 0.0), conf.load_scaling)
 
 
-@handler("host_list")
-def handle_host_list(core: Core, req: Request, now: float, out: Outcome) -> None:
+@handler(HostList)
+def handle_host_list(core: Core, args: HostList, now: float, out: Outcome) -> None:
     """qhost: hosts with load values, resources, queue instances and running jobs."""
-    args = req.args
-    assert isinstance(args, HostListArgs)
     glob, levels = host_levels(core)
     hosts = _selected(core, args.hosts)
     if args.resources:

@@ -18,17 +18,7 @@ from typing import Any
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.states import TaskState, check_transition
 from qmaster.core.taskids import TaskIds
-
-
-@dataclass(frozen=True, slots=True)
-class Identity:
-    """Who is calling, as the kernel told the daemon (never as the client said)."""
-
-    uid: int
-    gid: int
-    user: str
-    group: str
-    host: str = "localhost"
+from qmaster.model import Identity as Identity  # noqa: PLC0414 (re-exported: its old home)
 
 
 @dataclass(frozen=True, slots=True)

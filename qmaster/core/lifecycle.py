@@ -12,6 +12,7 @@ from __future__ import annotations
 from qmaster.complexes.values import parse_time
 from qmaster.core import reports, suspension
 from qmaster.core.arlimit import ar_runtime_limit
+from qmaster.core.effects import KillTask, StartTask
 from qmaster.core.holds import start_time
 from qmaster.core.job_filter import remember_finished
 from qmaster.core.jobs import Job, Task
@@ -140,6 +141,8 @@ def fire(core: Core, timer: Timer, now: float, out: Outcome) -> None:
     elif timer.kind == "end" and task.state is TaskState.RUNNING and not task.suspended:
         end_at, status, failed = planned_end(core, job, task)
         if end_at <= now:
+            if failed:
+                kill_task(job, task, out)  # h_rt or s_rt
             # a late timer (the daemon was down) still accounts the real end
             finish(
                 core, job, task, end_at, out, exit_status=status, event="finished", failed=failed
@@ -185,6 +188,8 @@ def killed(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
     """
     if task.start_time is None:
         task.start_time = now
+    else:
+        kill_task(job, task, out)
     finish(
         core,
         job,
@@ -200,6 +205,8 @@ def killed(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
 def force_deletion(core: Core, job: Job, task: Task, why: str, now: float, out: Outcome) -> None:
     """qdel -f (or the end of its AR): the task is gone at once, without the execd's word;
     the qmaster accounts it itself, as Grid Engine's does (failed 37, exit status 0)."""
+    if task.start_time is not None:
+        kill_task(job, task, out)
     if task.state is TaskState.RUNNING:
         task.move(job.job_id, TaskState.DELETING, why)
     finish(
@@ -213,6 +220,12 @@ def force_deletion(core: Core, job: Job, task: Task, why: str, now: float, out: 
         failed=FAILED_BY_QMASTER,
         account=True,
     )
+
+
+def kill_task(job: Job, task: Task, out: Outcome) -> None:
+    """Tell the driver a started task is killed (the simulated execution has nothing to do)."""
+    host = (task.queue or "").partition("@")[2]
+    out.emit(KillTask(job.job_id, task.task_id, host))
 
 
 def planned_end(core: Core, job: Job, task: Task) -> tuple[float, int, int]:
@@ -238,6 +251,8 @@ def start(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
     task.start_time = now
     task.plan = end_of_run(core, job, task)
     core.spool_task(out, job, task)
+    queue = task.queue or ""
+    out.emit(StartTask(job.job_id, task.task_id, queue, queue.partition("@")[2]))
     _report(core, out, job, task, "running", now)
     core.set_timer(task.plan[0], "end", job.job_id, task.task_id)
     suspension.started(core, job, task, now, out)

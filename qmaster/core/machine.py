@@ -1,15 +1,17 @@
 """The core: a pure, synchronous state machine of one cell.
 
 Theory of operation. The drivers (the daemon, the trace simulator, tests)
-feed it two kinds of stimulus, each with the current wall time:
+feed it typed stimuli (:mod:`qmaster.core.stimuli`), each with the current
+wall time, through :meth:`Core.handle`:
 
-- :meth:`Core.handle` — a request from a client, already validated, with the
-  caller's kernel identity;
-- :meth:`Core.tick` — time passed: due timers fire (a transferred task starts,
-  a running task ends) and, when due, a scheduling pass runs.
+- a request from a client, with the caller's kernel identity, or the server
+  JSV's verdict on a job the core asked about;
+- ``TimeAdvanced`` (also :meth:`Core.tick`): due timers fire (a transferred
+  task starts, a running task ends) and, when due, a scheduling pass runs.
 
-Both return an :class:`~qmaster.core.outcome.Outcome`: the answer and the
-effects (spool rows, report records, log events, subscriber events). The core
+Both return an :class:`~qmaster.core.outcome.Outcome` whose ``effects()`` are
+typed (:mod:`qmaster.core.effects`): rows to spool, records, log lines,
+subscriber events, jobs to verify, tasks to start or kill, the reply. The core
 does no I/O, reads no clock and never sleeps; :meth:`Core.next_deadline` tells
 the driver when to tick next. Job and task state changes go through the
 transition table in :mod:`qmaster.core.states`.
@@ -21,11 +23,9 @@ import heapq
 import itertools
 import math
 from collections import Counter, deque
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
-
-from pydantic import BaseModel
 
 from qmaster.complexes.booking import Bookings
 from qmaster.conf.state import QueueInstanceConf
@@ -34,8 +34,10 @@ from qmaster.core import qstates
 from qmaster.core.ars import AdvanceReservation
 from qmaster.core.errors import CoreError, InvalidRequest
 from qmaster.core.jobs import Identity, Job, Task
-from qmaster.core.outcome import Outcome, SpoolDelta
+from qmaster.core.jsvrules import Verifications
+from qmaster.core.outcome import Outcome
 from qmaster.core.registry import HANDLERS, HOOKS, Timer
+from qmaster.core.stimuli import Asked, Query, TimeAdvanced
 from schedd.calendar import Calendar
 from schedd.reasons import ReasonList
 
@@ -51,26 +53,11 @@ class CoreSettings:
     qmaster_host: str = "localhost"
 
 
-@dataclass(frozen=True, slots=True)
-class Request:
-    """A validated client request."""
-
-    identity: Identity
-    op: str
-    args: BaseModel
-    job_id: int | None = None
-    jsv_wait: str | None = None
-
-
 def _always(_: str) -> bool:
     return True
 
 
-QUERY_OPS = frozenset(
-    {"conf_show", "host_list", "job_detail", "job_list", "ping", "queue_select", "ar_list"}
-)
-"""Requests that only read: they never make a scheduling pass necessary."""
-QUIET_TIMERS = frozenset({"start", "qcal"})
+QUIET_TIMERS = frozenset({"start", "qcal", "reverify"})
 """Timers that change nothing a pass looks at by themselves (a task in ``t`` starts; the
 calendar check): what they do change calls :meth:`Core.mark_changed` itself."""
 
@@ -122,6 +109,8 @@ class Core:
         self._seq = itertools.count()
         self._qi_by_name: dict[str, QueueInstanceConf] | None = None
         self.verify_waiting: set[int] = set()
+        self.verifications = Verifications()
+        """What the core asked the server JSV (``VerifyJob``) and awaits the verdict of."""
         # values derived from one configuration state, rebuilt when it changes
         self.derived: dict[str, tuple[object, object]] = {}
         self.ars: dict[int, AdvanceReservation] = {}
@@ -173,23 +162,25 @@ class Core:
         """The timers set, stale ones included, in the order of the heap."""
         return list(self._timers)
 
-    def handle(self, request: Request, now: float) -> Outcome:
-        """Answer one request; on a refusal nothing in the core has changed."""
+    def handle(self, stimulus: Asked | TimeAdvanced, now: float) -> Outcome:
+        """Handle one stimulus; on a refusal nothing in the core has changed."""
+        if isinstance(stimulus, TimeAdvanced):
+            return self.tick(now)
         self.advance(now)
         out = Outcome()
-        fn = HANDLERS.get(request.op)
+        fn = HANDLERS.get(type(stimulus))
         if fn is None:
-            out.answers.append(InvalidRequest(f"unknown request {request.op!r}").to_answer())
+            out.answers.append(InvalidRequest(f"unknown request {stimulus!r}").to_answer())
             return out
         try:
-            fn(self, request, now, out)
+            fn(self, stimulus, now, out)
         except CoreError as exc:
             out.answers.append(exc.to_answer())
-            out.spool = SpoolDelta()
-            out.reports.clear()
-            out.events.clear()
+            out.discard_effects()
             return out
-        if request.op not in QUERY_OPS and (out.spool or not any(a.is_error for a in out.answers)):
+        if not isinstance(stimulus, Query) and (
+            out.spool or (out.answered and not any(a.is_error for a in out.answers))
+        ):
             self.mark_changed(now)  # a request refused in its answers changed nothing
         self.touch(out)
         return out
@@ -205,9 +196,9 @@ class Core:
             self.sched_touched.update(key[0] for key in spool.tasks)
 
     def tick(self, now: float) -> Outcome:
-        """Fire due timers and run a scheduling pass if one is due."""
+        """Fire due timers and run a scheduling pass if one is due (``TimeAdvanced``)."""
         self.advance(now)
-        out = Outcome()
+        out = Outcome(answered=False)
         while self._timers and self._timers[0].at <= now:
             t = heapq.heappop(self._timers)
             self.working_on = (t.kind, t.job_id, t.task_id)
@@ -238,33 +229,13 @@ class Core:
         if at is not None and at < now and interval > 0:
             self.schedule_at = at + math.ceil((now - at) / interval) * interval
 
-    def next_deadline(self, busy: Collection[int] = ()) -> float | None:
-        """The wall time at which the driver has something to do.
-
-        ``busy`` names jobs whose re-verification the driver already runs.
-        """
+    def next_deadline(self) -> float | None:
+        """The wall time at which the driver has something to do (a job waiting for
+        verification has a timer for its next try)."""
         times = [t for t in (self.schedule_at,) if t is not None and self.sched_dirty]
         if self._timers:
             times.append(self._timers[0].at)
-        times.extend(
-            j.verify_wait.next_at
-            for j in self.waiting_for_verification()
-            if j.verify_wait and j.job_id not in busy
-        )
         return min(times) if times else None
-
-    def waiting_for_verification(self) -> list[Job]:
-        """Jobs the server JSV asked to come back later (REJECT_WAIT, beyond Grid Engine)."""
-        return [
-            self.jobs[i] for i in self.verify_waiting if i in self.jobs and self.jobs[i].verify_wait
-        ]
-
-    def due_verifications(self, now: float) -> list[Job]:
-        return [
-            j
-            for j in self.waiting_for_verification()
-            if j.verify_wait and j.verify_wait.next_at <= now
-        ]
 
     # -- helpers used by the handlers -----------------------------------------
 
@@ -355,6 +326,7 @@ class Core:
             core.user_jobs[job.owner.user] += 1
             if job.verify_wait:
                 core.verify_waiting.add(job.job_id)
+                core.set_timer(job.verify_wait.next_at, "reverify", job.job_id, 0)
             if HOOKS.restore_job is not None:
                 HOOKS.restore_job(core, job, now)
         highest = max(core.jobs, default=0)

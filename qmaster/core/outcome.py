@@ -1,9 +1,9 @@
 """What handling one stimulus produced: the answer for the caller and the effects.
 
-The core never performs an effect; the driver (daemon or simulator) does:
-it commits ``spool`` before it sends the answer, appends ``reports`` to the
-reporting files, logs ``logs``, publishes ``events`` to subscribers and stops
-when ``shutdown`` is set.
+Handlers fill an :class:`Outcome` as they go (rows in ``spool``, ``reports``,
+``logs``, ``events``, ``answers`` and ``data`` for the caller, further effects
+with :meth:`Outcome.emit`); a driver reads :meth:`Outcome.effects`, the typed
+effects in the order it must perform them (see :mod:`qmaster.core.effects`).
 """
 
 from __future__ import annotations
@@ -11,38 +11,27 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from qmaster.gdi.answers import Answer
+from qmaster.core.effects import (
+    ConfigChanged,
+    Effect,
+    Event,
+    KillTask,
+    LogLine,
+    Reply,
+    ReportRecord,
+    SpoolWrite,
+    StartTask,
+    StopQmaster,
+    VerifyJob,
+)
+from qmaster.model import Answer, SpoolDelta
 
-
-@dataclass(slots=True)
-class SpoolDelta:
-    """Rows to write in one transaction. ``None`` as a value deletes the row."""
-
-    jobs: dict[int, dict[str, Any] | None] = field(default_factory=dict)
-    tasks: dict[tuple[int, int], dict[str, Any] | None] = field(default_factory=dict)
-    config: dict[tuple[str, str], str | None] = field(default_factory=dict)
-    counters: dict[str, int] = field(default_factory=dict)
-    ars: dict[int, dict[str, Any] | None] = field(default_factory=dict)
-
-    def __bool__(self) -> bool:
-        return bool(self.jobs or self.tasks or self.config or self.counters or self.ars)
-
-    def merge(self, other: SpoolDelta) -> None:
-        """Fold a later delta into this one (later writes win)."""
-        for job_id, row in other.jobs.items():
-            self.jobs[job_id] = row
-            if row is None:
-                for key in [k for k in self.tasks if k[0] == job_id]:
-                    del self.tasks[key]
-        self.tasks.update(other.tasks)
-        self.config.update(other.config)
-        self.counters.update(other.counters)
-        self.ars.update(other.ars)
+__all__ = ["Outcome", "SpoolDelta"]
 
 
 @dataclass(slots=True)
 class Outcome:
-    """The result of :meth:`Core.handle` or :meth:`Core.tick`."""
+    """The result of :meth:`Core.handle`; see :meth:`effects`."""
 
     answers: list[Answer] = field(default_factory=list)
     data: Any = None
@@ -52,6 +41,48 @@ class Outcome:
     events: list[dict[str, Any]] = field(default_factory=list)
     config_changed: bool = False
     shutdown: bool = False
+    emitted: list[VerifyJob | StartTask | KillTask] = field(default_factory=list)
+    answered: bool = True
+    """The answers go to a client now (False: a tick, or a request waiting for the JSV)."""
+    request: int | None = None
+    """The client request (waiting for the JSV) the answers go to; None: the caller."""
 
     def log(self, event: str, **fields: Any) -> None:
         self.logs.append((event, fields))
+
+    def emit(self, effect: VerifyJob | StartTask | KillTask) -> None:
+        """Ask the driver for one more effect."""
+        self.emitted.append(effect)
+
+    def merge(self, other: Outcome) -> None:
+        """Fold a later outcome's answers and effects into this one."""
+        self.answers.extend(other.answers)
+        self.spool.merge(other.spool)
+        self.reports.extend(other.reports)
+        self.logs.extend(other.logs)
+        self.events.extend(other.events)
+        self.emitted.extend(other.emitted)
+        self.config_changed = self.config_changed or other.config_changed
+        self.shutdown = self.shutdown or other.shutdown
+
+    def discard_effects(self) -> None:
+        """A refusal: nothing but the answers is left."""
+        self.spool = SpoolDelta()
+        self.reports.clear()
+        self.events.clear()
+        self.emitted.clear()
+
+    def effects(self) -> list[Effect]:
+        """The effects in the order a driver performs them: rows first, the reply last."""
+        found: list[Effect] = [SpoolWrite(self.spool)] if self.spool else []
+        found.extend(ReportRecord(r) for r in self.reports)
+        found.extend(Event(e) for e in self.events)
+        found.extend(LogLine(name, fields) for name, fields in self.logs)
+        found.extend(self.emitted)
+        if self.config_changed:
+            found.append(ConfigChanged())
+        if self.shutdown:
+            found.append(StopQmaster())
+        if self.answered:
+            found.append(Reply(self.answers, self.data, self.request))
+        return found

@@ -18,13 +18,13 @@ from qmaster.conf.state import QueueInstanceConf
 from qmaster.core import arlife, qstates, suspension
 from qmaster.core.control import select_jobs
 from qmaster.core.jobs import Identity
-from qmaster.core.machine import Core, Request
+from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.qmodjobs import on_job
 from qmaster.core.registry import handler
 from qmaster.core.reschedule import reschedule_queue
-from qmaster.gdi.answers import Answer, Status, error, ok, warning
-from qmaster.gdi.messages import QmodArgs
+from qmaster.core.stimuli import Qmod
+from qmaster.model import Answer, Status, error, ok, warning
 from schedd.matching import wc_queue_matches
 
 _JOB_ONLY = {"sj": "s", "usj": "us", "cj": "c", "rj": "r"}
@@ -35,13 +35,11 @@ _QUEUE_VERBS = {"d": ("d", True), "e": ("d", False), "s": ("s", True), "us": ("s
                 "c": ("E", False)}  # fmt: skip
 
 
-@handler("qmod")
-def handle_qmod(core: Core, req: Request, now: float, out: Outcome) -> None:
+@handler(Qmod)
+def handle_qmod(core: Core, args: Qmod, now: float, out: Outcome) -> None:
     """qmod: as Grid Engine's sge_gdi_qmod, a word names queue instances first; failing
     that, a job id (or, for -sj/-usj/-cj/-rj, a job name or pattern)."""
-    args = req.args
-    assert isinstance(args, QmodArgs)
-    who, force = req.identity, args.force
+    who, force = args.identity, args.force
     for target in args.targets:
         verb = _JOB_ONLY.get(args.action) or _QUEUE_ONLY.get(args.action) or args.action
         if args.action not in _JOB_ONLY and match_queues(core, target):

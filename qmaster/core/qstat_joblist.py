@@ -18,7 +18,7 @@ from qmaster.core.job_filter import keeps, wants_zombies, zombie_row
 from qmaster.core.jobs import Job
 from qmaster.core.qstat_listing import Shown, enrich, keep_rows, per_queue
 from qmaster.core.qstat_rows import Priors
-from qmaster.gdi.messages import JobListArgs
+from qmaster.core.stimuli import JobList
 from qmaster.qstat_wire import Row, compact
 from qmaster.state_filter import PENDING, selected_holds
 
@@ -37,7 +37,7 @@ class JobListing:
     def __init__(
         self,
         core: Core,
-        args: JobListArgs,
+        args: JobList,
         bits: frozenset[str],
         shown: Shown | None,
         now: float,

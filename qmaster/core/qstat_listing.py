@@ -30,7 +30,7 @@ from qmaster.core.qstat_queues import (
     parse_requests,
     queue_matches,
 )
-from qmaster.gdi.messages import JobListArgs
+from qmaster.core.stimuli import JobList
 from qmaster.qstat_args import parse_explain, parse_group
 from schedd.priority import Priority
 
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from qmaster.core.machine import Core
 
 
-def wants_queues(args: JobListArgs) -> bool:
+def wants_queues(args: JobList) -> bool:
     """Whether the reply carries queue instance rows."""
     return bool(
         args.full
@@ -49,17 +49,17 @@ def wants_queues(args: JobListArgs) -> bool:
     )
 
 
-def narrows(args: JobListArgs) -> bool:
+def narrows(args: JobList) -> bool:
     """Whether ``-q``, ``-l``, ``-pe`` or ``-U`` narrows the queue instances."""
     return any(v is not None for v in (args.queues, args.resources, args.pes, args.queue_users))
 
 
-def selects(args: JobListArgs) -> bool:
+def selects(args: JobList) -> bool:
     """Whether any queue selection option is given (``-qs`` included)."""
     return narrows(args) or bool(args.queue_states)
 
 
-def check(args: JobListArgs) -> None:
+def check(args: JobList) -> None:
     """Grid Engine's errors for malformed ``-g``, ``-explain`` and ``-qs`` arguments."""
     try:
         parse_group(args.group)
@@ -74,7 +74,7 @@ def _names(values: list[str] | None) -> list[str]:
     return [n for v in values or () for n in v.split(",") if n]
 
 
-def selected_instances(core: Core, args: JobListArgs) -> tuple[list[QueueInstanceConf], str | None]:
+def selected_instances(core: Core, args: JobList) -> tuple[list[QueueInstanceConf], str | None]:
     """The queue instances the selection options keep (states are filtered later), in
     Grid Engine's order ``-q``, ``-U``, ``-pe``, ``-l``; and the option after which
     none remained (``-q``, ``-U`` or ``-pe``: qstat says so), if any."""
@@ -109,7 +109,7 @@ def selected_instances(core: Core, args: JobListArgs) -> tuple[list[QueueInstanc
 
 
 def decorate_queues(
-    core: Core, args: JobListArgs, instances: list[QueueInstanceConf], rows: list[dict[str, Any]]
+    core: Core, args: JobList, instances: list[QueueInstanceConf], rows: list[dict[str, Any]]
 ) -> tuple[list[dict[str, Any]], Any]:
     """``-F`` values and ``-explain`` reasons of the instance rows."""
     levels, qlevels = levels_for(core, instances)
@@ -128,7 +128,7 @@ def decorate_queues(
     return rows, levels
 
 
-def filter_queue_rows(args: JobListArgs, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def filter_queue_rows(args: JobList, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``-qs`` and ``-ne`` on the instance rows."""
     wanted = check_queue_states(args.queue_states)
     if wanted is not None:
@@ -206,7 +206,7 @@ def keep_rows(
     return kept
 
 
-def per_queue(job: Job, rows: list[dict[str, Any]], args: JobListArgs) -> list[dict[str, Any]]:
+def per_queue(job: Job, rows: list[dict[str, Any]], args: JobList) -> list[dict[str, Any]]:
     """``-f`` (without ``-g t``): a running row in each queue of its task, with the slots
     it holds there, as Grid Engine lists a parallel job under every queue it uses."""
     if not args.full or "t" in args.group or not job.spec.get("pe_name"):
@@ -274,7 +274,7 @@ def _usage(job: Job, row: dict[str, Any], now: float) -> dict[str, float] | None
 
 
 def enrich(
-    core: Core, args: JobListArgs, job: Job, prio: Priority, rows: list[dict[str, Any]], now: float
+    core: Core, args: JobList, job: Job, prio: Priority, rows: list[dict[str, Any]], now: float
 ) -> list[dict[str, Any]]:
     """Each row with what ``-g d``/``-g t``/``-t``/``-ext``/``-pri``/``-urg``/``-r`` add."""
     if "d" in args.group:

@@ -39,7 +39,7 @@ def culprit(working_on: tuple[str, int, int] | None) -> tuple[int, int | None] |
 def put_in_error(core: Core, job_id: int, task_id: int | None, reason: str, now: float) -> Outcome:
     """Move the task (or every pending task of the job) into ``Eqw`` with ``reason``."""
     core.advance(now)
-    out = Outcome()
+    out = Outcome(answered=False)  # the driver acts on its own: nobody is answered
     job = core.jobs.get(job_id)
     if job is None:
         return out

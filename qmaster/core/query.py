@@ -13,7 +13,7 @@ from qmaster.core.errors import InvalidRequest
 from qmaster.core.holds import ad_held_tasks
 from qmaster.core.job_detail import detail, pending_state, task_state
 from qmaster.core.jobs import Job, format_id_runs
-from qmaster.core.machine import Core, Request
+from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.qinstances import letters
 from qmaster.core.qstat_joblist import JobListing
@@ -34,9 +34,9 @@ from qmaster.core.qstates import shown
 from qmaster.core.registry import handler
 from qmaster.core.sched_info import job_info_setting, summary
 from qmaster.core.states import ACTIVE, TaskState
+from qmaster.core.stimuli import JobDetail, JobList, Ping
 from qmaster.core.taskids import TaskIds
 from qmaster.core.view import queue_alarms
-from qmaster.gdi.messages import JobDetailArgs, JobListArgs
 from qmaster.state_filter import DEFAULT, parse_state_filter
 from qmaster.version import VERSION
 
@@ -97,11 +97,9 @@ def state_bits(states: str | None) -> frozenset[str]:
         raise InvalidRequest(str(exc)) from None
 
 
-@handler("job_list")
-def handle_job_list(core: Core, req: Request, now: float, out: Outcome) -> None:
+@handler(JobList)
+def handle_job_list(core: Core, args: JobList, now: float, out: Outcome) -> None:
     """qstat: job rows (and with ``-f`` queue instance rows)."""
-    args = req.args
-    assert isinstance(args, JobListArgs)
     bits = state_bits(args.states)
     check(args)
     data: dict[str, Any] = {"now": now}
@@ -225,12 +223,10 @@ def orphaned_rows(core: Core, configured: set[str]) -> list[dict[str, Any]]:
     ]
 
 
-@handler("job_detail")
-def handle_job_detail(core: Core, req: Request, now: float, out: Outcome) -> None:
+@handler(JobDetail)
+def handle_job_detail(core: Core, args: JobDetail, now: float, out: Outcome) -> None:
     """qstat -j: everything about the named jobs, with why they wait; without a job
     list, the scheduler's messages with the jobs each applies to."""
-    args = req.args
-    assert isinstance(args, JobDetailArgs)
     if args.job_ids is None:
         out.data = {"summary": summary(core, now)}
         return
@@ -249,7 +245,7 @@ def handle_job_detail(core: Core, req: Request, now: float, out: Outcome) -> Non
     }
 
 
-@handler("ping")
-def handle_ping(core: Core, req: Request, now: float, out: Outcome) -> None:
+@handler(Ping)
+def handle_ping(core: Core, args: Ping, now: float, out: Outcome) -> None:
     """Answer that the qmaster is alive."""
     out.data = {"version": VERSION, "now": now}

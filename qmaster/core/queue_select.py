@@ -15,12 +15,12 @@ from fnmatch import fnmatchcase
 from qmaster.conf import fields as f
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.host_values import compile_match, host_levels, offers, with_alarms
-from qmaster.core.machine import Core, Request
+from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.query import queue_rows
 from qmaster.core.registry import handler
+from qmaster.core.stimuli import QueueSelect
 from qmaster.core.view import queue_states, usersets
-from qmaster.gdi.messages import QueueSelectArgs
 from schedd.matching import queue_matches
 from schedd.view import QueueState
 
@@ -70,11 +70,9 @@ def _narrow(
     return left
 
 
-@handler("queue_select")
-def handle_queue_select(core: Core, req: Request, now: float, out: Outcome) -> None:
+@handler(QueueSelect)
+def handle_queue_select(core: Core, args: QueueSelect, now: float, out: Outcome) -> None:
     """qselect: the names of the queue instances that pass every selection."""
-    args = req.args
-    assert isinstance(args, QueueSelectArgs)
     states = check_states(args.states) if args.states else None  # empty: no filter
     queues = queue_states(core, empty=True)
     if args.queues:

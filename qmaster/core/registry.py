@@ -1,4 +1,4 @@
-"""The core's tables: request handlers by op, and the hooks its own steps call.
+"""The core's tables: handlers by stimulus type, and the hooks its own steps call.
 
 This module imports no handler module and not the core itself (only for
 types), so that :mod:`qmaster.core.machine` and every handler module can
@@ -10,24 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from qmaster.core.jobs import Job
 from qmaster.core.outcome import Outcome
 
 if TYPE_CHECKING:
-    from qmaster.core.machine import Core, Request
+    from qmaster.core.machine import Core
+
+Handler = Callable[["Core", Any, float, Outcome], None]
+HANDLERS: dict[type, Handler] = {}
+_F = TypeVar("_F", bound=Callable[..., None])
 
 
-Handler = Callable[["Core", "Request", float, Outcome], None]
-HANDLERS: dict[str, Handler] = {}
+def handler(kind: type) -> Callable[[_F], _F]:
+    """Register the function that handles stimuli of type ``kind`` (one per type)."""
 
-
-def handler(op: str) -> Callable[[Handler], Handler]:
-    """Register the function that handles ``op``."""
-
-    def register(fn: Handler) -> Handler:
-        HANDLERS[op] = fn
+    def register(fn: _F) -> _F:
+        HANDLERS[kind] = cast(Handler, fn)
         return fn
 
     return register

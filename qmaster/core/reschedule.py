@@ -15,7 +15,7 @@ from qmaster.complexes.values import parse_bool
 from qmaster.core import reports
 from qmaster.core.arlife import job_left
 from qmaster.core.jobs import Identity, Job, Task
-from qmaster.core.lifecycle import granted_pe
+from qmaster.core.lifecycle import granted_pe, kill_task
 from qmaster.core.outcome import Outcome
 from qmaster.core.states import TaskState
 from qmaster.gdi.answers import Answer, Status, warning
@@ -56,6 +56,8 @@ def reschedule_task(
     if why is not None:
         return [warning(why, Status.ESEMANTIC)]
     host = task.queue.partition("@")[2] if task.queue else ""
+    if task.start_time is not None:
+        kill_task(job, task, out)  # the execd kills the run that is rescheduled
     _account(core, job, task, now, out)
     core.booked.release((job.job_id, task.task_id))
     task.move(job.job_id, TaskState.PENDING, f"rescheduled by {who.user}")

@@ -20,15 +20,14 @@ from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
 from qmaster.core.holds import start_time_of
 from qmaster.core.jobchecks import check_array_holds, check_checkpointing, check_deadline
 from qmaster.core.jobs import Identity, Job, TaskRange
-from qmaster.core.machine import Core, Request
+from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
-from qmaster.core.registry import handler
 from qmaster.core.resources import check_account, check_priority, normalise_spec_requests
 from qmaster.core.specs import checked_spec, full_resource_names
+from qmaster.core.stimuli import Submit
 from qmaster.core.verification import wait_for_verification
 from qmaster.core.view import assemble, job_request
-from qmaster.gdi.answers import Answer, error, ok, warning
-from qmaster.gdi.messages import JobSpec, SubmitArgs
+from qmaster.model import Answer, error, ok, warning
 from schedd import Reason, schedule
 
 _BAD_NAME = re.compile(r"[\n\t\r /:'\\\[\]{}|()@%,\"]")
@@ -131,36 +130,48 @@ def submitted_text(job: Job) -> str:
     return f'Your job {job.job_id} ("{job.name}") has been submitted'
 
 
-@handler("submit")
-def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
-    """Store a new job, or answer a verification."""
-    args = req.args
-    assert isinstance(args, SubmitArgs)
+def handle_submit(
+    core: Core,
+    args: Submit,
+    now: float,
+    out: Outcome,
+    *,
+    job_id: int | None = None,
+    jsv_wait: str | None = None,
+) -> None:
+    """Store a new job, or answer a verification.
+
+    The request passes the server JSV first when one is set (:mod:`qmaster.core.jsvflow`),
+    which then hands over the ``job_id`` it allocated and, for a job the JSV asked to wait
+    (REJECT_WAIT), ``jsv_wait``, the JSV's message.
+    """
     spec = full_resource_names(checked_spec(_normalise(args.job), now), core.config.complexes)
     check_name(str(spec["N"]))
     array = task_range(spec)
-    validate_spec(core, spec, req.identity)
+    validate_spec(core, spec, args.identity)
     start_time_of(spec)
-    check_deadline(core, req.identity, spec)
-    check_priority(spec, operator=core.is_operator(req.identity))
-    check_array_holds(core, req.identity.user, spec, array)
-    check_job_ar(core, req.identity, spec, now)
-    job = Job(0, req.identity, now, spec, array=array, hold=frozenset("u" if spec.get("h") else ""))
+    check_deadline(core, args.identity, spec)
+    check_priority(spec, operator=core.is_operator(args.identity))
+    check_array_holds(core, args.identity.user, spec, array)
+    check_job_ar(core, args.identity, spec, now)
+    job = Job(
+        0, args.identity, now, spec, array=array, hold=frozenset("u" if spec.get("h") else "")
+    )
     n_tasks = (array.last - array.first) // array.step + 1 if array else 1
     if args.verify in ("v", "p"):
         out.answers.extend(verification(core, job, args.verify, now))
         return
-    check_limits(core, req.identity.user, n_tasks)
+    check_limits(core, args.identity.user, n_tasks)
     if args.verify in ("e", "w") and not verify(core, job, "v", now):
         if args.verify == "e":
             raise InvalidRequest("error: no suitable queues")
         out.answers.append(warning("warning: no suitable queues"))
-    job.job_id = req.job_id if req.job_id is not None else core.allocate_job_id()
+    job.job_id = job_id if job_id is not None else core.allocate_job_id()
     job.pend_all()
-    if req.jsv_wait is not None:
-        wait_for_verification(core, job, req.jsv_wait, now, out)
+    if jsv_wait is not None:
+        wait_for_verification(core, job, jsv_wait, now, out)
     core.jobs[job.job_id] = job
-    core.user_jobs[req.identity.user] += 1
+    core.user_jobs[args.identity.user] += 1
     core.spool_job(out, job)
     out.spool.counters["job"] = core.next_job_id
     out.reports.append(reports.new_job(job, now))
@@ -175,8 +186,8 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
     lifecycle.watch_start_time(core, job, now)
 
 
-def _normalise(spec: JobSpec) -> dict[str, Any]:
-    data = spec.model_dump(exclude_none=True)
+def _normalise(spec: dict[str, Any]) -> dict[str, Any]:
+    data = dict(spec)
     data.pop("jsv", None)
     if not data.get("N"):
         data["N"] = os.path.basename(str(data["CMDNAME"])) or "STDIN"

@@ -29,6 +29,7 @@ from qmaster.core.ars import LIVE
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.holds import HOLD_BITS, start_time
 from qmaster.core.jobs import Job, Task
+from qmaster.core.jsvflow import check_questions
 from qmaster.core.lifecycle import START_TIME
 from qmaster.core.machine import Core
 from qmaster.core.qcalendar import TIMER as CALENDAR_TIMER
@@ -154,7 +155,7 @@ def check_verification_waits(core: Core) -> list[str]:
         f"job {i} is listed as waiting for verification but does not wait"
         for i in sorted(core.verify_waiting - waiting)
     ]
-    return problems
+    return problems + check_questions(core, waiting)
 
 
 def _task_slots(debits: tuple[tuple[str, str, str, float], ...]) -> dict[str, float]:

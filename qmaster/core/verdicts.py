@@ -2,37 +2,58 @@
 
 A ``CORRECT`` specification goes through the same checks as a submission's
 (:func:`qmaster.core.submit.validate_spec`); one they refuse rejects the job.
+:mod:`qmaster.core.jsvflow` hands the verdicts over.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from qmaster.core import lifecycle
-from qmaster.core.errors import CoreError
+from qmaster.core.errors import CoreError, InvalidRequest
 from qmaster.core.holds import new_hold, set_hold, start_time_of
 from qmaster.core.jobs import Job, VerifyWait
-from qmaster.core.machine import Core, Request
+from qmaster.core.jsvrules import refused_text
+from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
-from qmaster.core.registry import handler
 from qmaster.core.specs import checked_spec, full_resource_names
+from qmaster.core.stimuli import JsvVerdict, Verify
 from qmaster.core.submit import validate_spec
-from qmaster.gdi.messages import JsvVerdictArgs
+
+REVERIFY = "reverify"
+"""The timer of a job's next verification."""
+MODES = ("n", "e", "w", "v", "p")
 
 
-@handler("jsv_verdict")
-def handle_verdict(core: Core, req: Request, now: float, out: Outcome) -> None:
+def corrected(
+    spec: dict[str, Any], verdict: JsvVerdict, verify: Verify
+) -> tuple[dict[str, Any], Verify]:
+    """The job and ``-w`` mode a verdict leaves: a CORRECT's job (the JSV's environment
+    in ``v``, its ``w`` the new mode), else ``spec`` and ``verify`` as they were."""
+    if verdict.state != "CORRECT" or verdict.spec is None:
+        return spec, verify
+    new = {k: v for k, v in verdict.spec.items() if k != "w"}
+    if verdict.env is not None:
+        new["v"] = dict(verdict.env)
+    mode = str(verdict.spec.get("w", "n"))
+    if mode not in MODES:
+        raise InvalidRequest(
+            f"JSV corrected the job into an invalid one: w: {mode!r} is no -w mode"
+        )
+    return new, cast(Verify, mode)
+
+
+def late_verdict(core: Core, job_id: int, args: JsvVerdict, now: float, out: Outcome) -> None:
     """Apply the server JSV's answer for a job that waited for verification."""
-    args = req.args
-    assert isinstance(args, JsvVerdictArgs)
-    job = core.jobs.get(args.job_id)
+    job = core.jobs.get(job_id)
     if job is None or job.verify_wait is None:
         return
     wait = job.verify_wait
+    message = refused_text(args.state, args.message)
     if args.state in ("ACCEPT", "CORRECT"):
-        if args.state == "CORRECT" and args.job is not None:
+        if args.state == "CORRECT" and args.spec is not None:
             try:
-                _correct(core, job, args.job.model_dump(exclude_none=True), now)
+                _correct(core, job, corrected(job.spec, args, "n")[0], now)
             except CoreError as exc:
                 _reject(core, job, str(exc), now, out)
                 return
@@ -45,10 +66,11 @@ def handle_verdict(core: Core, req: Request, now: float, out: Outcome) -> None:
     conf = core.config.global_conf
     if args.state == "REJECT_WAIT" and wait.tries <= conf.jsv_reject_wait_retries:
         delay = conf.jsv_reject_wait_backoff * 2**wait.tries
-        job.verify_wait = VerifyWait(wait.tries + 1, now + delay, args.message or wait.message)
+        job.verify_wait = VerifyWait(wait.tries + 1, now + delay, message or wait.message)
+        core.set_timer(now + delay, REVERIFY, job.job_id, 0)
         core.spool_job(out, job)
         return
-    _reject(core, job, args.message, now, out)
+    _reject(core, job, message, now, out)
 
 
 def _correct(core: Core, job: Job, spec: dict[str, Any], now: float) -> None:

@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 import structlog
 
-from qmaster.core.jobs import Identity
 from qmaster.gdi.client import TOO_MANY
 from qmaster.gdi.frames import NEED_DATA, FrameDecoder, FrameError, FrameTooLarge
+from qmaster.model import Identity
 
 if TYPE_CHECKING:
     from qmaster.gdi.server import GdiServer, Reply

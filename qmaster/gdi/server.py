@@ -28,11 +28,11 @@ from typing import Any
 import structlog
 from pydantic import ValidationError
 
-from qmaster.core.jobs import Identity
 from qmaster.gdi.answers import Answer, Quality, Status
 from qmaster.gdi.connection import GdiProtocol
 from qmaster.gdi.frames import encode_frame
 from qmaster.gdi.messages import Envelope
+from qmaster.model import Identity
 
 log = structlog.get_logger("gdi")
 _PEERCRED = struct.Struct("3i")

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import structlog
 
-from qmaster.core.outcome import SpoolDelta
+from qmaster.model import SpoolDelta
 from qmaster.spool.database import Spool, SpoolError
 
 log = structlog.get_logger("qmaster.spool")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from qmaster.core.outcome import SpoolDelta
+from qmaster.model import SpoolDelta
 
 SCHEMA_VERSION = 1
 

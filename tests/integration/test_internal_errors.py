@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from qmaster.core import machine
+from qmaster.core.stimuli import JobList
 from qmaster.testing import fail_on_internal_errors, record_internal_errors
 from tests.integration.live import LiveDaemon, job
 
@@ -18,16 +19,16 @@ def test_handler_that_raises_leaves_the_state_as_spooled(
 ) -> None:
     """A handler that changes the core and then raises: the change is thrown away, the daemon goes on."""
     kept = live.call("submit", job("100", h=True)).data["job_id"]
-    real = machine.HANDLERS["job_list"]
+    real = machine.HANDLERS[JobList]
 
-    def broken(core: Any, req: Any, now: float, out: Any) -> None:
+    def broken(core: Any, stimulus: Any, now: float, out: Any) -> None:
         core.jobs.pop(kept)  # a half-done change...
         raise RuntimeError("bug")  # ...and then a bug
 
-    monkeypatch.setitem(machine.HANDLERS, "job_list", broken)
+    monkeypatch.setitem(machine.HANDLERS, JobList, broken)
     reply = live.call("job_list", {})
     assert [a.text for a in reply.answers] == ["internal error in qmaster; see its messages file"]
-    monkeypatch.setitem(machine.HANDLERS, "job_list", real)
+    monkeypatch.setitem(machine.HANDLERS, JobList, real)
     rows = live.call("job_list", {}).data["jobs"]
     assert [r["job_id"] for r in rows] == [kept]
     assert live.call("submit", job("1")).ok
@@ -38,10 +39,10 @@ def test_the_test_guard_sees_an_internal_error_of_the_daemon(
 ) -> None:
     """A bug in the daemon is recorded by the guard every test runs under, so the test fails."""
 
-    def broken(core: Any, req: Any, now: float, out: Any) -> None:
+    def broken(core: Any, stimulus: Any, now: float, out: Any) -> None:
         raise RuntimeError("bug")
 
-    monkeypatch.setitem(machine.HANDLERS, "job_list", broken)
+    monkeypatch.setitem(machine.HANDLERS, JobList, broken)
     with record_internal_errors() as seen:
         live.call("job_list", {})
     assert [e["event"] for e in seen] == ["core_request_failed"]

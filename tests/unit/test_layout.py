@@ -17,6 +17,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("qmaster", "schedd")
 PURE = ("qmaster.core", "schedd")
+#: What the pure parts never import: the wire's models and the library behind them
+#: (the daemon converts the wire to stimuli in qmaster/stimuli_wire.py).
+WIRE = ("qmaster.gdi.messages", "pydantic")
+#: The leaf module every layer shares: it imports nothing of minige.
+LEAF = "qmaster.model"
 #: Modules whose tasks the daemon's TaskGroup must own (no free-floating create_task).
 DAEMON_TASKS = ("qmaster/daemon.py", "qmaster/gdi/server.py")
 SPAWNERS = frozenset({"create_task", "ensure_future"})
@@ -64,6 +69,30 @@ def imported(module: str, path: Path, known: dict[str, Path]) -> set[str]:
                     f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names
                 )
     return {m for m in found if m in known and m != module}
+
+
+def imported_names(path: Path) -> set[str]:
+    """Every module ``path`` imports by name at run time, ours or not (``pydantic``...)."""
+    found: set[str] = set()
+    for stmt in ast.parse(path.read_text()).body:
+        if _is_type_checking(stmt):
+            continue
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found.add(node.module)
+                found.update(f"{node.module}.{a.name}" for a in node.names)
+    return found
+
+
+def wire_imports(path: Path) -> list[str]:
+    """The wire modules (:data:`WIRE`) ``path`` imports, or a module inside them."""
+    return sorted(
+        name
+        for name in imported_names(path)
+        if any(name == w or name.startswith(w + ".") for w in WIRE)
+    )
 
 
 def import_graph(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> Graph:
@@ -152,6 +181,25 @@ def test_the_core_and_the_scheduler_import_only_at_module_level() -> None:
     assert not found, "imports inside functions:\n" + "\n".join(found)
 
 
+def test_the_core_and_the_scheduler_never_see_the_wire() -> None:
+    """The core takes typed stimuli: no module of qmaster/core or schedd imports the wire's
+    pydantic models or pydantic itself."""
+    found = {
+        name: wire_imports(path)
+        for name, path in modules(ROOT).items()
+        if _pure(name) and wire_imports(path)
+    }
+    assert not found, f"pure modules importing the wire: {found}"
+
+
+def test_the_shared_values_module_is_a_leaf() -> None:
+    """qmaster/model.py (Identity, answers, spool deltas) imports nothing of minige, so the
+    GDI, the core and the spool all import it without importing one another."""
+    path = modules(ROOT)[LEAF]
+    ours = sorted(n for n in imported_names(path) if n.split(".")[0] in PACKAGES)
+    assert not ours, f"{LEAF} imports {ours}"
+
+
 def test_the_daemon_starts_tasks_only_in_its_task_group() -> None:
     """No task of the daemon outlives it or dies unseen: its TaskGroup owns them all."""
     found = [line for name in DAEMON_TASKS for line in free_tasks(ROOT / name)]
@@ -208,6 +256,30 @@ def test_imports_inside_functions_and_classes_are_reported(tmp_path: Path) -> No
         "from fnmatch import fnmatchcase",
         "import json",
     ]
+
+
+def test_imports_of_the_wire_are_reported(tmp_path: Path) -> None:
+    """``import pydantic``, ``from pydantic import X`` and ``from qmaster.gdi.messages import Y``
+    are found; ``qmaster.gdi.answers`` and imports under TYPE_CHECKING are not."""
+    root = _tree(
+        tmp_path,
+        {
+            "a.py": "import pydantic\n",
+            "b.py": "from pydantic import BaseModel\n",
+            "c.py": "from qmaster.gdi.messages import JobSpec\n",
+            "d.py": "from qmaster.gdi import messages\n",
+            "e.py": "from qmaster.gdi.answers import ok\nfrom typing import TYPE_CHECKING\n"
+            "if TYPE_CHECKING:\n    import pydantic\n",
+        },
+    )
+    found = {name: wire_imports(root / f"{name}.py") for name in "abcde"}
+    assert found == {
+        "a": ["pydantic"],
+        "b": ["pydantic", "pydantic.BaseModel"],
+        "c": ["qmaster.gdi.messages", "qmaster.gdi.messages.JobSpec"],
+        "d": ["qmaster.gdi.messages"],
+        "e": [],
+    }
 
 
 def test_tasks_outside_a_task_group_are_reported(tmp_path: Path) -> None:

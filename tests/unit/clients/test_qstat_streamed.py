@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from clients import qstat
-from qmaster.core import Core, Request
+from qmaster.core import Core
 from qmaster.core.qstat_rows import ChunkedListing
 from qmaster.gdi.client import Reply
-from qmaster.gdi.messages import ARGS
+from qmaster.stimuli_wire import parse
 from tests.unit.core.helpers import ROOT, T0
 from tests.unit.core.test_qstat_compact_rows import varied_cell
 
@@ -68,7 +68,7 @@ class FakeConnection:
 
     def call(self, op: str, args: dict[str, Any]) -> Reply:
         now = max(NOW, self.core.now)  # the core's time only moves forward
-        out = self.core.handle(Request(ROOT, op, ARGS[op].model_validate(args)), now)
+        out = self.core.handle(parse(ROOT, op, args), now)
         data = out.data
         if isinstance(data, ChunkedListing):
             self.frames = data.frames()
@@ -99,7 +99,7 @@ def test_streamed_output_is_byte_identical(
     monkeypatch.setattr(qstat, "CHUNK_ROWS", 3)
 
     def whole(op: str, args: dict[str, Any]) -> Reply:
-        out = cell.handle(Request(ROOT, op, ARGS[op].model_validate(args)), NOW)
+        out = cell.handle(parse(ROOT, op, args), NOW)
         return Reply(list(out.answers), _wire(out.data))
 
     argv = argv if "-u" in argv else [*argv, "-u", "*"]

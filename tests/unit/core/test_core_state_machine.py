@@ -13,6 +13,7 @@ the core exactly as it was.
 from __future__ import annotations
 
 import os
+import re
 import time
 from datetime import datetime
 from typing import Any
@@ -20,15 +21,22 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
-from pydantic import ValidationError
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
 
 from qmaster.conf.store import ClusterConfig
-from qmaster.core import Core, Identity, Outcome, Request
+from qmaster.core import Core, Identity, Outcome
+from qmaster.core.effects import VerifyJob
 from qmaster.core.spool_image import SpoolImage
-from qmaster.gdi.messages import ARGS, JsvVerdictArgs
+from qmaster.core.stimuli import Asked, JsvVerdict
+from qmaster.stimuli_wire import MalformedRequest, parse
 from tests.unit.core.core_snapshot import snapshot
-from tests.unit.core.helpers import ALICE, BOB, ROOT, make_core
+from tests.unit.core.helpers import ALICE, BOB, JSV_SCRIPT, ROOT, make_core
 
 pytestmark = pytest.mark.no_validate_state  # the machine validates after every step itself
 
@@ -67,6 +75,8 @@ class CoreMachine(RuleBasedStateMachine):
         self.image = SpoolImage.of_core(self.core)
         self.now = NOON
         self.steps: list[str] = []
+        self.asked: list[VerifyJob] = []
+        """The server JSV's questions not answered yet."""
         self._call(ROOT, "conf_add", kind="userset", name="arusers", members=["alice", "bob"])
         week = "mon-sun=18-24,0-6=suspended"
         text = f"calendar_name night\nyear NONE\nweek {week}\n"
@@ -77,22 +87,28 @@ class CoreMachine(RuleBasedStateMachine):
     def _call(self, who: Identity, op: str, **args: Any) -> Outcome | None:
         """One request as the daemon hands it over; a refusal must change nothing."""
         try:
-            model = ARGS[op].model_validate(args)
-        except ValidationError:
+            stimulus = parse(who, op, args)
+        except MalformedRequest:
             return None  # refused at the wire, never reaches the core
-        return self._handle(Request(who, op, model))
+        return self._handle(stimulus)
 
-    def _handle(self, request: Request) -> Outcome:
-        op, args = request.op, request.args
+    def _handle(self, stimulus: Asked) -> Outcome:
         before = snapshot(self.core)
-        self.steps.append(f"{request.identity.user} {op} {args} at {self.now}")
-        out = self.core.handle(request, self.now)
-        self.image.apply(out.spool)
+        self.steps.append(f"{stimulus} at {self.now}")
+        out = self.core.handle(stimulus, self.now)
+        self._performed(out)
         if _refused(out):
             after = snapshot(self.core)
             changed = sorted(k for k in before if before[k] != after[k])
-            assert not changed, f"refused {op} {args} ({out.answers}) changed {changed}"
+            assert not changed, f"refused {stimulus} ({out.answers}) changed {changed}"
         return out
+
+    def _performed(self, out: Outcome) -> None:
+        """The driver's part: spool the rows, keep the JSV's questions."""
+        for effect in out.effects():
+            if isinstance(effect, VerifyJob):
+                self.asked.append(effect)
+        self.image.apply(out.spool)
 
     def _job_refs(self, data: st.DataObject) -> tuple[Identity, list[str]]:
         """A job (or some of its tasks; now and then one that does not exist) and who acts
@@ -157,26 +173,29 @@ class CoreMachine(RuleBasedStateMachine):
     def qdel_another(self, data: st.DataObject, force: bool) -> None:
         self.qdel(data, force)
 
-    @rule(who=people, runtime=runtimes, array=st.booleans())
-    def submit_waiting_for_the_jsv(self, who: Identity, runtime: str, array: bool) -> None:
-        """The server JSV answered REJECT_WAIT: the daemon hands over the job with its id."""
-        spec: dict[str, Any] = {"CMDNAME": "job.sh", "CMDARGS": [runtime]}
-        if array:
-            spec.update(t_min=1, t_max=3)
-        args = ARGS["submit"].model_validate({"job": spec})
-        job_id = self.core.allocate_job_id()
-        self._handle(Request(who, "submit", args, job_id=job_id, jsv_wait="JSV says later"))
+    @initialize(on=st.booleans())
+    def start_with_a_jsv(self, on: bool) -> None:
+        """Half of the runs start with a server JSV: every submission and qalter waits for it."""
+        if on:
+            self.server_jsv(on)
 
-    @precondition(lambda self: bool(self.core.verify_waiting))
+    @rule(on=st.booleans())
+    def server_jsv(self, on: bool) -> None:
+        """qconf -mconf: a server JSV (that may let jobs wait), or none."""
+        text = str(self._call(ROOT, "conf_show", kind="global").data["text"])  # type: ignore[union-attr]
+        values = {"jsv_url": str(JSV_SCRIPT) if on else "none", "jsv_reject_wait_retries": "2"}
+        for key, value in values.items():
+            text = re.sub(rf"^{key}\s+.*$", f"{key} {value}", text, flags=re.M)
+        self._call(ROOT, "conf_modify", kind="global", text=text)
+
+    @precondition(lambda self: bool(self.asked))
     @rule(data=st.data(), state=st.sampled_from(["ACCEPT", "CORRECT", "REJECT", "REJECT_WAIT"]))
-    def jsv_verdict(self, data: st.DataObject, state: str) -> None:
-        job_id = data.draw(st.sampled_from(sorted(self.core.verify_waiting)), label="job")
-        job = self.core.jobs[job_id]
-        spec = {**job.spec, "p": -5} if state == "CORRECT" else None
-        verdict = JsvVerdictArgs.model_validate(
-            {"job_id": job_id, "state": state, "job": spec, "message": "JSV"}
-        )
-        self._handle(Request(job.owner, "jsv_verdict", verdict))
+    def jsv_verdict(self, data: st.DataObject, state: Any) -> None:
+        """The server JSV answers one of the questions (in any order)."""
+        asked = data.draw(st.sampled_from(self.asked), label="asked")
+        self.asked.remove(asked)
+        spec = {**asked.spec, "p": -5} if state == "CORRECT" else None
+        self._handle(JsvVerdict(asked.owner, asked.token, state, spec, None, "JSV"))
 
     @rule(host=st.sampled_from(["host3", "host4"]), jobs=st.booleans())
     def kill_execd(self, host: str, jobs: bool) -> None:
@@ -204,6 +223,7 @@ class CoreMachine(RuleBasedStateMachine):
             directory_exists=self.core.directory_exists,
         )
         self.steps.append(f"restart at {self.now}")
+        self.asked.clear()  # asked by the core that stopped: the daemon failed the requests
         kept, recovered = snapshot(self.core), snapshot(again)
         for key in ("jobs", "tasks", "ars", "user_jobs", "qi_states", "config_rows"):
             assert recovered[key] == kept[key], f"{key} differ after a restart"
@@ -320,7 +340,7 @@ class CoreMachine(RuleBasedStateMachine):
         self.now += step
         self.steps.append(f"tick at {self.now}")
         out = self.core.tick(self.now)
-        self.image.apply(out.spool)
+        self._performed(out)
 
     @rule()
     def run_to_next_deadline(self) -> None:

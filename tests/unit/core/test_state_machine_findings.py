@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from qmaster.core import Core, Request
+from qmaster.core import Core
 from qmaster.core.armembers import jobs_of
 from qmaster.core.spool_image import SpoolImage
-from qmaster.gdi.messages import ARGS
-from tests.unit.core.helpers import ALICE, ROOT, T0, make_core, request, run_until, submit
+from tests.unit.core.helpers import (
+    ALICE,
+    ROOT,
+    T0,
+    make_core,
+    request,
+    run_until,
+    submit,
+    waiting_job,
+)
 
 
 def _restart(core: Core, image: SpoolImage, now: float) -> Core:
@@ -34,8 +42,7 @@ def test_a_restart_keeps_the_booking_of_a_task_on_a_host_that_left_its_queue() -
 def test_deleting_a_job_waiting_for_verification_forgets_it_there_too() -> None:
     """qdel of a vqw job: the job is gone, and so is its place among the waiting jobs."""
     core = make_core()
-    args = ARGS["submit"].model_validate({"job": {"CMDNAME": "job.sh"}})
-    core.handle(Request(ALICE, "submit", args, job_id=core.allocate_job_id(), jsv_wait="later"), T0)
+    assert waiting_job(core, ALICE, T0) == 1
     assert core.verify_waiting == {1}
     request(core, ALICE, "delete", T0, job_ids=["1"])
     assert core.jobs == {}

@@ -4,22 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from qmaster.core import Core, Request
-from qmaster.gdi.messages import JsvVerdictArgs, SubmitArgs
-from tests.unit.core.helpers import ALICE, T0, make_core, states
+from qmaster.core import Core
+from tests.unit.core.helpers import T0, answer, make_core, questions, states, waiting_job
 
 
 def _waiting_job(core: Core) -> None:
-    core.config.global_conf.attrs["jsv_reject_wait_retries"] = "3"
-    args = SubmitArgs.model_validate({"job": {"CMDNAME": "job.sh", "CMDARGS": ["100"]}})
-    core.handle(Request(ALICE, "submit", args, job_id=1, jsv_wait="try later"), T0)
+    assert waiting_job(core, now=T0, CMDARGS=["100"]) == 1
     assert states(core) == {"1": "vqw"}
 
 
 def _correct(core: Core, **spec: Any) -> None:
+    """The job's next try comes (jsv_reject_wait_backoff later) and the JSV corrects it."""
+    (question,) = questions(core.tick(T0 + 10))
+    assert question.job_id == 1
     job = {"CMDNAME": "job.sh", "CMDARGS": ["100"], **spec}
-    args = JsvVerdictArgs.model_validate({"job_id": 1, "state": "CORRECT", "job": job})
-    core.handle(Request(ALICE, "jsv_verdict", args), T0 + 1)
+    answer(core, question, "CORRECT", T0 + 10, spec=job)
 
 
 def test_late_correction_is_stored_normalised() -> None:
