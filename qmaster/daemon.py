@@ -290,7 +290,7 @@ class Daemon:
             job = self.core.jobs.get(job_id)
             if job is None:
                 return
-            verdict = await self.jsv.verify(job.owner, dict(job.spec), job_id)
+            verdict = await self.jsv.verify(job.owner, job.spec.to_dict(), job_id)
             spec = job_of(verdict) if verdict.state is ResultState.CORRECT else None
             args = JsvVerdictArgs(
                 job_id=job_id, state=verdict.state.value, job=spec, message=refused_text(verdict)

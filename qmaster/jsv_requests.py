@@ -51,12 +51,14 @@ async def alter_verified(
             one = args.model_copy(update={"job_ids": [ref]})
             answers.extend((await run(Request(who, "alter", one))).answers)
         for job in jobs:
-            result = await jsv.alteration(who, job.spec, named(changes), job.job_id, args.verify)
+            result = await jsv.alteration(
+                who, job.spec.to_dict(), named(changes), job.job_id, args.verify
+            )
             if result.error is not None or result.job is None:
                 answers.append(error(result.error or "JSV rejected job", Status.EUNKNOWN))
                 continue
-            new = result.job.model_dump(exclude_none=True)
-            diff = {k: v for k, v in new.items() if job.spec.get(k) != v or k in changes}
+            new, old = result.job.model_dump(exclude_none=True), job.spec.to_dict()
+            diff = {k: v for k, v in new.items() if old.get(k) != v or k in changes}
             one = AlterArgs(
                 job_ids=[str(job.job_id)],
                 job=JobChanges.model_validate(diff),

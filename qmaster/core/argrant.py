@@ -26,6 +26,7 @@ from qmaster.core.arlife import ACTIVE
 from qmaster.core.arlimit import duration_offset
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.jobs import Identity
+from qmaster.core.jobspec import as_map
 from qmaster.core.view import assemble
 from schedd import JobRequest, QueueState, View
 from schedd.calendar import Calendar, Keep, Placement, Placer
@@ -99,9 +100,9 @@ def calendar(core: Core, now: float) -> Calendar:
     default = core.config.sched_conf.default_duration
     extra: list[tuple[tuple[Any, ...], float, float]] = []
     for job in core.jobs.values():
-        if not job.tasks or job.spec.get("ar"):
+        if not job.tasks or job.spec.ar:
             continue
-        length = duration(job.spec.get("l_hard") or {}, default)
+        length = duration(as_map(job.spec.hard_resources), default)
         for task in job.tasks.values():
             held = core.booked.by_task.get((job.job_id, task.task_id))
             if task.state in ACTIVE and held:
@@ -114,7 +115,7 @@ def _unlimited_queues(core: Core) -> set[str]:
     """Queue instances running a job without ``h_rt`` (never reserved)."""
     out: set[str] = set()
     for job in core.jobs.values():
-        if not job.tasks or job.spec.get("ar") or "h_rt" in (job.spec.get("l_hard") or {}):
+        if not job.tasks or job.spec.ar or job.spec.resource("h_rt") is not None:
             continue
         for task in job.tasks.values():
             if task.state in ACTIVE:

@@ -39,7 +39,7 @@ def booking_key(ar: AdvanceReservation) -> tuple[int, int]:
 
 
 def jobs_of(core: Core, ar_id: int) -> list[Job]:
-    return [j for j in core.jobs.values() if int(j.spec.get("ar") or 0) == ar_id]
+    return [j for j in core.jobs.values() if j.spec.ar == ar_id]
 
 
 # -- records ------------------------------------------------------------------------
@@ -188,7 +188,7 @@ def _delete_job(core: Core, job: Job, now: float, out: Outcome, *, force: bool) 
 
 def job_left(core: Core, job: Job, now: float, out: Outcome) -> None:
     """A task of an AR job ended: give its resources back to the AR, or let the AR go."""
-    ar = core.ars.get(int(job.spec.get("ar") or 0))
+    ar = core.ars.get(job.spec.ar or 0)
     if ar is None or ar.state is ArState.EXITED:
         return
     if ar.delete_pending and not _has_live_jobs(core, ar.ar_id):

@@ -14,6 +14,7 @@ from qmaster.core.argrant import grant, local_time, window
 from qmaster.core.ars import AdvanceReservation
 from qmaster.core.errors import LimitReached, PermissionDenied
 from qmaster.core.jobs import Identity
+from qmaster.core.jobspec import JobSpec, as_map
 from qmaster.core.machine import Core, Request
 from qmaster.core.outcome import Outcome
 from qmaster.core.registry import handler
@@ -35,10 +36,18 @@ def check_limit(core: Core) -> None:
         raise LimitReached(f"rejected: only {limit} advance reservations are allowed per cluster")
 
 
+#: The qrsub switches that are checked as the qsub switches of the same name are.
+_AS_JOB = ("N", "A", "l_hard", "q_hard", "pe_name", "pe_min", "pe_max", "masterq", "ckpt")
+
+
 def _validate(core: Core, spec: dict[str, Any]) -> None:
-    if spec.get("N"):
-        check_name(str(spec["N"]))
-    validate_spec(core, spec)
+    """The AR's requests checked as a job's are; its ``-l`` list stored normalised."""
+    as_job = JobSpec.from_dict({key: spec[key] for key in _AS_JOB if key in spec})
+    if as_job.name:
+        check_name(as_job.name)
+    checked = validate_spec(core, as_job)
+    if checked.hard_resources:
+        spec.update(l_hard=as_map(checked.hard_resources))
 
 
 @handler("ar_submit")

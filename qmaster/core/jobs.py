@@ -1,6 +1,6 @@
 """Jobs and their tasks: the plain data the core keeps, and their spool rows.
 
-A job holds its specification (a JobSpec dict, see ``qmaster.gdi.ops``), who
+A job holds its specification (a :class:`~qmaster.core.jobspec.JobSpec`), who
 submitted it, and its tasks. Pending tasks are kept as ranges of ids
 (:class:`~qmaster.core.taskids.TaskIds`, Grid Engine's range lists); only tasks
 that left pending have a :class:`Task` object, so ``qsub -t 1-1000000`` costs one
@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qmaster.core.errors import InvalidRequest
+from qmaster.core.jobspec import JobSpec
 from qmaster.core.states import TaskState, check_transition
 from qmaster.core.taskids import TaskIds
 
@@ -163,7 +164,7 @@ class Job:
     job_id: int
     owner: Identity
     submit_time: float
-    spec: dict[str, Any]
+    spec: JobSpec
     array: TaskRange | None = None
     # the hold bits Grid Engine keeps: "u" user, "o" operator, "s" system (see holds.py)
     hold: frozenset[str] = frozenset()
@@ -174,23 +175,23 @@ class Job:
     restarted: set[int] = field(default_factory=set)
     # the scheduler's picture of this spec (a JobRequest without tasks), kept until the
     # spec object is replaced: like Grid Engine's job category, worked out once per job
-    request_memo: tuple[dict[str, Any], Any] | None = field(default=None, repr=False, compare=False)
+    request_memo: tuple[JobSpec, Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def name(self) -> str:
-        return str(self.spec.get("N") or "")
+        return self.spec.name or ""
 
     @property
     def priority(self) -> int:
-        return int(self.spec.get("p", 0))
+        return self.spec.priority or 0
 
     @property
     def slots(self) -> int:
-        return int(self.spec.get("pe_min", 1)) if self.spec.get("pe_name") else 1
+        return self.spec.slots
 
     @property
     def hold_jids(self) -> list[str]:
-        return [str(j) for j in self.spec.get("hold_jid", [])]
+        return list(self.spec.hold_jid or ())
 
     def all_task_ids(self) -> range:
         return self.array.ids() if self.array else range(1)
@@ -213,7 +214,7 @@ class Job:
             "job_id": self.job_id,
             "owner": [o.uid, o.gid, o.user, o.group, o.host],
             "submit_time": self.submit_time,
-            "spec": self.spec,
+            "spec": self.spec.to_dict(),
             "array": [self.array.first, self.array.last, self.array.step] if self.array else None,
             "hold": "".join(sorted(self.hold)),
             "verify_wait": (
@@ -232,7 +233,7 @@ class Job:
             job_id=row["job_id"],
             owner=Identity(uid, gid, user, group, host),
             submit_time=row["submit_time"],
-            spec=row["spec"],
+            spec=JobSpec.from_dict(row["spec"]),
             array=TaskRange(*arr) if arr else None,
             hold=frozenset(row.get("hold", "u" if row.get("user_hold") else "")),
             verify_wait=VerifyWait(*row["verify_wait"]) if row.get("verify_wait") else None,

@@ -15,21 +15,33 @@ from typing import Any
 
 from qmaster.complexes.table import ComplexTable
 from qmaster.core.errors import InvalidRequest
+from qmaster.core.jobspec import JobSpec
 from qmaster.gdi.specvalues import check_spec
 from qmaster.gdi.values import ValueRefused
 
 
-def checked_spec(spec: dict[str, Any], now: float, *, complete: bool = True) -> dict[str, Any]:
+def checked_spec(spec: JobSpec, now: float, *, complete: bool = True) -> JobSpec:
     """``spec`` checked (and completed); raises InvalidRequest with Grid Engine's text."""
     year = time.localtime(now).tm_year  # a conversion of the given time, not a clock read
     try:
-        return check_spec(spec, year, complete=complete)
+        return JobSpec.from_dict(check_spec(spec.to_dict(), year, complete=complete))
     except ValueRefused as exc:
         raise InvalidRequest(exc.message) from None
 
 
+def with_full_names(spec: JobSpec, complexes: ComplexTable) -> JobSpec:
+    """``spec`` with ``-l`` shortcuts replaced by the complex names (see full_resource_names)."""
+    hard, soft = spec.hard_resources, spec.soft_resources
+    if not hard and not soft:
+        return spec
+    return spec.changed(
+        hard_resources=[(_full_name(n, complexes), v) for n, v in hard] if hard else hard,
+        soft_resources=[(_full_name(n, complexes), v) for n, v in soft] if soft else soft,
+    )
+
+
 def full_resource_names(spec: dict[str, Any], complexes: ComplexTable) -> dict[str, Any]:
-    """``spec`` with ``-l`` shortcuts replaced by the complex names (``a=x`` -> ``arch=x``).
+    """A dict spec with ``-l`` shortcuts replaced by the complex names (``a=x`` -> ``arch=x``).
 
     The qmaster resolves shortcuts as Grid Engine does, before the server JSV
     sees the job, so a JSV's change of ``arch`` replaces what was asked as ``a``.
@@ -61,8 +73,13 @@ def apply_context_ops(context: Mapping[str, str], ops: Iterable[Sequence[str]]) 
     return result
 
 
-def altered_spec(spec: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
-    """A job's specification with qalter's ``changes``.
+def altered_spec(spec: JobSpec, changes: Mapping[str, Any]) -> JobSpec:
+    """A job's specification with qalter's ``changes`` (JSV-keyed, as they came)."""
+    return JobSpec.from_dict(altered_dict(spec.to_dict(), changes))
+
+
+def altered_dict(spec: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The dict form of :func:`altered_spec` (the JSV gate's, which works on dicts).
 
     The context operations are applied to the job's own context, and a new
     ``-binding`` replaces every ``binding_*`` key of the old one.

@@ -6,16 +6,15 @@ A ``CORRECT`` specification goes through the same checks as a submission's
 
 from __future__ import annotations
 
-from typing import Any
-
 from qmaster.core import lifecycle
 from qmaster.core.errors import CoreError
 from qmaster.core.holds import new_hold, set_hold, start_time_of
 from qmaster.core.jobs import Job, VerifyWait
+from qmaster.core.jobspec import JobSpec, from_wire
 from qmaster.core.machine import Core, Request
 from qmaster.core.outcome import Outcome
 from qmaster.core.registry import handler
-from qmaster.core.specs import checked_spec, full_resource_names
+from qmaster.core.specs import checked_spec, with_full_names
 from qmaster.core.submit import validate_spec
 from qmaster.gdi.messages import JsvVerdictArgs
 
@@ -32,7 +31,7 @@ def handle_verdict(core: Core, req: Request, now: float, out: Outcome) -> None:
     if args.state in ("ACCEPT", "CORRECT"):
         if args.state == "CORRECT" and args.job is not None:
             try:
-                _correct(core, job, args.job.model_dump(exclude_none=True), now)
+                _correct(core, job, from_wire(args.job), now)
             except CoreError as exc:
                 _reject(core, job, str(exc), now, out)
                 return
@@ -51,13 +50,13 @@ def handle_verdict(core: Core, req: Request, now: float, out: Outcome) -> None:
     _reject(core, job, args.message, now, out)
 
 
-def _correct(core: Core, job: Job, spec: dict[str, Any], now: float) -> None:
+def _correct(core: Core, job: Job, spec: JobSpec, now: float) -> None:
     """The JSV's corrected specification, checked as every other one is."""
-    spec["N"] = job.spec.get("N")
-    spec = full_resource_names(checked_spec(spec, now), core.config.complexes)
-    validate_spec(core, spec, job.owner)
+    spec = spec.changed(name=job.spec.name)
+    spec = with_full_names(checked_spec(spec, now), core.config.complexes)
+    spec = validate_spec(core, spec, job.owner)
     start_time_of(spec)
-    hold = new_hold(job, bool(spec.get("h")), None)
+    hold = new_hold(job, bool(spec.user_hold), None)
     job.spec = spec
     set_hold(job, hold)
     lifecycle.watch_start_time(core, job, now)

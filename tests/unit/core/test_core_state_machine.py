@@ -172,7 +172,7 @@ class CoreMachine(RuleBasedStateMachine):
     def jsv_verdict(self, data: st.DataObject, state: str) -> None:
         job_id = data.draw(st.sampled_from(sorted(self.core.verify_waiting)), label="job")
         job = self.core.jobs[job_id]
-        spec = {**job.spec, "p": -5} if state == "CORRECT" else None
+        spec = {**job.spec.to_dict(), "p": -5} if state == "CORRECT" else None
         verdict = JsvVerdictArgs.model_validate(
             {"job_id": job_id, "state": state, "job": spec, "message": "JSV"}
         )
