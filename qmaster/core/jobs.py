@@ -148,6 +148,19 @@ class Task:
         )
 
 
+_HOLD_BITS: dict[str, frozenset[str]] = {}
+NO_TASKS: frozenset[int] = frozenset()
+
+
+def hold_bits(letters: str) -> frozenset[str]:
+    """The hold bits of these letters: one shared set per combination, not one per job."""
+    key = "".join(sorted(set(letters)))
+    found = _HOLD_BITS.get(key)
+    if found is None:
+        found = _HOLD_BITS[key] = frozenset(key)
+    return found
+
+
 @dataclass(slots=True)
 class VerifyWait:
     """A job the server JSV answered REJECT_WAIT for, waiting to be verified again."""
@@ -172,7 +185,7 @@ class Job:
     tasks: dict[int, Task] = field(default_factory=dict)
     verify_wait: VerifyWait | None = None
     # pending tasks that ran before and were rescheduled (qmod -r): qstat's "Rq"
-    restarted: set[int] = field(default_factory=set)
+    restarted: frozenset[int] = NO_TASKS
     # the scheduler's picture of this spec (a JobRequest without tasks), kept until the
     # spec object is replaced: like Grid Engine's job category, worked out once per job
     request_memo: tuple[JobSpec, Any] | None = field(default=None, repr=False, compare=False)
@@ -235,9 +248,9 @@ class Job:
             submit_time=row["submit_time"],
             spec=JobSpec.from_dict(row["spec"]),
             array=TaskRange(*arr) if arr else None,
-            hold=frozenset(row.get("hold", "u" if row.get("user_hold") else "")),
+            hold=hold_bits(row.get("hold", "u" if row.get("user_hold") else "")),
             verify_wait=VerifyWait(*row["verify_wait"]) if row.get("verify_wait") else None,
-            restarted=set(row.get("restarted") or ()),
+            restarted=frozenset(row.get("restarted") or ()) or NO_TASKS,
         )
         job.tasks = {t.task_id: t for t in tasks}
         job.pending = job.derived_pending()

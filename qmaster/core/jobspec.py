@@ -25,7 +25,8 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any, Final, Protocol
 
 Pairs = tuple[tuple[str, str], ...]
@@ -38,12 +39,7 @@ _shared: dict[Any, Any] = {}
 
 def shared(value: Any) -> Any:
     """One object for equal immutable containers (a bounded table, emptied when full)."""
-    if not value:
-        return ()
-    try:
-        found = _shared.get(value)
-    except TypeError:  # an unhashable member: kept as it is
-        return value
+    found = _known(value)
     if found is not None:
         return found
     if len(_shared) >= _SHARED_LIMIT:
@@ -52,17 +48,30 @@ def shared(value: Any) -> Any:
     return value
 
 
+def _known(value: Any) -> Any:
+    """The shared object equal to ``value``, or None (also for an unhashable one)."""
+    try:
+        return _shared.get(value)
+    except TypeError:
+        return None
+
+
 def _text(value: Any) -> Any:
     return sys.intern(value) if type(value) is str else value
 
 
 def _strings(value: Iterable[Any]) -> Any:
-    return shared(tuple(_text(v) for v in value))
+    given = tuple(value)
+    if not given:
+        return ()
+    return _known(given) or shared(tuple(map(_text, given)))
 
 
 def _pairs(value: Mapping[Any, Any] | Iterable[tuple[Any, Any]]) -> Any:
-    items = value.items() if isinstance(value, Mapping) else value
-    return shared(tuple((_text(k), _text(v)) for k, v in items))
+    given = tuple(value.items() if isinstance(value, Mapping) else value)
+    if not given:
+        return ()
+    return _known(given) or shared(tuple((_text(k), _text(v)) for k, v in given))
 
 
 def _as_is(value: Any) -> Any:
@@ -85,7 +94,7 @@ class _Kind:
     thaw: Callable[[Any], Any]
 
 
-SCALAR: Final = _Kind(_as_is, _as_is)
+SCALAR: Final = _Kind(_text, _as_is)
 LIST: Final = _Kind(_strings, _list)
 MAP: Final = _Kind(_pairs, _dict)
 EXPLICIT: Final = _Kind(_pairs, _dict)  # expanded into the dict, one key per pair
@@ -156,40 +165,56 @@ class JobSpec:
     @classmethod
     def from_dict(cls, spec: Mapping[str, Any]) -> JobSpec:
         """The JobSpec of a dict keyed by JSV parameter names (a None value: not given)."""
-        given: dict[str, Any] = {}
+        values: list[Any] = [None] * len(FIELDS)
         explicit: list[tuple[str, Any]] = []
         for key, value in spec.items():
-            found = BY_KEY.get(key)
-            if found is None:
+            index = KEY_INDEX.get(key)
+            if index is None:
                 if not _EXPLICIT_KEY.fullmatch(key):
                     raise ValueError(f'unknown job specification parameter "{key}"')
                 explicit.append((key, value))
             elif value is not None:
-                given[found[0]] = found[1].freeze(value)
+                kind = KIND_AT[index]
+                values[index] = _text(value) if kind is SCALAR else kind.freeze(value)
         if explicit:
-            given["binding_explicit"] = EXPLICIT.freeze(explicit)
-        return cls(**given)
+            values[-1] = EXPLICIT.freeze(explicit)
+        return _build(values)
 
     def to_dict(self) -> dict[str, Any]:
         """The dict form (spool row, JSV parameters, wire): the keys given, as given."""
         out: dict[str, Any] = {}
-        for attr, key, kind in FIELDS:
-            value = getattr(self, attr)
-            if value is None:
-                continue
-            if kind is EXPLICIT:
+        given = [(i, v) for i, v in enumerate(_values(self)) if v is not None]
+        for index, value in given:
+            kind = KIND_AT[index]
+            if kind is SCALAR:
+                out[KEY_AT[index]] = value
+            elif kind is EXPLICIT:
                 out.update(value)
             else:
-                out[key] = kind.thaw(value)
+                out[KEY_AT[index]] = kind.thaw(value)
+        return out
+
+    def select(self, keys: tuple[str, ...]) -> dict[str, Any]:
+        """The dict form of these keys only (``binding_exp_n`` brings the numbered pairs)."""
+        indices = _SELECTIONS.get(keys) or _SELECTIONS.setdefault(keys, _indices(keys))
+        values = _values(self)
+        given = [(i, v) for i in indices if (v := values[i]) is not None]
+        out = {KEY_AT[i]: KIND_AT[i].thaw(v) for i, v in given}
+        if self.binding_explicit and "binding_exp_n" in out:
+            out.update(self.binding_explicit)
         return out
 
     def changed(self, **attrs: Any) -> JobSpec:
         """A copy with these attributes replaced (containers frozen as from_dict does)."""
-        frozen = {a: v if v is None else KINDS[a].freeze(v) for a, v in attrs.items()}
-        return replace(self, **frozen)
+        values = list(_values(self))
+        for attr, value in attrs.items():
+            values[INDEX[attr]] = value if value is None else KINDS[attr].freeze(value)
+        return _build(values)
 
     def with_dict_changes(self, changes: Mapping[str, Any]) -> JobSpec:
         """A copy with these JSV-keyed values (a None value removes the key)."""
+        if all(key in BY_KEY for key in changes):
+            return self.changed(**{BY_KEY[key][0]: value for key, value in changes.items()})
         return JobSpec.from_dict({**self.to_dict(), **changes})
 
     def resource(self, name: str) -> str | None:
@@ -242,6 +267,31 @@ def _table() -> tuple[tuple[str, str, _Kind], ...]:
 FIELDS: Final = _table()
 BY_KEY: Final = {key: (attr, kind) for attr, key, kind in FIELDS if kind is not EXPLICIT}
 KINDS: Final = {attr: kind for attr, _, kind in FIELDS}
+INDEX: Final = {attr: i for i, (attr, _, _) in enumerate(FIELDS)}
+KEY_INDEX: Final = {key: INDEX[attr] for key, (attr, _) in BY_KEY.items()}
+KIND_AT: Final = tuple(kind for _, _, kind in FIELDS)
+KEY_AT: Final = tuple(key for _, key, _ in FIELDS)
+_values: Final = attrgetter(*(attr for attr, _, _ in FIELDS))
+_SETTERS: Final = tuple(getattr(JobSpec, attr).__set__ for attr, _, _ in FIELDS)
+assert FIELDS[-1][2] is EXPLICIT
+
+
+_SELECTIONS: dict[tuple[str, ...], tuple[int, ...]] = {}
+
+
+def _indices(keys: tuple[str, ...]) -> tuple[int, ...]:
+    return tuple(KEY_INDEX[key] for key in keys)
+
+
+def _build(values: Iterable[Any]) -> JobSpec:
+    """A JobSpec of every attribute's value in table order (no keyword parsing: the
+    dataclass's own ``__init__`` costs three times as much for 57 attributes)."""
+    spec = object.__new__(JobSpec)
+    for setter, value in zip(_SETTERS, values, strict=True):
+        setter(spec, value)
+    return spec
+
+
 EMPTY: Final = JobSpec()
 
 

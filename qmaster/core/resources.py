@@ -19,7 +19,7 @@ from qmaster.complexes.table import ComplexEntry, ComplexTable
 from qmaster.complexes.types import Requestable, ValueType
 from qmaster.complexes.values import INFINITY, ValueParseError
 from qmaster.core.errors import InvalidRequest, PermissionDenied
-from qmaster.core.jobspec import JobSpec
+from qmaster.core.jobspec import JobSpec, Pairs
 
 # the characters Grid Engine's QSUB_TABLE refuses in an account string (verify_str_key)
 _QSUB_TABLE = (
@@ -73,13 +73,19 @@ def normalise_requests(table: ComplexTable, requests: Mapping[str, Any]) -> dict
 
 def normalise_spec_requests(table: ComplexTable, spec: JobSpec) -> JobSpec:
     """The spec with its ``l_hard``/``l_soft`` in their stored form."""
-    hard, soft = spec.hard_resources, spec.soft_resources
-    if not hard and not soft:
+    hard = _normalised(table, spec.hard_resources)
+    soft = _normalised(table, spec.soft_resources)
+    if hard is spec.hard_resources and soft is spec.soft_resources:
         return spec
-    return spec.changed(
-        hard_resources=normalise_requests(table, dict(hard)) if hard else hard,
-        soft_resources=normalise_requests(table, dict(soft)) if soft else soft,
-    )
+    return spec.changed(hard_resources=hard, soft_resources=soft)
+
+
+def _normalised(table: ComplexTable, pairs: Pairs | None) -> Pairs | None:
+    """The pairs normalised, or the same object when nothing changes."""
+    if not pairs:
+        return pairs
+    stored = tuple(normalise_requests(table, dict(pairs)).items())
+    return pairs if stored == pairs else stored
 
 
 def check_account(spec: JobSpec) -> None:

@@ -15,29 +15,53 @@ from typing import Any
 
 from qmaster.complexes.table import ComplexTable
 from qmaster.core.errors import InvalidRequest
-from qmaster.core.jobspec import JobSpec
-from qmaster.gdi.specvalues import check_spec
+from qmaster.core.jobspec import BY_KEY, JobSpec, Pairs
+from qmaster.gdi.binding import BINDING_INTS
+from qmaster.gdi.specvalues import PARSERS, check_spec
 from qmaster.gdi.values import ValueRefused
+
+#: What :func:`check_spec` reads: the values it parses, the ranges it checks as a whole,
+#: the PE it completes and the binding keys it checks together.
+CHECKED_KEYS = (
+    *(key for key in PARSERS if key in BY_KEY),
+    "pe_name",
+    "binding_type",
+    "binding_strategy",
+    *sorted(BINDING_INTS),
+)
 
 
 def checked_spec(spec: JobSpec, now: float, *, complete: bool = True) -> JobSpec:
-    """``spec`` checked (and completed); raises InvalidRequest with Grid Engine's text."""
+    """``spec`` checked (and completed); raises InvalidRequest with Grid Engine's text.
+
+    Only the values the check reads are put in dict form, and only those it
+    changed are replaced.
+    """
     year = time.localtime(now).tm_year  # a conversion of the given time, not a clock read
+    given = spec.select(CHECKED_KEYS)
     try:
-        return JobSpec.from_dict(check_spec(spec.to_dict(), year, complete=complete))
+        checked = check_spec(given, year, complete=complete)
     except ValueRefused as exc:
         raise InvalidRequest(exc.message) from None
+    changes = {k: checked.get(k) for k in {*given, *checked} if given.get(k) != checked.get(k)}
+    return spec.with_dict_changes(changes) if changes else spec
 
 
 def with_full_names(spec: JobSpec, complexes: ComplexTable) -> JobSpec:
     """``spec`` with ``-l`` shortcuts replaced by the complex names (see full_resource_names)."""
-    hard, soft = spec.hard_resources, spec.soft_resources
-    if not hard and not soft:
+    hard = _full_names(spec.hard_resources, complexes)
+    soft = _full_names(spec.soft_resources, complexes)
+    if hard is spec.hard_resources and soft is spec.soft_resources:
         return spec
-    return spec.changed(
-        hard_resources=[(_full_name(n, complexes), v) for n, v in hard] if hard else hard,
-        soft_resources=[(_full_name(n, complexes), v) for n, v in soft] if soft else soft,
-    )
+    return spec.changed(hard_resources=hard, soft_resources=soft)
+
+
+def _full_names(pairs: Pairs | None, complexes: ComplexTable) -> Pairs | None:
+    """The pairs with full names, or the same object when no name changes."""
+    if not pairs:
+        return pairs
+    named = tuple((_full_name(name, complexes), value) for name, value in pairs)
+    return pairs if named == pairs else named
 
 
 def full_resource_names(spec: dict[str, Any], complexes: ComplexTable) -> dict[str, Any]:
