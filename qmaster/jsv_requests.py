@@ -11,11 +11,11 @@ from typing import Any
 
 from qmaster.core import Core, Identity, Request
 from qmaster.core.control import select_jobs
-from qmaster.core.specs import full_resource_names
 from qmaster.gdi.answers import Answer, Status, error
 from qmaster.gdi.messages import AlterArgs, JobChanges, JobSpec, SubmitArgs
 from qmaster.gdi.server import Reply, error_reply
 from qmaster.jsv.gate import JsvGate
+from qmaster.jsv.wirespec import full_resource_names
 
 Run = Callable[[Request], Awaitable[Reply]]
 

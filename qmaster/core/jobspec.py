@@ -270,6 +270,8 @@ KINDS: Final = {attr: kind for attr, _, kind in FIELDS}
 INDEX: Final = {attr: i for i, (attr, _, _) in enumerate(FIELDS)}
 KEY_INDEX: Final = {key: INDEX[attr] for key, (attr, _) in BY_KEY.items()}
 KIND_AT: Final = tuple(kind for _, _, kind in FIELDS)
+#: The attributes of ``-binding`` (a new one replaces all of them).
+BINDING_ATTRS: Final = tuple(attr for attr, key, _ in FIELDS if key.startswith("binding_"))
 KEY_AT: Final = tuple(key for _, key, _ in FIELDS)
 _values: Final = attrgetter(*(attr for attr, _, _ in FIELDS))
 _SETTERS: Final = tuple(getattr(JobSpec, attr).__set__ for attr, _, _ in FIELDS)

@@ -15,7 +15,7 @@ from typing import Any
 
 from qmaster.complexes.table import ComplexTable
 from qmaster.core.errors import InvalidRequest
-from qmaster.core.jobspec import BY_KEY, JobSpec, Pairs
+from qmaster.core.jobspec import BINDING_ATTRS, BY_KEY, JobSpec, Pairs, as_map
 from qmaster.gdi.binding import BINDING_INTS
 from qmaster.gdi.specvalues import PARSERS, check_spec
 from qmaster.gdi.values import ValueRefused
@@ -48,7 +48,7 @@ def checked_spec(spec: JobSpec, now: float, *, complete: bool = True) -> JobSpec
 
 
 def with_full_names(spec: JobSpec, complexes: ComplexTable) -> JobSpec:
-    """``spec`` with ``-l`` shortcuts replaced by the complex names (see full_resource_names)."""
+    """``spec`` with ``-l`` shortcuts replaced by the complex names (see ``qmaster.jsv.wirespec``)."""
     hard = _full_names(spec.hard_resources, complexes)
     soft = _full_names(spec.soft_resources, complexes)
     if hard is spec.hard_resources and soft is spec.soft_resources:
@@ -62,21 +62,6 @@ def _full_names(pairs: Pairs | None, complexes: ComplexTable) -> Pairs | None:
         return pairs
     named = tuple((_full_name(name, complexes), value) for name, value in pairs)
     return pairs if named == pairs else named
-
-
-def full_resource_names(spec: dict[str, Any], complexes: ComplexTable) -> dict[str, Any]:
-    """A dict spec with ``-l`` shortcuts replaced by the complex names (``a=x`` -> ``arch=x``).
-
-    The qmaster resolves shortcuts as Grid Engine does, before the server JSV
-    sees the job, so a JSV's change of ``arch`` replaces what was asked as ``a``.
-    Names it does not know are left as they are (the submit check refuses them).
-    """
-    out = dict(spec)
-    for key in ("l_hard", "l_soft"):
-        requests = spec.get(key)
-        if requests:
-            out[key] = {_full_name(str(name), complexes): v for name, v in requests.items()}
-    return out
 
 
 def _full_name(name: str, complexes: ComplexTable) -> str:
@@ -98,20 +83,15 @@ def apply_context_ops(context: Mapping[str, str], ops: Iterable[Sequence[str]]) 
 
 
 def altered_spec(spec: JobSpec, changes: Mapping[str, Any]) -> JobSpec:
-    """A job's specification with qalter's ``changes`` (JSV-keyed, as they came)."""
-    return JobSpec.from_dict(altered_dict(spec.to_dict(), changes))
-
-
-def altered_dict(spec: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
-    """The dict form of :func:`altered_spec` (the JSV gate's, which works on dicts).
+    """A job's specification with qalter's ``changes`` (JSV-keyed, as they came).
 
     The context operations are applied to the job's own context, and a new
     ``-binding`` replaces every ``binding_*`` key of the old one.
     """
-    new = {**spec, **changes}
-    ops = new.pop("context_ops", None)
+    given = dict(changes)
+    ops = given.pop("context_ops", None)
     if ops is not None:
-        new["ac"] = apply_context_ops(spec.get("ac") or {}, ops)
-    if any(key.startswith("binding_") for key in changes):
-        new = {k: v for k, v in new.items() if not k.startswith("binding_") or k in changes}
-    return new
+        given["ac"] = apply_context_ops(as_map(spec.context), ops)
+    if any(key.startswith("binding_") for key in given):
+        spec = spec.changed(**dict.fromkeys(BINDING_ATTRS))
+    return spec.with_dict_changes(given)

@@ -20,7 +20,8 @@ from pydantic import ValidationError
 
 from qmaster.conf.cluster import GlobalConf
 from qmaster.core.jobs import Identity
-from qmaster.core.specs import altered_dict
+from qmaster.core.jobspec import JobSpec as CoreSpec
+from qmaster.core.specs import altered_spec
 from qmaster.gdi.messages import JobSpec
 from qmaster.jsv.pool import JsvPool
 from qmaster.jsv.protocol import JsvContext, ResultState, Verdict
@@ -166,7 +167,7 @@ class JsvGate:
         refused = disallowed_changes(changes, self.conf)
         if refused:
             return GateResult(error=refused)
-        merged = altered_dict(current, changes)
+        merged = altered_spec(CoreSpec.from_dict(current), changes).to_dict()
         verdict = await self.verify(who, with_verify(merged, verify), job_id)
         if not verdict.accepted:
             return GateResult(error=refused_text(verdict))
