@@ -54,7 +54,7 @@ def log(ar: AdvanceReservation, event: str, now: float, message: str, out: Outco
 
 
 def _resources(ar: AdvanceReservation) -> str:
-    items = (ar.spec.get("l_hard") or {}).items()
+    items = ar.spec.hard_resources or ()
     return ",".join(f"{k}={v}" for k, v in items) or "NONE"
 
 

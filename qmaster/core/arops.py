@@ -7,14 +7,16 @@ Who may: managers, operators and members of the
 from __future__ import annotations
 
 import fnmatch
+from dataclasses import replace
 from typing import Any
 
 from qmaster.core import arlife, arspec
 from qmaster.core.argrant import grant, local_time, window
 from qmaster.core.ars import AdvanceReservation
+from qmaster.core.arspec import ArSpec
 from qmaster.core.errors import LimitReached, PermissionDenied
 from qmaster.core.jobs import Identity
-from qmaster.core.jobspec import JobSpec, as_map
+from qmaster.core.jobspec import JobSpec
 from qmaster.core.machine import Core, Request
 from qmaster.core.outcome import Outcome
 from qmaster.core.registry import handler
@@ -36,18 +38,17 @@ def check_limit(core: Core) -> None:
         raise LimitReached(f"rejected: only {limit} advance reservations are allowed per cluster")
 
 
-#: The qrsub switches that are checked as the qsub switches of the same name are.
-_AS_JOB = ("N", "A", "l_hard", "q_hard", "pe_name", "pe_min", "pe_max", "masterq", "ckpt")
-
-
-def _validate(core: Core, spec: dict[str, Any]) -> None:
-    """The AR's requests checked as a job's are; its ``-l`` list stored normalised."""
-    as_job = JobSpec.from_dict({key: spec[key] for key in _AS_JOB if key in spec})
+def _validated(core: Core, spec: ArSpec) -> ArSpec:
+    """The AR's requests checked as a job's same switches are; its ``-l`` list normalised."""
+    as_job = JobSpec(
+        name=spec.name, account=spec.account, hard_resources=spec.hard_resources,
+        hard_queues=spec.hard_queues, pe_name=spec.pe_name, pe_min=spec.pe_min,
+        pe_max=spec.pe_max, master_queues=spec.master_queues, ckpt=spec.ckpt,
+    )  # fmt: skip
     if as_job.name:
         check_name(as_job.name)
     checked = validate_spec(core, as_job)
-    if checked.hard_resources:
-        spec.update(l_hard=as_map(checked.hard_resources))
+    return replace(spec, hard_resources=checked.hard_resources)
 
 
 @handler("ar_submit")
@@ -56,15 +57,14 @@ def handle_ar_submit(core: Core, req: Request, now: float, out: Outcome) -> None
     args = req.args
     assert isinstance(args, ArSubmitArgs)
     who = req.identity
-    spec = args.ar.model_dump(exclude_none=True)
+    spec = arspec.from_wire(args.ar)
     if not may_create(core, who):
         raise PermissionDenied(
             f'denied: "{who.user}" must be manager, operator or member of the "{ARUSERS}" '
             "userset to submit advance reservations"
         )
     span = window(spec, now)
-    _validate(core, spec)
-    arspec.normalise(spec, core.config.complexes)
+    spec = arspec.normalise(_validated(core, spec), core.config.complexes)
     acl = arspec.acl_list(spec) or [who.user]
     if args.verify == "e":
         check_limit(core)

@@ -24,9 +24,7 @@ def dict_reads(path: Path) -> list[str]:
     """``file:line: expression`` for every ``spec[...]`` and ``spec.get(...)``."""
     found: list[str] = []
     for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Subscript) and _is_spec(node.value):
-            found.append(f"{path}:{node.lineno}: {ast.unparse(node)}")
-        elif (
+        if (isinstance(node, ast.Subscript) and _is_spec(node.value)) or (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and node.func.attr == "get"
