@@ -195,12 +195,13 @@ class JobSpec:
         return out
 
     def select(self, keys: tuple[str, ...]) -> dict[str, Any]:
-        """The dict form of these keys only (``binding_exp_n`` brings the numbered pairs)."""
+        """The dict form of these keys only, in table order (``binding_exp_n`` brings the
+        numbered pairs)."""
         indices = _SELECTIONS.get(keys) or _SELECTIONS.setdefault(keys, _indices(keys))
         values = _values(self)
         given = [(i, v) for i in indices if (v := values[i]) is not None]
         out = {KEY_AT[i]: KIND_AT[i].thaw(v) for i, v in given}
-        if self.binding_explicit and "binding_exp_n" in out:
+        if self.binding_explicit and "binding_exp_n" in keys:
             out.update(self.binding_explicit)
         return out
 
@@ -282,7 +283,7 @@ _SELECTIONS: dict[tuple[str, ...], tuple[int, ...]] = {}
 
 
 def _indices(keys: tuple[str, ...]) -> tuple[int, ...]:
-    return tuple(KEY_INDEX[key] for key in keys)
+    return tuple(sorted(KEY_INDEX[key] for key in keys))
 
 
 def _build(values: Iterable[Any]) -> JobSpec:

@@ -35,7 +35,8 @@ def checked_spec(spec: JobSpec, now: float, *, complete: bool = True) -> JobSpec
     """``spec`` checked (and completed); raises InvalidRequest with Grid Engine's text.
 
     Only the values the check reads are put in dict form, and only those it
-    changed are replaced.
+    changed are replaced. Of several bad values, the first in the order of
+    ``qmaster.gdi.ops`` is refused.
     """
     year = time.localtime(now).tm_year  # a conversion of the given time, not a clock read
     given = spec.select(CHECKED_KEYS)
