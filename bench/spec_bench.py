@@ -12,6 +12,8 @@ Measured, each in a fresh core:
   them counted once (what jobs share, such as an interned environment, once);
 * ``submit µs/job``: CPU time of submitting 5,000 of them to a fresh core, the least
   of five rounds (tracemalloc off; CPU time, as the machine is shared);
+* ``recover µs/job``: CPU time of ``Core.recover`` from their spooled rows (JSON text
+  decoded as the spool decodes it), the least of three;
 * with ``--rss``: the process's peak RSS after the submissions (tracemalloc off).
 
 Run it on two trees (this branch and a checkout of main) to compare.
@@ -33,6 +35,7 @@ from qmaster.cell import DEFAULT_CONF_DIR
 from qmaster.conf.store import ClusterConfig
 from qmaster.core import Core, CoreSettings, Identity, Request
 from qmaster.gdi.messages import ARGS
+from qmaster.spool.database import SharedStrings
 
 T0 = 1_767_225_600.0
 TIMED = 5_000  # jobs per timed round (the best CPU time of five rounds)
@@ -110,12 +113,31 @@ def measure(n: int) -> dict[str, float]:
     held = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
     spec = deep_bytes(job.spec for job in core.jobs.values())
+    rows = [json.dumps(job.to_row()) for job in core.jobs.values()]
     del core
     return {
         "bytes/job": held / n,
         "spec bytes/job": spec / n,
         "submit µs/job": _best_submit(texts[:TIMED]) / min(n, TIMED) * 1e6,
+        "recover µs/job": _best_recovery(rows) / n * 1e6,
     }
+
+
+def _best_recovery(rows: list[str], repeat: int = 3) -> float:
+    """The least CPU time of ``repeat`` recoveries of these spooled job rows, decoded as
+    the spool decodes them (shared strings), garbage collector off as the daemon has it."""
+    best = float("inf")
+    base = make_core()
+    for _ in range(repeat):
+        decode = SharedStrings().decode
+        gc.collect()
+        gc.disable()
+        started = time.process_time()
+        core = Core.recover(base.config, base.settings, map(decode, rows), [], {}, T0)
+        best = min(best, time.process_time() - started)
+        gc.enable()
+        del core
+    return best
 
 
 def _best_submit(texts: list[str], repeat: int = 5) -> float:

@@ -174,8 +174,7 @@ class JobSpec:
                     raise ValueError(f'unknown job specification parameter "{key}"')
                 explicit.append((key, value))
             elif value is not None:
-                kind = KIND_AT[index]
-                values[index] = _text(value) if kind is SCALAR else kind.freeze(value)
+                values[index] = FREEZE_AT[index](value)
         if explicit:
             values[-1] = EXPLICIT.freeze(explicit)
         return _build(values)
@@ -274,6 +273,7 @@ KIND_AT: Final = tuple(kind for _, _, kind in FIELDS)
 #: The attributes of ``-binding`` (a new one replaces all of them).
 BINDING_ATTRS: Final = tuple(attr for attr, key, _ in FIELDS if key.startswith("binding_"))
 KEY_AT: Final = tuple(key for _, key, _ in FIELDS)
+FREEZE_AT: Final = tuple(kind.freeze for _, _, kind in FIELDS)
 _values: Final = attrgetter(*(attr for attr, _, _ in FIELDS))
 _SETTERS: Final = tuple(getattr(JobSpec, attr).__set__ for attr, _, _ in FIELDS)
 assert FIELDS[-1][2] is EXPLICIT
@@ -293,9 +293,6 @@ def _build(values: Iterable[Any]) -> JobSpec:
     for setter, value in zip(_SETTERS, values, strict=True):
         setter(spec, value)
     return spec
-
-
-EMPTY: Final = JobSpec()
 
 
 class WireSpec(Protocol):
