@@ -11,10 +11,11 @@ the test helpers use this one module.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
 
+from qmaster.core import arspec, jobspec
 from qmaster.core import stimuli as S
 from qmaster.gdi.messages import (
     ARGS,
@@ -66,11 +67,11 @@ def stimulus_of(who: Identity, op: str, args: BaseModel) -> S.Asked:
     """The stimulus of one validated request of an op in :data:`KINDS`."""
     fields: dict[str, Any] = {name: getattr(args, name) for name in type(args).model_fields}
     if isinstance(args, SubmitArgs):
-        fields["job"] = args.job.model_dump(exclude_none=True)
+        fields["job"] = jobspec.from_wire(args.job)
     elif isinstance(args, AlterArgs):
         fields["job"] = args.job.model_dump(exclude_none=True, exclude_unset=True)
     elif isinstance(args, ArSubmitArgs):
-        fields["ar"] = args.ar.model_dump(exclude_none=True)
+        fields["ar"] = arspec.from_wire(args.ar)
     kind = KINDS[op]
     if kind is S.ConfChange:
         fields["op"] = op
@@ -93,6 +94,9 @@ def malformed(exc: ValidationError) -> str:
     return f"malformed request: {where}: {err['msg']}"
 
 
+VERIFY_MODES = ("n", "e", "w", "v", "p")
+
+
 def verdict_of(who: Identity, token: int, verdict: Verdict) -> S.JsvVerdict:
     """The server JSV's answer as a stimulus; a CORRECT's job is validated as any job.
 
@@ -105,14 +109,14 @@ def verdict_of(who: Identity, token: int, verdict: Verdict) -> S.JsvVerdict:
     spec = {k: v for k, v in verdict.spec.items() if k in JobSpec.model_fields}
     if verdict.env is not None:
         spec["v"] = dict(verdict.env)
+    invalid = "JSV corrected the job into an invalid one"
     try:
-        checked = JobSpec.model_validate(spec).model_dump(exclude_none=True)
+        checked = jobspec.from_wire(JobSpec.model_validate(spec))
     except ValidationError as exc:
-        text = malformed(exc).replace(
-            "malformed request", "JSV corrected the job into an invalid one"
-        )
+        text = malformed(exc).replace("malformed request", invalid)
         return S.JsvVerdict(who, token, "REJECT", message=text)
-    if "w" in verdict.spec:
-        checked["w"] = verdict.spec["w"]
-    env = dict(verdict.env) if verdict.env is not None else None
-    return S.JsvVerdict(who, token, "CORRECT", checked, env, verdict.message)
+    mode = str(verdict.spec.get("w", "n"))
+    if mode not in VERIFY_MODES:
+        text = f"{invalid}: w: {mode!r} is no -w mode"
+        return S.JsvVerdict(who, token, "REJECT", message=text)
+    return S.JsvVerdict(who, token, "CORRECT", checked, cast(S.Verify, mode), verdict.message)

@@ -82,7 +82,7 @@ def _problems(
 def _queue_problems(
     core: Core, ar: AdvanceReservation, qi: QueueInstanceConf, sets: Usersets
 ) -> Iterator[str]:
-    ckpt = ar.spec.get("ckpt")
+    ckpt = ar.spec.ckpt
     for what, name, names in (
         ("pe_list", ar.granted_pe, qi.pe_list),
         ("ckpt_list", ckpt, f.split_list(qi.attrs.get("ckpt_list", "NONE"))),

@@ -24,8 +24,10 @@ from typing import TYPE_CHECKING, Any
 from qmaster.conf.fields import split_list
 from qmaster.core.arlife import ACTIVE
 from qmaster.core.arlimit import duration_offset
+from qmaster.core.arspec import ArSpec
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.jobs import Identity
+from qmaster.core.jobspec import as_map
 from qmaster.core.view import assemble
 from schedd import JobRequest, QueueState, View
 from schedd.calendar import Calendar, Keep, Placement, Placer
@@ -41,13 +43,13 @@ END_OF_TIME = float(2**32 - 1)
 """The latest end an AR can have: Grid Engine keeps times as 32-bit unsigned seconds."""
 
 
-def window(spec: dict[str, Any], now: float) -> tuple[float, float]:
+def window(spec: ArSpec, now: float) -> tuple[float, float]:
     """Start and end from ``a``, ``e``, ``d``, derived and checked as Grid Engine does.
 
     Without ``-a`` the start is ``e - d`` when both are given, else now (``-d``
     or ``-e`` alone); ``-a`` needs ``-e`` or ``-d``; all three must agree.
     """
-    a, e, d = spec.get("a"), spec.get("e"), spec.get("d")
+    a, e, d = spec.start, spec.end, spec.duration
     if e is None and d is None:
         raise InvalidRequest(
             'missing value for "end time or duration" in advance reservation request'
@@ -68,9 +70,9 @@ def window(spec: dict[str, Any], now: float) -> tuple[float, float]:
     return float(a), float(e)
 
 
-def ar_request(who: Identity, spec: dict[str, Any]) -> JobRequest:
+def ar_request(who: Identity, spec: ArSpec) -> JobRequest:
     """The AR as the scheduler's matching sees a job."""
-    pe_min = int(spec.get("pe_min") or 1)
+    pe_min = spec.pe_min or 1
     return JobRequest(
         job_id=0,
         priority=0,
@@ -78,13 +80,13 @@ def ar_request(who: Identity, spec: dict[str, Any]) -> JobRequest:
         owner=who.user,
         group=who.group,
         task_ids=[0],
-        slots=pe_min if spec.get("pe_name") else 1,
-        pe_name=spec.get("pe_name"),
+        slots=pe_min if spec.pe_name else 1,
+        pe_name=spec.pe_name,
         pe_min=pe_min,
-        pe_max=int(spec.get("pe_max") or pe_min),
-        hard_queues=tuple(spec.get("q_hard") or ()),
-        hard_resources={str(k): str(v) for k, v in (spec.get("l_hard") or {}).items()},
-        master_queues=tuple(spec.get("masterq") or ()),
+        pe_max=spec.pe_max or pe_min,
+        hard_queues=spec.hard_queues or (),
+        hard_resources=as_map(spec.hard_resources),
+        master_queues=spec.master_queues or (),
     )
 
 
@@ -99,9 +101,9 @@ def calendar(core: Core, now: float) -> Calendar:
     default = core.config.sched_conf.default_duration
     extra: list[tuple[tuple[Any, ...], float, float]] = []
     for job in core.jobs.values():
-        if not job.tasks or job.spec.get("ar"):
+        if not job.tasks or job.spec.ar:
             continue
-        length = duration(job.spec.get("l_hard") or {}, default)
+        length = duration(as_map(job.spec.hard_resources), default)
         for task in job.tasks.values():
             held = core.booked.by_task.get((job.job_id, task.task_id))
             if task.state in ACTIVE and held:
@@ -114,7 +116,7 @@ def _unlimited_queues(core: Core) -> set[str]:
     """Queue instances running a job without ``h_rt`` (never reserved)."""
     out: set[str] = set()
     for job in core.jobs.values():
-        if not job.tasks or job.spec.get("ar") or "h_rt" in (job.spec.get("l_hard") or {}):
+        if not job.tasks or job.spec.ar or job.spec.resource("h_rt") is not None:
             continue
         for task in job.tasks.values():
             if task.state in ACTIVE:
@@ -153,13 +155,13 @@ def access_filter(view: View, acl: list[str]) -> Keep:
     return keep
 
 
-def state_filter(core: Core, spec: dict[str, Any]) -> Keep | None:
+def state_filter(core: Core, spec: ArSpec) -> Keep | None:
     """What changes with the cell's state: no queue instance running a job without h_rt;
     only interactive ones with ``-now y``; only those whose ``ckpt_list`` holds the
     ``-ckpt`` object. None when nothing is excluded."""
     busy = _unlimited_queues(core)
-    interactive = bool(spec.get("now"))
-    ckpt = spec.get("ckpt")
+    interactive = bool(spec.immediate)
+    ckpt = spec.ckpt
     if not busy and not interactive and not ckpt:
         return None
 
@@ -175,7 +177,7 @@ def state_filter(core: Core, spec: dict[str, Any]) -> Keep | None:
 
 
 def prepare(
-    core: Core, who: Identity, spec: dict[str, Any], acl: list[str], now: float
+    core: Core, who: Identity, spec: ArSpec, acl: list[str], now: float
 ) -> tuple[Placer, JobRequest, Category]:
     """The matching, the AR as a request, and its category narrowed to what it may reserve."""
     found = placer(core, now)
@@ -186,7 +188,7 @@ def prepare(
 
 
 def grant(
-    core: Core, who: Identity, spec: dict[str, Any], acl: list[str], span: tuple[float, float],
+    core: Core, who: Identity, spec: ArSpec, acl: list[str], span: tuple[float, float],
     now: float,
 ) -> tuple[Placement | None, float | None]:  # fmt: skip
     """Where the AR fits during ``span``; if nowhere, the earliest start that would fit."""

@@ -28,6 +28,7 @@ from qmaster.core.ars import LIVE, AdvanceReservation, ArState
 from qmaster.core.errors import InvalidRequest, NoSuchObject, PermissionDenied
 from qmaster.core.holds import dispatchable_tasks
 from qmaster.core.jobs import Identity, Job
+from qmaster.core.jobspec import JobSpec
 from qmaster.core.outcome import Outcome
 from qmaster.core.registry import HOOKS
 from qmaster.core.view import assemble, job_request
@@ -53,8 +54,8 @@ def _listed(core: Core, names: list[str], who: Identity) -> bool:
     return False
 
 
-def runtime(spec: dict[str, Any]) -> float | None:
-    text = (spec.get("l_hard") or {}).get("h_rt")
+def runtime(spec: JobSpec) -> float | None:
+    text = spec.resource("h_rt")
     if text is None:
         return None
     try:
@@ -63,11 +64,11 @@ def runtime(spec: dict[str, Any]) -> float | None:
         return None
 
 
-def check_job(core: Core, who: Identity, spec: dict[str, Any], now: float) -> None:
+def check_job(core: Core, who: Identity, spec: JobSpec, now: float) -> None:
     """Refuse a job that names an AR it may not use, or does not fit in it."""
-    if spec.get("ar") is None:
+    if spec.ar is None:
         return
-    ar_id = int(spec["ar"])
+    ar_id = spec.ar
     ar = core.ars.get(ar_id)
     if ar is None:
         raise NoSuchObject(f"the advance reservation id {ar_id} is invalid")
@@ -91,15 +92,15 @@ NO_SUITABLE_QUEUES = "error: no suitable queues"
 """Grid Engine's refusal: ``-ar`` implies ``-w e`` against what the AR reserved."""
 
 
-def _check_within(core: Core, ar: AdvanceReservation, who: Identity, spec: dict[str, Any]) -> None:
+def _check_within(core: Core, ar: AdvanceReservation, who: Identity, spec: JobSpec) -> None:
     """Refuse a job that could not run in the AR even while the AR is otherwise empty.
 
     The scheduler's own matching is asked, on the AR's queue instances with the
     AR's amounts as their capacity: resources (consumable or not), ``-q``,
     ``-masterq``, the PE and its slots.
     """
-    pe = spec.get("pe_name")
-    if pe and not (ar.granted_pe and fnmatchcase(ar.granted_pe, str(pe))):
+    pe = spec.pe_name
+    if pe and not (ar.granted_pe and fnmatchcase(ar.granted_pe, pe)):
         raise InvalidRequest(NO_SUITABLE_QUEUES)
     trial = Job(0, who, ar.start_time, spec)
     first = next(iter(trial.all_task_ids()))

@@ -51,7 +51,7 @@ def log(ar: AdvanceReservation, event: str, now: float, message: str, out: Outco
 
 
 def _resources(ar: AdvanceReservation) -> str:
-    items = (ar.spec.get("l_hard") or {}).items()
+    items = ar.spec.hard_resources or ()
     return ",".join(f"{k}={v}" for k, v in items) or "NONE"
 
 
@@ -185,7 +185,7 @@ def _delete_job(core: Core, job: Job, now: float, out: Outcome, *, force: bool) 
 
 def job_left(core: Core, job: Job, now: float, out: Outcome) -> None:
     """A task of an AR job ended: give its resources back to the AR, or let the AR go."""
-    ar = core.ars.get(int(job.spec.get("ar") or 0))
+    ar = core.ars.get(job.spec.ar or 0)
     if ar is None or ar.state is ArState.EXITED:
         return
     if ar.delete_pending and not _has_live_jobs(core, ar.ar_id):

@@ -34,7 +34,7 @@ def duration_offset(core: Core) -> float:
 
 def ar_runtime_limit(core: Core, job: Job, start: float, h_rt: float | None) -> float | None:
     """``h_rt`` of a task started at ``start``, cut to its AR's end minus DURATION_OFFSET."""
-    ar = core.ars.get(int(job.spec.get("ar") or 0))
+    ar = core.ars.get(job.spec.ar or 0)
     if ar is None:
         return h_rt
     left = max(ar.end_time - duration_offset(core) - start, 0.0)

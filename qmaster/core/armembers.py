@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 def ar_of(job: Job) -> int:
     """The id of the AR the job was submitted into, 0 for none."""
-    return int(job.spec.get("ar") or 0)
+    return job.spec.ar or 0
 
 
 class ArMembers:

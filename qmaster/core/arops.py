@@ -7,13 +7,16 @@ Who may: managers, operators and members of the
 from __future__ import annotations
 
 import fnmatch
+from dataclasses import replace
 from typing import Any
 
 from qmaster.core import arlife, arspec
 from qmaster.core.argrant import grant, local_time, window
 from qmaster.core.ars import AdvanceReservation
+from qmaster.core.arspec import ArSpec
 from qmaster.core.errors import LimitReached, PermissionDenied
 from qmaster.core.jobs import Identity
+from qmaster.core.jobspec import JobSpec
 from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.registry import handler
@@ -35,25 +38,31 @@ def check_limit(core: Core) -> None:
         raise LimitReached(f"rejected: only {limit} advance reservations are allowed per cluster")
 
 
-def _validate(core: Core, spec: dict[str, Any]) -> None:
-    if spec.get("N"):
-        check_name(str(spec["N"]))
-    validate_spec(core, spec)
+def _validated(core: Core, spec: ArSpec) -> ArSpec:
+    """The AR's requests checked as a job's same switches are; its ``-l`` list normalised."""
+    as_job = JobSpec(
+        name=spec.name, account=spec.account, hard_resources=spec.hard_resources,
+        hard_queues=spec.hard_queues, pe_name=spec.pe_name, pe_min=spec.pe_min,
+        pe_max=spec.pe_max, master_queues=spec.master_queues, ckpt=spec.ckpt,
+    )  # fmt: skip
+    if as_job.name:
+        check_name(as_job.name)
+    checked = validate_spec(core, as_job)
+    return replace(spec, hard_resources=checked.hard_resources)
 
 
 @handler(ArSubmit)
 def handle_ar_submit(core: Core, args: ArSubmit, now: float, out: Outcome) -> None:
     """qrsub: grant an advance reservation, or (``-w v``) say whether one could be."""
     who = args.identity
-    spec = dict(args.ar)
+    spec = args.ar
     if not may_create(core, who):
         raise PermissionDenied(
             f'denied: "{who.user}" must be manager, operator or member of the "{ARUSERS}" '
             "userset to submit advance reservations"
         )
     span = window(spec, now)
-    _validate(core, spec)
-    arspec.normalise(spec, core.config.complexes)
+    spec = arspec.normalise(_validated(core, spec), core.config.complexes)
     acl = arspec.acl_list(spec) or [who.user]
     if args.verify == "e":
         check_limit(core)

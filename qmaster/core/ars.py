@@ -26,7 +26,7 @@ from enum import Enum
 from typing import Any
 
 from qmaster.complexes.booking import Debit
-from qmaster.core.arspec import acl_list, xacl_list
+from qmaster.core.arspec import ArSpec, acl_list, xacl_list
 from qmaster.core.errors import IllegalTransition
 from qmaster.core.jobs import Identity
 
@@ -61,7 +61,7 @@ LIVE = frozenset({A.WAITING, A.RUNNING, A.ERROR, A.WARNING})
 class AdvanceReservation:
     """A granted advance reservation.
 
-    ``spec`` is the ArSpec as the user gave it (see ``qmaster.gdi.ops``);
+    ``spec`` is the request as the user gave it, in its stored form (:class:`ArSpec`);
     ``granted`` the reserved queue instances with their slots; ``debits``
     everything the grant books, per level, for the whole window.
     """
@@ -71,7 +71,7 @@ class AdvanceReservation:
     submission_time: float
     start_time: float
     end_time: float
-    spec: dict[str, Any]
+    spec: ArSpec
     granted: tuple[tuple[str, int], ...]
     debits: tuple[Debit, ...]
     granted_pe: str | None = None
@@ -82,11 +82,11 @@ class AdvanceReservation:
 
     @property
     def name(self) -> str:
-        return str(self.spec.get("N") or "")
+        return self.spec.name or ""
 
     @property
     def account(self) -> str:
-        return str(self.spec.get("A") or "sge")
+        return self.spec.account or "sge"
 
     @property
     def duration(self) -> float:
@@ -95,7 +95,7 @@ class AdvanceReservation:
     @property
     def hard_errors(self) -> bool:
         """``-he yes``: while in error (``E``), its jobs are not scheduled."""
-        return bool(self.spec.get("he"))
+        return bool(self.spec.hard_errors)
 
     @property
     def acl(self) -> list[str]:
@@ -132,7 +132,7 @@ class AdvanceReservation:
             "submission_time": self.submission_time,
             "start_time": self.start_time,
             "end_time": self.end_time,
-            "spec": self.spec,
+            "spec": self.spec.to_dict(),
             "granted": [list(g) for g in self.granted],
             "debits": [list(d) for d in self.debits],
             "granted_pe": self.granted_pe,
@@ -150,7 +150,7 @@ class AdvanceReservation:
             submission_time=float(row["submission_time"]),
             start_time=float(row["start_time"]),
             end_time=float(row["end_time"]),
-            spec=dict(row["spec"]),
+            spec=ArSpec.from_dict(row["spec"]),
             granted=tuple((str(q), int(n)) for q, n in row["granted"]),
             debits=tuple((str(k), str(n), str(a), float(v)) for k, n, a, v in row["debits"]),
             granted_pe=row.get("granted_pe"),
@@ -174,13 +174,13 @@ class AdvanceReservation:
             "end_time": self.end_time,
             "duration": self.duration,
             "account": self.account,
-            "resource_list": dict(spec.get("l_hard") or {}),
+            "resource_list": dict(spec.hard_resources or ()),
             "granted_slots": [[q, n] for q, n in self.granted],
             "granted_pe": pe,
-            "masterq": list(spec.get("masterq") or []),
-            "ckpt": spec.get("ckpt"),
-            "mail_options": spec.get("m"),
-            "mail_list": list(spec.get("M") or []),
+            "masterq": list(spec.master_queues or ()),
+            "ckpt": spec.ckpt,
+            "mail_options": spec.mail_options,
+            "mail_list": list(spec.mail_list or ()),
             "acl_list": acl_list(spec),
             "xacl_list": self.xacl,
             "error_handling": self.hard_errors,

@@ -12,12 +12,11 @@ its owner's ``default_project``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from qmaster.conf import fields as f
 from qmaster.conf.store import ClusterConfig
 from qmaster.core.errors import NoSuchObject, PermissionDenied
 from qmaster.core.jobs import Identity
+from qmaster.core.jobspec import JobSpec
 
 
 def check_user(config: ClusterConfig, who: Identity) -> None:
@@ -32,17 +31,17 @@ def check_user(config: ClusterConfig, who: Identity) -> None:
         raise NoSuchObject(f'job rejected: the user "{who.user}" does not exist')
 
 
-def default_project(config: ClusterConfig, spec: dict[str, Any], who: Identity) -> None:
+def default_project(config: ClusterConfig, spec: JobSpec, who: Identity) -> JobSpec:
     """A job without ``-P`` gets its owner's ``default_project`` (user(5)), if one is set."""
     user = config.state.users.get(who.user)
-    if spec.get("P") or user is None or f.is_none(user.attrs["default_project"]):
-        return
-    spec["P"] = user.attrs["default_project"]
+    if spec.project or user is None or f.is_none(user.attrs["default_project"]):
+        return spec
+    return spec.changed(project=user.attrs["default_project"])
 
 
-def check_ckpt(config: ClusterConfig, spec: dict[str, Any]) -> None:
+def check_ckpt(config: ClusterConfig, spec: JobSpec) -> None:
     """``-ckpt NAME`` must name a checkpointing environment."""
-    ckpt = spec.get("ckpt")
+    ckpt = spec.ckpt
     if ckpt and str(ckpt) not in config.ckpts:
         raise NoSuchObject(
             f'job rejected: the requested checkpointing environment "{ckpt}" does not exist'
@@ -55,11 +54,11 @@ def _has_access(config: ClusterConfig, who: Identity, acl: list[str], xacl: list
     return not acl or config.user_in_lists(who.user, who.group, acl)
 
 
-def check_project(config: ClusterConfig, spec: dict[str, Any], who: Identity | None) -> None:
+def check_project(config: ClusterConfig, spec: JobSpec, who: Identity | None) -> None:
     """``-P NAME`` must name a project that admits the job's owner and may submit jobs."""
     glob = config.global_conf.attrs
     allowed, denied = f.split_list(glob["projects"]), f.split_list(glob["xprojects"])
-    name = spec.get("P")
+    name = spec.project
     if not name:
         if allowed:
             raise PermissionDenied(

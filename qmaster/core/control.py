@@ -29,7 +29,7 @@ from qmaster.core.outcome import Outcome
 from qmaster.core.registry import handler
 from qmaster.core.resources import check_alter_rights
 from qmaster.core.running_alter import check_running_change
-from qmaster.core.specs import altered_spec, checked_spec, full_resource_names
+from qmaster.core.specs import altered_spec, checked_spec, with_full_names
 from qmaster.core.states import TaskState
 from qmaster.core.stimuli import Alter, Delete
 from qmaster.core.submit import check_name, task_range, validate_spec, verification
@@ -272,16 +272,14 @@ def _alter(
 ) -> None:
     if not _may_touch(core, who, job):
         raise _alter_denied(who, job)
-    new = full_resource_names(
-        checked_spec(altered_spec(job.spec, changes), now), core.config.complexes
-    )
+    new = with_full_names(checked_spec(altered_spec(job.spec, changes), now), core.config.complexes)
     if "t_min" in changes:
         raise InvalidRequest("denied: the task range of a submitted job cannot be changed")
     check_alter_rights(who.user, job.priority, changes, operator=core.is_operator(who))
     check_task_concurrency(job, changes)
-    check_name(str(new["N"]))
+    check_name(new.name or "")
     task_range(new)
-    validate_spec(core, new, job.owner if "P" in changes else None)
+    new = validate_spec(core, new, job.owner if "P" in changes else None)
     check_running_change(core.config.complexes, job, changes, new)
     start_time_of(new)
     if "dl" in changes:

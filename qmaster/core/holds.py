@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from qmaster.core.errors import InvalidRequest, NotManager, PermissionDenied
-from qmaster.core.jobs import Job
+from qmaster.core.jobs import Job, hold_bits
+from qmaster.core.jobspec import JobSpec
 from qmaster.core.states import TaskState
 from qmaster.core.taskids import TaskIds
 from qmaster.gdi.values import ValueRefused, local_epoch
@@ -54,7 +55,8 @@ def _predecessors(core: Core, job: Job, refs: Iterable[object]) -> list[Job]:
 
 def held_by_jid(core: Core, job: Job) -> bool:
     """``hj``: a ``-hold_jid`` predecessor has not left the system."""
-    return bool(job.spec.get("hold_jid")) and bool(_predecessors(core, job, job.spec["hold_jid"]))
+    refs = job.spec.hold_jid
+    return bool(refs) and bool(_predecessors(core, job, refs or ()))
 
 
 def _active(job: Job, among: TaskIds) -> TaskIds:
@@ -70,7 +72,7 @@ def _active(job: Job, among: TaskIds) -> TaskIds:
 def ad_held_tasks(core: Core, job: Job) -> TaskIds:
     """``hd``: pending tasks whose task of the same index in a ``-hold_jid_ad`` job is
     pending or unfinished; it costs the ranges of both jobs, not their pending counts."""
-    refs = job.spec.get("hold_jid_ad")
+    refs = job.spec.hold_jid_ad
     if not refs or not job.pending:
         return TaskIds()
     free = job.pending
@@ -84,9 +86,9 @@ def start_time(job: Job) -> float | None:
     return start_time_of(job.spec)
 
 
-def start_time_of(spec: dict[str, Any]) -> float | None:
+def start_time_of(spec: JobSpec) -> float | None:
     """A specification's ``-a`` start time (refused when it is not a date_time)."""
-    text = spec.get("a")
+    text = spec.start_at
     if not text:
         return None
     return parse_start_time(str(text))
@@ -118,7 +120,7 @@ def hold_kinds(core: Core, job: Job) -> frozenset[str]:
         kinds.add("hj")
     if ad_held_tasks(core, job):
         kinds.add("hd")
-    if job.spec.get("a"):
+    if job.spec.start_at:
         kinds.add("ha")  # as qstat 6.2 selects: any job with a start time
     return frozenset(kinds)
 
@@ -160,14 +162,10 @@ def new_hold(job: Job, user_hold: object, hold_list: str | None) -> frozenset[st
 
 def set_hold(job: Job, hold: frozenset[str]) -> None:
     """Store the hold bits; the spec's ``h`` (what a JSV sees) follows the user hold."""
-    job.hold = hold
-    spec = dict(job.spec)
-    if USER in hold:
-        spec["h"] = True
-    else:
-        spec.pop("h", None)
-    if spec != job.spec:
-        job.spec = spec
+    job.hold = hold_bits("".join(hold))
+    user_hold = True if USER in hold else None
+    if job.spec.user_hold is not user_hold:
+        job.spec = job.spec.changed(user_hold=user_hold)
 
 
 def apply_hold_list(current: frozenset[str], letters: str) -> frozenset[str]:

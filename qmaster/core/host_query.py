@@ -82,7 +82,7 @@ def _matching(core: Core, hosts: list[str], glob: Level, levels: dict[str, Level
 
 def _extra_master_line(core: Core, job: Job, task: Task) -> bool:
     """A PE with ``job_is_first_task FALSE`` shows the master task on a line of its own."""
-    if not job.spec.get("pe_name"):
+    if not job.spec.pe_name:
         return False
     pe = core.config.pes.get(granted_pe(core, job, task))
     return pe is not None and pe.attrs.get("job_is_first_task", "TRUE").upper() == "FALSE"

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from qmaster.core.holds import is_held
 from qmaster.core.jobs import Job, Task, format_id_runs
+from qmaster.core.jobspec import Pairs, as_map
 from qmaster.core.sched_info import scheduling_info
 from qmaster.core.states import ACTIVE, TaskState, display_state
 from qmaster.core.suspension import shown_state
@@ -80,11 +81,11 @@ _TYPE |= {"DOUBLE": 8, "RESTRING": 9}
 _RELOP = {"==": 1, ">=": 2, ">": 3, "<": 4, "<=": 5, "!=": 6, "EXCL": 7}
 
 
-def requests(core: Core, job: Job, key: str) -> list[dict[str, Any]]:
+def requests(core: Core, pairs: Pairs | None) -> list[dict[str, Any]]:
     """A job's ``-l`` requests with the complex's type, operator and parsed value."""
     table = core.config.complexes
     out: list[dict[str, Any]] = []
-    for name, text in (job.spec.get(key) or {}).items():
+    for name, text in pairs or ():
         entry = table.get(str(name))
         value: float | str = 0.0
         if entry is not None:
@@ -106,10 +107,10 @@ def requests(core: Core, job: Job, key: str) -> list[dict[str, Any]]:
 
 
 def _mail_list(job: Job) -> list[str]:
-    given = [str(m) for m in job.spec.get("M") or ()]
+    given = [str(m) for m in job.spec.mail_list or ()]
     if given:
         return given
-    env = job.spec.get("v") or {}
+    env = as_map(job.spec.env)
     host = str(env.get("SGE_O_HOST") or job.owner.host)
     return [f"{job.owner.user}@{host}"]
 
@@ -155,12 +156,12 @@ def detail(core: Core, job: Job, now: float) -> dict[str, Any]:
         "gid": o.gid,
         "submission_time": job.submit_time,
         "state": tasks[0]["state"] if tasks else "z",
-        "job": job.spec,
-        "exec_file": None if job.spec.get("b") else f"{EXEC_DIR}/{job.job_id}",
-        "account": str(job.spec.get("A") or DEFAULT_ACCOUNT),
+        "job": job.spec.to_dict(),
+        "exec_file": None if job.spec.binary else f"{EXEC_DIR}/{job.job_id}",
+        "account": str(job.spec.account or DEFAULT_ACCOUNT),
         "mail_list": _mail_list(job),
-        "l_hard": requests(core, job, "l_hard"),
-        "l_soft": requests(core, job, "l_soft"),
+        "l_hard": requests(core, job.spec.hard_resources),
+        "l_soft": requests(core, job.spec.soft_resources),
         "predecessors": predecessors(core, job),
         "successors": successors(core, job),
         "tasks": tasks,

@@ -46,7 +46,7 @@ def _urgency_lookup(table: ComplexTable) -> ComplexUrgency:
 
 def _requests(table: ComplexTable, job: Job) -> dict[str, float | str]:
     parsed: dict[str, float | str] = {}
-    for key, text in (job.spec.get("l_hard") or {}).items():
+    for key, text in job.spec.hard_resources or ():
         entry = table.get(str(key))
         if entry is None:
             continue
@@ -67,8 +67,8 @@ def deadline_epoch(value: object) -> float | None:
 def resource_urgency(core: Core, job: Job) -> float:
     """The job's resource contribution, worked out once per slot count and hard requests
     (and configuration): most jobs ask alike, and nothing is kept per job."""
-    hard = job.spec.get("l_hard")
-    key = (job.slots, tuple((str(k), str(v)) for k, v in hard.items()) if hard else ())
+    hard = job.spec.hard_resources
+    key = (job.slots, hard or ())
     same: dict[tuple[int, tuple[tuple[str, str], ...]], float]
     same = core.per_config("rrcontr_by_request", dict, dict)
     rr = same.get(key)
@@ -88,8 +88,8 @@ def priority_input(core: Core, job: Job) -> PriorityInput:
         posix=job.priority,
         submit_time=job.submit_time,
         rrcontr=rr,
-        deadline=deadline_epoch(job.spec.get("dl")),
-        tickets=_tickets(job.spec.get("ot")),
+        deadline=deadline_epoch(job.spec.deadline),
+        tickets=_tickets(job.spec.override_tickets),
     )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from qmaster.core.errors import InvalidRequest, PermissionDenied
 from qmaster.core.jobs import Identity, Job, TaskRange
+from qmaster.core.jobspec import JobSpec
 from qmaster.core.machine import Core
 
 DEADLINE_USERS = "deadlineusers"
@@ -27,21 +28,21 @@ def is_deadline_user(core: Core, who: Identity) -> bool:
     return who.user in entries or f"@{who.group}" in entries
 
 
-def check_deadline(core: Core, who: Identity, spec: dict[str, Any]) -> None:
+def check_deadline(core: Core, who: Identity, spec: JobSpec) -> None:
     """A deadline (``-dl``) may be set only by a deadline user."""
-    if spec.get("dl") and not is_deadline_user(core, who):
+    if spec.deadline and not is_deadline_user(core, who):
         raise PermissionDenied(
             f'job rejected: the user "{who.user}" is no deadline initiation user'
         )
 
 
-def check_checkpointing(spec: dict[str, Any]) -> None:
+def check_checkpointing(spec: JobSpec) -> None:
     """``-c`` needs a ``-ckpt`` environment, and ``-ckpt`` with ``-c n`` is a contradiction."""
-    occasion = spec.get("c_occasion")
-    if spec.get("ckpt"):
+    occasion = spec.ckpt_occasion
+    if spec.ckpt:
         if occasion == "n":
             raise InvalidRequest('job rejected: checkpointing with "-c n" requested')
-    elif (occasion and occasion != "n") or spec.get("c_interval"):
+    elif (occasion and occasion != "n") or spec.ckpt_interval:
         raise InvalidRequest(
             "job rejected: checkpointing without checkpointing environment requested"
         )
@@ -74,11 +75,9 @@ def hold_split(core: Core, job: Job, refs: list[str]) -> tuple[list[int], list[s
     return sorted(set(blocking)), exited
 
 
-def check_array_holds(
-    core: Core, owner: str, spec: dict[str, Any], array: TaskRange | None
-) -> None:
+def check_array_holds(core: Core, owner: str, spec: JobSpec, array: TaskRange | None) -> None:
     """``-hold_jid_ad``: only for an array job, and only on arrays of the same task range."""
-    refs = [str(ref) for ref in spec.get("hold_jid_ad") or []]
+    refs = list(spec.hold_jid_ad or ())
     if not refs:
         return
     if array is None:

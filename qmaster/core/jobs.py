@@ -1,6 +1,6 @@
 """Jobs and their tasks: the plain data the core keeps, and their spool rows.
 
-A job holds its specification (a JobSpec dict, see ``qmaster.gdi.ops``), who
+A job holds its specification (a :class:`~qmaster.core.jobspec.JobSpec`), who
 submitted it, and its tasks. Pending tasks are kept as ranges of ids
 (:class:`~qmaster.core.taskids.TaskIds`, Grid Engine's range lists); only tasks
 that left pending have a :class:`Task` object, so ``qsub -t 1-1000000`` costs one
@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qmaster.core.errors import InvalidRequest
+from qmaster.core.jobspec import JobSpec
 from qmaster.core.states import TaskState, check_transition
 from qmaster.core.taskids import TaskIds
 from qmaster.model import Identity as Identity  # noqa: PLC0414 (re-exported: its old home)
@@ -137,6 +138,19 @@ class Task:
         )
 
 
+_HOLD_BITS: dict[str, frozenset[str]] = {}
+NO_TASKS: frozenset[int] = frozenset()
+
+
+def hold_bits(letters: str) -> frozenset[str]:
+    """The hold bits of these letters: one shared set per combination, not one per job."""
+    key = "".join(sorted(set(letters)))
+    found = _HOLD_BITS.get(key)
+    if found is None:
+        found = _HOLD_BITS[key] = frozenset(key)
+    return found
+
+
 @dataclass(slots=True)
 class VerifyWait:
     """A job the server JSV answered REJECT_WAIT for, waiting to be verified again."""
@@ -153,7 +167,7 @@ class Job:
     job_id: int
     owner: Identity
     submit_time: float
-    spec: dict[str, Any]
+    spec: JobSpec
     array: TaskRange | None = None
     # the hold bits Grid Engine keeps: "u" user, "o" operator, "s" system (see holds.py)
     hold: frozenset[str] = frozenset()
@@ -161,26 +175,26 @@ class Job:
     tasks: dict[int, Task] = field(default_factory=dict)
     verify_wait: VerifyWait | None = None
     # pending tasks that ran before and were rescheduled (qmod -r): qstat's "Rq"
-    restarted: set[int] = field(default_factory=set)
+    restarted: frozenset[int] = NO_TASKS
     # the scheduler's picture of this spec (a JobRequest without tasks), kept until the
     # spec object is replaced: like Grid Engine's job category, worked out once per job
-    request_memo: tuple[dict[str, Any], Any] | None = field(default=None, repr=False, compare=False)
+    request_memo: tuple[JobSpec, Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def name(self) -> str:
-        return str(self.spec.get("N") or "")
+        return self.spec.name or ""
 
     @property
     def priority(self) -> int:
-        return int(self.spec.get("p", 0))
+        return self.spec.priority or 0
 
     @property
     def slots(self) -> int:
-        return int(self.spec.get("pe_min", 1)) if self.spec.get("pe_name") else 1
+        return self.spec.slots
 
     @property
     def hold_jids(self) -> list[str]:
-        return [str(j) for j in self.spec.get("hold_jid", [])]
+        return list(self.spec.hold_jid or ())
 
     def all_task_ids(self) -> range:
         return self.array.ids() if self.array else range(1)
@@ -203,7 +217,7 @@ class Job:
             "job_id": self.job_id,
             "owner": [o.uid, o.gid, o.user, o.group, o.host],
             "submit_time": self.submit_time,
-            "spec": self.spec,
+            "spec": self.spec.to_dict(),
             "array": [self.array.first, self.array.last, self.array.step] if self.array else None,
             "hold": "".join(sorted(self.hold)),
             "verify_wait": (
@@ -222,11 +236,11 @@ class Job:
             job_id=row["job_id"],
             owner=Identity(uid, gid, user, group, host),
             submit_time=row["submit_time"],
-            spec=row["spec"],
+            spec=JobSpec.from_dict(row["spec"]),
             array=TaskRange(*arr) if arr else None,
-            hold=frozenset(row.get("hold", "u" if row.get("user_hold") else "")),
+            hold=hold_bits(row.get("hold", "u" if row.get("user_hold") else "")),
             verify_wait=VerifyWait(*row["verify_wait"]) if row.get("verify_wait") else None,
-            restarted=set(row.get("restarted") or ()),
+            restarted=frozenset(row.get("restarted") or ()) or NO_TASKS,
         )
         job.tasks = {t.task_id: t for t in tasks}
         job.pending = job.derived_pending()

@@ -25,20 +25,21 @@ asks the JSV again (a ``VerifyJob`` without a waiting request).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from qmaster.core.control import handle_alter, select_jobs
 from qmaster.core.effects import VerifyJob
 from qmaster.core.errors import CoreError
 from qmaster.core.jobs import Job
+from qmaster.core.jobspec import JobSpec
 from qmaster.core.jsvrules import disallowed_changes, refused_text, with_verify
 from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.registry import HOOKS, Timer, handler
-from qmaster.core.specs import altered_spec, full_resource_names
+from qmaster.core.specs import altered_spec, with_full_names
 from qmaster.core.stimuli import Alter, JsvVerdict, Submit
 from qmaster.core.submit import handle_submit
 from qmaster.core.verdicts import REVERIFY, corrected, late_verdict
+from qmaster.jsv.wirespec import full_resource_names
 from qmaster.model import Answer, Status, error
 
 ACCEPTED = ("ACCEPT", "CORRECT")
@@ -53,7 +54,7 @@ class Slot:
     answers: list[Answer] | None = None
     ref: str | None = None
     job_id: int | None = None
-    spec: dict[str, Any] | None = None
+    spec: JobSpec | None = None
     """The job as it would be (for qalter, changed), before the JSV's verdict."""
     verdict: JsvVerdict | None = None
 
@@ -80,7 +81,7 @@ def route_submit(core: Core, args: Submit, now: float, out: Outcome) -> None:
     if not jsv_set(core):
         handle_submit(core, args, now, out)
         return
-    spec = full_resource_names(dict(args.job), core.config.complexes)
+    spec = with_full_names(args.job, core.config.complexes)
     job_id = core.allocate_job_id() if args.verify not in ("v", "p") else None
     _ask(core, Waiting(args, [Slot(job_id=job_id, spec=spec)]), now, out)
 
@@ -141,7 +142,7 @@ def _ask(core: Core, waiting: Waiting, now: float, out: Outcome) -> None:
         if slot.spec is not None:
             token = verifications.new_id()
             verifications.tokens[token] = (request, index)
-            spec = with_verify(slot.spec, verify)
+            spec = with_verify(slot.spec.to_dict(), verify)
             out.emit(VerifyJob(token, slot.job_id, who, spec, verify, request))
     verifications.requests[request] = waiting
     out.answered = False
@@ -215,9 +216,11 @@ def _alter(core: Core, args: Alter, slot: Slot, now: float, out: Outcome) -> Non
         return
     new, verify = corrected(spec, verdict, args.verify)
     job = core.jobs.get(slot.job_id)
-    current = job.spec if job is not None else {}
+    before = job.spec.to_dict() if job is not None else {}
     diff = {
-        k: v for k, v in new.items() if v is not None and (current.get(k) != v or k in args.job)
+        k: v
+        for k, v in new.to_dict().items()
+        if v is not None and (before.get(k) != v or k in args.job)
     }
     one = Alter(args.identity, [slot.ref], diff, verify, args.hold)
     handle_alter(core, one, now, out)
@@ -235,7 +238,7 @@ def _reverify(core: Core, timer: Timer, now: float, out: Outcome) -> None:
         return
     token = core.verifications.new_id()
     core.verifications.tokens[token] = (None, job.job_id)
-    out.emit(VerifyJob(token, job.job_id, job.owner, dict(job.spec), "n", None))
+    out.emit(VerifyJob(token, job.job_id, job.owner, job.spec.to_dict(), "n", None))
 
 
 def check_questions(core: Core, waiting: set[int]) -> list[str]:

@@ -16,6 +16,7 @@ from qmaster.core.effects import KillTask, StartTask
 from qmaster.core.holds import start_time
 from qmaster.core.job_filter import remember_finished
 from qmaster.core.jobs import Job, Task
+from qmaster.core.jobspec import lookup
 from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.pendingindex import PassReasons, pass_view
@@ -39,7 +40,7 @@ START_TIME = "start_time"  # the timer of a job's -a start time
 
 def simulated_runtime(job: Job, default: float) -> float:
     """The job's first argument when it is a number, else ``default``."""
-    args = job.spec.get("CMDARGS") or []
+    args = job.spec.args or ()
     if args:
         try:
             value = float(args[0])
@@ -52,7 +53,7 @@ def simulated_runtime(job: Job, default: float) -> float:
 
 def _limit(job: Job, core: Core, task: Task, name: str) -> float | None:
     values: list[float] = []
-    requested = (job.spec.get("l_hard") or {}).get(name)
+    requested = job.spec.resource(name)
     if requested is not None:
         values.append(parse_time(str(requested)))
     for qi_name, _ in task.assignment[:1]:
@@ -68,7 +69,7 @@ def end_of_run(core: Core, job: Job, task: Task) -> tuple[float, int, int]:
     """When the running task ends, its exit status and accounting(5)'s ``failed``."""
     assert task.start_time is not None
     runtime = simulated_runtime(job, core.settings.default_runtime)
-    status = int((job.spec.get("v") or {}).get(EXIT_STATUS_VAR, 0) or 0)
+    status = int(lookup(job.spec.env, EXIT_STATUS_VAR) or 0)
     end, exit_status, failed = task.start_time + runtime, status, 0
     s_rt = _limit(job, core, task, "s_rt")
     h_rt = ar_runtime_limit(core, job, task.start_time, _limit(job, core, task, "h_rt"))
@@ -172,7 +173,7 @@ def register_deletion(core: Core, job: Job, task: Task, why: str, now: float, ou
 def notify_delay(core: Core, job: Job, task: Task) -> float:
     """Seconds between SIGUSR2 and SIGKILL for a running ``-notify`` job (else 0)."""
     qi = core.queue_instance(task.queue) if task.queue else None
-    if not job.spec.get("notify") or task.start_time is None or qi is None:
+    if not job.spec.notify or task.start_time is None or qi is None:
         return 0.0
     try:
         return parse_time(qi.attrs.get("notify", "0"))
@@ -237,7 +238,7 @@ def planned_end(core: Core, job: Job, task: Task) -> tuple[float, int, int]:
 
 def start(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
     """The simulated execd starts the task, or puts it into error state."""
-    workdir = job.spec.get("wd") or job.spec.get("cwd")
+    workdir = job.spec.wd or job.spec.cwd
     if workdir and not core.directory_exists(str(workdir)):
         _release(core, job, task)
         core.mark_changed(now)
@@ -283,7 +284,7 @@ def finish(
     task.exit_status = exit_status
     if was_running:
         task.failed = failed
-        ar = core.ars.get(int(job.spec.get("ar") or 0))
+        ar = core.ars.get(job.spec.ar or 0)
         ar_time = int(ar.submission_time) if ar else 0
         record = reports.acct(job, task, now, ar_submission_time=ar_time, granted_pe=pe)
         out.reports.append(record)
@@ -306,7 +307,7 @@ def finish(
         remove_job(core, job, out)
     else:
         core.spool_task(out, job, task)
-    if job.spec.get("ar") and HOOKS.job_left is not None:
+    if job.spec.ar and HOOKS.job_left is not None:
         HOOKS.job_left(core, job, now, out)
 
 
@@ -315,7 +316,7 @@ def granted_pe(core: Core, job: Job, task: Task) -> str:
     for kind, name, _, _ in core.booked.by_task.get((job.job_id, task.task_id), ()):
         if kind == "pe":
             return name
-    return str(job.spec.get("pe_name") or reports.NONE)
+    return str(job.spec.pe_name or reports.NONE)
 
 
 def finish_pending(core: Core, job: Job, task_id: int, now: float, out: Outcome) -> None:

@@ -84,13 +84,13 @@ class JobListing:
             and not job.tasks
             and not job.restarted
             and job.pending
-            and not spec.get("hold_jid_ad")
+            and not spec.hold_jid_ad
         ):
             if not self._pending:
                 return []
             if job.verify_wait is not None:
                 state = "vqw"  # as pending_state
-            elif job.hold or (spec.get("hold_jid") and held_by_jid(self.core, job)):
+            elif job.hold or (spec.hold_jid and held_by_jid(self.core, job)):
                 state = "hqw"
             else:
                 state = "qw"

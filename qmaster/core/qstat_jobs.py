@@ -23,6 +23,7 @@ from qmaster.complexes.values import ValueParseError, parse_double
 from qmaster.core.job_detail import predecessors, usage
 from qmaster.core.job_priority import deadline_epoch
 from qmaster.core.jobs import Job
+from qmaster.core.jobspec import as_map
 from qmaster.core.states import ACTIVE
 from schedd.priority import Priority
 
@@ -44,10 +45,10 @@ def priority_columns(job: Job, prio: Priority, columns: list[str]) -> dict[str, 
         out["ntckts"] = round(prio.ntckts, 5)
     if "urg" in columns:
         out.update(urg=prio.urg, rrcontr=prio.rrcontr, wtcontr=prio.wtcontr)
-        out.update(dlcontr=prio.dlcontr, deadline=deadline_epoch(job.spec.get("dl")))
+        out.update(dlcontr=prio.dlcontr, deadline=deadline_epoch(job.spec.deadline))
     if "ext" in columns:
-        tickets = _tickets(job.spec.get("ot"))
-        out.update(project=job.spec.get("P") or None, department=DEPARTMENT)
+        tickets = _tickets(job.spec.override_tickets)
+        out.update(project=job.spec.project or None, department=DEPARTMENT)
         out.update(tickets=tickets, override_tickets=tickets, otickets=tickets)
         out.update(ftickets=0, stickets=0, share=0.0)
     return out
@@ -90,7 +91,7 @@ def _contribution(table: ComplexTable, name: str, text: str, slots: int) -> floa
 def _defaults(core: Core, job: Job, queue: str | None) -> list[dict[str, str]]:
     """Consumables with a non-zero default the job does not request, managed where it runs."""
     table = core.config.complexes
-    asked = {table[n].name for n in (job.spec.get("l_hard") or {}) if n in table}
+    asked = {table[n].name for n in as_map(job.spec.hard_resources) if n in table}
     places: list[dict[str, str]] = []
     glob = core.config.exechost("global")
     if glob is not None:
@@ -128,30 +129,30 @@ def requirements(core: Core, job: Job, row: dict[str, Any]) -> dict[str, Any]:
     queue = row.get("queue")
     hard = [
         {"name": str(n), "value": str(v), "contribution": _contribution(table, n, v, job.slots)}
-        for n, v in (spec.get("l_hard") or {}).items()
+        for n, v in (spec.hard_resources or ())
     ]
     granted = None
-    if queue and spec.get("pe_name"):
-        granted = {"name": spec["pe_name"], "slots": _granted_slots(job, row)}
+    if queue and spec.pe_name:
+        granted = {"name": spec.pe_name, "slots": _granted_slots(job, row)}
     pe = None
-    if spec.get("pe_name"):
-        pe = {"name": spec["pe_name"], "min": int(spec.get("pe_min", 1))}
-        pe["max"] = int(spec.get("pe_max", pe["min"]))
+    if spec.pe_name:
+        pe = {"name": spec.pe_name, "min": spec.pe_min or 1}
+        pe["max"] = spec.pe_max or pe["min"]
     return {
         "full_name": job.name,
         "master_queue": queue,
         "requested_pe": pe,
         "granted_pe": granted,
-        "checkpoint": spec.get("ckpt") or None,
+        "checkpoint": spec.ckpt or None,
         "hard_resources": hard,
         "default_requests": _defaults(core, job, queue),
         "soft_resources": [
-            {"name": str(n), "value": str(v)} for n, v in (spec.get("l_soft") or {}).items()
+            {"name": str(n), "value": str(v)} for n, v in (spec.soft_resources or ())
         ],
-        "hard_queues": [str(q) for q in spec.get("q_hard") or ()],
-        "soft_queues": [str(q) for q in spec.get("q_soft") or ()],
-        "master_queues": [str(q) for q in spec.get("masterq") or ()],
-        "predecessors_requested": [str(j) for j in spec.get("hold_jid") or ()],
+        "hard_queues": [str(q) for q in spec.hard_queues or ()],
+        "soft_queues": [str(q) for q in spec.soft_queues or ()],
+        "master_queues": [str(q) for q in spec.master_queues or ()],
+        "predecessors_requested": [str(j) for j in spec.hold_jid or ()],
         "predecessors": predecessors(core, job),
-        "ad_predecessors_requested": [str(j) for j in spec.get("hold_jid_ad") or ()],
+        "ad_predecessors_requested": [str(j) for j in spec.hold_jid_ad or ()],
     }

@@ -162,7 +162,7 @@ def shown_instances(core: Core, names: set[str]) -> Shown:
 
 def _hard_requests(core: Core, job: Job) -> list[tuple[str, str]]:
     table = core.config.complexes
-    pairs = (job.spec.get("l_hard") or {}).items()
+    pairs = job.spec.hard_resources or ()
     return [(table[str(n)].name, str(v)) for n, v in pairs if str(n) in table]
 
 
@@ -170,8 +170,8 @@ def _pending_may_go(core: Core, job: Job, shown: Shown) -> bool:
     """Whether a pending job could in principle go to one of the shown instances: its
     hard queue requests, its parallel environment and the non-mutable values its hard
     resource requests ask for admit one of them."""
-    hard = [str(q) for q in job.spec.get("q_hard") or ()]
-    pe = str(job.spec.get("pe_name") or "")
+    hard = [str(q) for q in job.spec.hard_queues or ()]
+    pe = str(job.spec.pe_name or "")
     requests = _hard_requests(core, job)
     groups = core.config.state.groups_of
     for qi in shown.instances:
@@ -209,7 +209,7 @@ def keep_rows(
 def per_queue(job: Job, rows: list[dict[str, Any]], args: JobList) -> list[dict[str, Any]]:
     """``-f`` (without ``-g t``): a running row in each queue of its task, with the slots
     it holds there, as Grid Engine lists a parallel job under every queue it uses."""
-    if not args.full or "t" in args.group or not job.spec.get("pe_name"):
+    if not args.full or "t" in args.group or not job.spec.pe_name:
         return rows
     out: list[dict[str, Any]] = []
     for row in rows:
@@ -232,7 +232,7 @@ def _task_of(job: Job, row: dict[str, Any]) -> Any:
 
 def _first_task_free(core: Core, job: Job) -> bool:
     """A PE with ``job_is_first_task FALSE``: the master task holds no slot of its own."""
-    pe = core.config.pes.get(str(job.spec.get("pe_name") or ""))
+    pe = core.config.pes.get(str(job.spec.pe_name or ""))
     return pe is not None and pe.attrs.get("job_is_first_task", "TRUE").upper() == "FALSE"
 
 

@@ -64,7 +64,12 @@ class Priors:
 
     def _signature(self, job: Job) -> Signature:
         spec = job.spec
-        return (spec.get("p", 0), resource_urgency(self._core, job), spec.get("ot"), spec.get("dl"))
+        return (
+            spec.priority or 0,
+            resource_urgency(self._core, job),
+            spec.override_tickets,
+            spec.deadline,
+        )
 
     def _shared_input(self, job: Job) -> PriorityInput:
         key = self._signature(job)

@@ -6,7 +6,10 @@ The core calls these; the driver hands the records to the event files and to
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from qmaster.core.jobs import Job, Task
+from qmaster.core.jobspec import Pairs
 from qmaster.events.records import Acct, JobLog, NewJob
 
 NONE = "NONE"
@@ -18,20 +21,20 @@ def _common(job: Job) -> dict[str, object]:
         "job_name": job.name,
         "owner": job.owner.user,
         "group": job.owner.group,
-        "project": str(job.spec.get("P") or NONE),
+        "project": str(job.spec.project or NONE),
         "department": "defaultdepartment",
-        "account": str(job.spec.get("A") or "sge"),
+        "account": str(job.spec.account or "sge"),
         # reporting(5) carries the stored priority, which Grid Engine keeps as 1024 + -p
         "priority": job.priority + 1024,
     }
 
 
-def _sorted_list(option: str, items: list[str]) -> str:
+def _sorted_list(option: str, items: Iterable[str]) -> str:
     return f"{option} " + ",".join(sorted(items))
 
 
-def _resources(option: str, requests: dict[str, str]) -> str:
-    return f"{option} " + ",".join(f"{k}={requests[k]}" for k in sorted(requests))
+def _resources(option: str, requests: Pairs) -> str:
+    return f"{option} " + ",".join(f"{k}={v}" for k, v in sorted(requests))
 
 
 def category(job: Job) -> str:
@@ -43,24 +46,25 @@ def category(job: Job) -> str:
     """
     spec = job.spec
     parts = []
-    if spec.get("q_hard"):
-        parts.append(_sorted_list("-q", spec["q_hard"]))
-    if spec.get("masterq"):
-        parts.append(_sorted_list("-masterq", spec["masterq"]))
-    if spec.get("l_hard"):
-        parts.append(_resources("-l", spec["l_hard"]))
-    if spec.get("l_soft"):
-        parts.append(_resources("-soft -l", spec["l_soft"]))
-    if spec.get("pe_name"):
-        low, high = spec.get("pe_min", 1), spec.get("pe_max", spec.get("pe_min", 1))
+    if spec.hard_queues:
+        parts.append(_sorted_list("-q", spec.hard_queues))
+    if spec.master_queues:
+        parts.append(_sorted_list("-masterq", spec.master_queues))
+    if spec.hard_resources:
+        parts.append(_resources("-l", spec.hard_resources))
+    if spec.soft_resources:
+        parts.append(_resources("-soft -l", spec.soft_resources))
+    if spec.pe_name:
+        low = spec.pe_min or 1
+        high = spec.pe_max or low
         span = f"{low}-{high}" if high != low else f"{low}"
-        parts.append(f"-pe {spec['pe_name']} {span}")
-    if spec.get("ckpt"):
-        parts.append(f"-ckpt {spec['ckpt']}")
-    if spec.get("now"):
+        parts.append(f"-pe {spec.pe_name} {span}")
+    if spec.ckpt:
+        parts.append(f"-ckpt {spec.ckpt}")
+    if spec.immediate:
         parts.append("-I y")
-    if spec.get("ar"):
-        parts.append(f"-ar {spec['ar']}")
+    if spec.ar:
+        parts.append(f"-ar {spec.ar}")
     return " ".join(parts) or NONE
 
 
@@ -119,7 +123,7 @@ def acct(
         owner=job.owner.user,
         job_name=job.name,
         job_number=job.job_id,
-        account=str(job.spec.get("A") or "sge"),
+        account=str(job.spec.account or "sge"),
         priority=job.priority,
         submission_time=int(job.submit_time),
         start_time=start,
@@ -127,11 +131,11 @@ def acct(
         failed=task.failed,
         exit_status=task.exit_status,
         ru_wallclock=max(0, end - start) if start else 0,
-        project=str(job.spec.get("P") or NONE),
+        project=str(job.spec.project or NONE),
         granted_pe=granted_pe,
         slots=task.slots or job.slots,
         task_number=task.task_id,
-        arid=int(job.spec.get("ar") or 0),
+        arid=(job.spec.ar or 0),
         category=category(job),
         ar_submission_time=ar_submission_time,
     )

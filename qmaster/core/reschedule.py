@@ -34,7 +34,7 @@ def _what(job: Job, task: Task) -> str:
 def refusal(core: Core, job: Job, task: Task) -> str | None:
     """Why the task may not be rescheduled without ``-f`` (Grid Engine's words), or None."""
     what = _what(job, task)
-    rerun = job.spec.get("r")
+    rerun = job.spec.rerun
     if rerun is False:
         return f"The {what} is not restartable"
     qi = core.queue_instance(task.queue or "")
@@ -65,9 +65,9 @@ def reschedule_task(
         reports.job_log(job, task.task_id, "restart", "qw", now, host=host, message=RESCHEDULED)
     )
     back_to_pending(job, task, out)
-    job.restarted.add(task.task_id)
+    job.restarted = job.restarted | {task.task_id}
     core.spool_job(out, job)
-    if job.spec.get("ar"):
+    if job.spec.ar:
         job_left(core, job, now, out)
     text = f"{'Forced' if force else 'Pushed'} rescheduling of {what} on host {host}"
     return [warning(text, Status.ESEMANTIC)]  # Grid Engine's quality and status
@@ -77,7 +77,7 @@ def _account(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None
     """The run that ends here is accounted (failed 25, as the execd's report of a rerun)."""
     if task.start_time is None:
         return
-    ar = core.ars.get(int(job.spec.get("ar") or 0))
+    ar = core.ars.get(job.spec.ar or 0)
     ran = Task(task.task_id, task.state, task.assignment, task.dispatch_time, task.start_time)
     ran.end_time, ran.failed = now, FAILED_RESCHEDULED
     pe = granted_pe(core, job, task)

@@ -19,8 +19,7 @@ from qmaster.complexes.table import ComplexEntry, ComplexTable
 from qmaster.complexes.types import Requestable, ValueType
 from qmaster.complexes.values import INFINITY, ValueParseError
 from qmaster.core.errors import InvalidRequest, PermissionDenied
-
-REQUEST_KEYS = ("l_hard", "l_soft")
+from qmaster.core.jobspec import JobSpec, Pairs
 
 # the characters Grid Engine's QSUB_TABLE refuses in an account string (verify_str_key)
 _QSUB_TABLE = (
@@ -72,16 +71,26 @@ def normalise_requests(table: ComplexTable, requests: Mapping[str, Any]) -> dict
     return stored
 
 
-def normalise_spec_requests(table: ComplexTable, spec: dict[str, Any]) -> None:
-    """Replace the spec's ``l_hard``/``l_soft`` by their stored form (new dicts)."""
-    for key in REQUEST_KEYS:
-        if spec.get(key):
-            spec[key] = normalise_requests(table, spec[key])
+def normalise_spec_requests(table: ComplexTable, spec: JobSpec) -> JobSpec:
+    """The spec with its ``l_hard``/``l_soft`` in their stored form."""
+    hard = _normalised(table, spec.hard_resources)
+    soft = _normalised(table, spec.soft_resources)
+    if hard is spec.hard_resources and soft is spec.soft_resources:
+        return spec
+    return spec.changed(hard_resources=hard, soft_resources=soft)
 
 
-def check_account(spec: Mapping[str, Any]) -> None:
+def _normalised(table: ComplexTable, pairs: Pairs | None) -> Pairs | None:
+    """The pairs normalised, or the same object when nothing changes."""
+    if not pairs:
+        return pairs
+    stored = tuple(normalise_requests(table, dict(pairs)).items())
+    return pairs if stored == pairs else stored
+
+
+def check_account(spec: JobSpec) -> None:
     """``-A``: Grid Engine refuses the characters of its QSUB_TABLE in an account string."""
-    account = spec.get("A")
+    account = spec.account
     if not account:
         return
     for char, word in _QSUB_TABLE:
@@ -90,9 +99,9 @@ def check_account(spec: Mapping[str, Any]) -> None:
             raise InvalidRequest(f"{word}{shown} not allowed in objectname")
 
 
-def check_priority(spec: Mapping[str, Any], *, operator: bool) -> None:
+def check_priority(spec: JobSpec, *, operator: bool) -> None:
     """``-p`` above 0 is for operators and managers only (Grid Engine's rule)."""
-    if int(spec.get("p") or 0) > 0 and not operator:
+    if (spec.priority or 0) > 0 and not operator:
         raise PermissionDenied(
             "job rejected: positive submission priority requires operator privileges"
         )

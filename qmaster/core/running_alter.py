@@ -17,6 +17,7 @@ from qmaster.complexes.table import ComplexTable
 from qmaster.complexes.types import Consumable
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.jobs import Job
+from qmaster.core.jobspec import JobSpec, as_map
 from qmaster.core.states import TaskState
 
 _RUNNING = (TaskState.TRANSFERRING, TaskState.RUNNING)
@@ -29,7 +30,7 @@ def is_running(job: Job) -> bool:
 
 
 def check_running_change(
-    table: ComplexTable, job: Job, changes: Mapping[str, Any], new: Mapping[str, Any]
+    table: ComplexTable, job: Job, changes: Mapping[str, Any], new: JobSpec
 ) -> None:
     """Refuse what Grid Engine refuses to change while the job runs."""
     if not is_running(job):
@@ -37,7 +38,8 @@ def check_running_change(
     if any(key in changes for key in _NOT_WHILE_RUNNING):
         raise InvalidRequest(f"job {job.job_id} can't modify running jobs")
     if "l_hard" in changes:
-        _check_consumables(table, job.spec.get("l_hard") or {}, new.get("l_hard") or {})
+        old_hard, new_hard = as_map(job.spec.hard_resources), as_map(new.hard_resources)
+        _check_consumables(table, old_hard, new_hard)
 
 
 def _consumables(table: ComplexTable, requests: Mapping[str, Any]) -> dict[str, float | str]:

@@ -59,9 +59,9 @@ def request_memo(job: Job) -> RequestMemo:
     memo = RequestMemo(
         with_category(_request(job)),
         start_time(job),
-        bool(spec.get("ar")),
-        bool(spec.get("hold_jid")),
-        bool(spec.get("hold_jid_ad")),
+        bool(spec.ar),
+        bool(spec.hold_jid),
+        bool(spec.hold_jid_ad),
     )
     job.request_memo = (spec, memo)
     return memo
@@ -103,7 +103,7 @@ def _limited(core: Core, job: Job, request: JobRequest, maxujobs: int) -> JobReq
     """The request with its running tasks and concurrency cap, where a limit needs them."""
     cap: int | None = None
     if job.array:
-        caps = [core.config.global_conf.max_aj_instances, int(job.spec.get("tc") or 0)]
+        caps = [core.config.global_conf.max_aj_instances, (job.spec.task_concurrency or 0)]
         cap = min((c for c in caps if c > 0), default=None)
     if cap is None and not maxujobs:
         return request
@@ -121,7 +121,7 @@ def running_jobs_per_user(core: Core) -> dict[str, int]:
 
 def _request(job: Job) -> JobRequest:
     spec = job.spec
-    hard = {str(k): str(v) for k, v in (spec.get("l_hard") or {}).items()}
+    hard = {str(k): str(v) for k, v in (spec.hard_resources or ())}
     h_rt = hard.get("h_rt")
     return JobRequest(
         job_id=job.job_id,
@@ -131,16 +131,16 @@ def _request(job: Job) -> JobRequest:
         group=job.owner.group,
         task_ids=(),
         slots=job.slots,
-        pe_name=spec.get("pe_name"),
-        pe_min=int(spec.get("pe_min") or 1),
-        pe_max=int(spec.get("pe_max") or spec.get("pe_min") or 1),
-        hard_queues=tuple(spec.get("q_hard") or ()),
-        soft_queues=tuple(spec.get("q_soft") or ()),
+        pe_name=spec.pe_name,
+        pe_min=int(spec.pe_min or 1),
+        pe_max=int(spec.pe_max or spec.pe_min or 1),
+        hard_queues=tuple(spec.hard_queues or ()),
+        soft_queues=tuple(spec.soft_queues or ()),
         hard_resources=hard,
-        soft_resources={str(k): str(v) for k, v in (spec.get("l_soft") or {}).items()},
-        master_queues=tuple(spec.get("masterq") or ()),
-        reserve=bool(spec.get("R")),
+        soft_resources={str(k): str(v) for k, v in (spec.soft_resources or ())},
+        master_queues=tuple(spec.master_queues or ()),
+        reserve=bool(spec.reserve),
         runtime_limit=parse_time(h_rt) if h_rt is not None else None,
-        deadline=deadline_epoch(spec.get("dl")),
-        project=str(spec["P"]) if spec.get("P") else None,
+        deadline=deadline_epoch(spec.deadline),
+        project=str(spec.project) if spec.project else None,
     )

@@ -46,7 +46,7 @@ def scratch_view(core: Core, now: float, *, kept_requests: bool = False) -> View
     maxujobs = core.config.sched_conf.maxujobs
     jobs: list[JobRequest] = []
     for job in core.jobs.values():
-        if job.pending and not job.spec.get("ar"):
+        if job.pending and not job.spec.ar:
             tasks = dispatchable_tasks(core, job, now)
             if tasks:
                 base = request_memo(job).base if kept_requests else fresh_request(job)
@@ -123,7 +123,7 @@ def _memos(core: Core) -> list[str]:
         want = fresh_request(job)
         if memo.base != want or memo.base.category != want.category:
             out.append(f"job {job.job_id}: kept request differs from its specification")
-        if memo.start != start_time(job) or memo.in_ar != bool(job.spec.get("ar")):
+        if memo.start != start_time(job) or memo.in_ar != bool(job.spec.ar):
             out.append(f"job {job.job_id}: kept start time or AR differs")
         if memo.request is not None and memo.request.task_ids is not memo.tasks:
             out.append(f"job {job.job_id}: kept request names other tasks than it was made for")

@@ -15,32 +15,54 @@ from typing import Any
 
 from qmaster.complexes.table import ComplexTable
 from qmaster.core.errors import InvalidRequest
-from qmaster.gdi.specvalues import check_spec
+from qmaster.core.jobspec import BINDING_ATTRS, BY_KEY, JobSpec, Pairs, as_map
+from qmaster.gdi.binding import BINDING_INTS
+from qmaster.gdi.specvalues import PARSERS, check_spec
 from qmaster.gdi.values import ValueRefused
 
+#: What :func:`check_spec` reads: the values it parses, the ranges it checks as a whole,
+#: the PE it completes and the binding keys it checks together.
+CHECKED_KEYS = (
+    *(key for key in PARSERS if key in BY_KEY),
+    "pe_name",
+    "binding_type",
+    "binding_strategy",
+    *sorted(BINDING_INTS),
+)
 
-def checked_spec(spec: dict[str, Any], now: float, *, complete: bool = True) -> dict[str, Any]:
-    """``spec`` checked (and completed); raises InvalidRequest with Grid Engine's text."""
+
+def checked_spec(spec: JobSpec, now: float, *, complete: bool = True) -> JobSpec:
+    """``spec`` checked (and completed); raises InvalidRequest with Grid Engine's text.
+
+    Only the values the check reads are put in dict form, and only those it
+    changed are replaced. Of several bad values, the first in the order of
+    ``qmaster.gdi.ops`` is refused.
+    """
     year = time.localtime(now).tm_year  # a conversion of the given time, not a clock read
+    given = spec.select(CHECKED_KEYS)
     try:
-        return check_spec(spec, year, complete=complete)
+        checked = check_spec(given, year, complete=complete)
     except ValueRefused as exc:
         raise InvalidRequest(exc.message) from None
+    changes = {k: checked.get(k) for k in {*given, *checked} if given.get(k) != checked.get(k)}
+    return spec.with_dict_changes(changes) if changes else spec
 
 
-def full_resource_names(spec: dict[str, Any], complexes: ComplexTable) -> dict[str, Any]:
-    """``spec`` with ``-l`` shortcuts replaced by the complex names (``a=x`` -> ``arch=x``).
+def with_full_names(spec: JobSpec, complexes: ComplexTable) -> JobSpec:
+    """``spec`` with ``-l`` shortcuts replaced by the complex names (see ``qmaster.jsv.wirespec``)."""
+    hard = _full_names(spec.hard_resources, complexes)
+    soft = _full_names(spec.soft_resources, complexes)
+    if hard is spec.hard_resources and soft is spec.soft_resources:
+        return spec
+    return spec.changed(hard_resources=hard, soft_resources=soft)
 
-    The qmaster resolves shortcuts as Grid Engine does, before the server JSV
-    sees the job, so a JSV's change of ``arch`` replaces what was asked as ``a``.
-    Names it does not know are left as they are (the submit check refuses them).
-    """
-    out = dict(spec)
-    for key in ("l_hard", "l_soft"):
-        requests = spec.get(key)
-        if requests:
-            out[key] = {_full_name(str(name), complexes): v for name, v in requests.items()}
-    return out
+
+def _full_names(pairs: Pairs | None, complexes: ComplexTable) -> Pairs | None:
+    """The pairs with full names, or the same object when no name changes."""
+    if not pairs:
+        return pairs
+    named = tuple((_full_name(name, complexes), value) for name, value in pairs)
+    return pairs if named == pairs else named
 
 
 def _full_name(name: str, complexes: ComplexTable) -> str:
@@ -61,16 +83,16 @@ def apply_context_ops(context: Mapping[str, str], ops: Iterable[Sequence[str]]) 
     return result
 
 
-def altered_spec(spec: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
-    """A job's specification with qalter's ``changes``.
+def altered_spec(spec: JobSpec, changes: Mapping[str, Any]) -> JobSpec:
+    """A job's specification with qalter's ``changes`` (JSV-keyed, as they came).
 
     The context operations are applied to the job's own context, and a new
     ``-binding`` replaces every ``binding_*`` key of the old one.
     """
-    new = {**spec, **changes}
-    ops = new.pop("context_ops", None)
+    given = dict(changes)
+    ops = given.pop("context_ops", None)
     if ops is not None:
-        new["ac"] = apply_context_ops(spec.get("ac") or {}, ops)
-    if any(key.startswith("binding_") for key in changes):
-        new = {k: v for k, v in new.items() if not k.startswith("binding_") or k in changes}
-    return new
+        given["ac"] = apply_context_ops(as_map(spec.context), ops)
+    if any(key.startswith("binding_") for key in given):
+        spec = spec.changed(**dict.fromkeys(BINDING_ATTRS))
+    return spec.with_dict_changes(given)

@@ -4,8 +4,10 @@ A driver (the daemon, the simulator, a test) turns what it sees into one of
 these and hands it to :meth:`Core.handle <qmaster.core.machine.Core.handle>`
 with the current time. A client's request carries the caller's
 :class:`~qmaster.model.Identity`, as the kernel told the daemon; the daemon
-converts the wire's messages in :mod:`qmaster.stimuli_wire`. Job
-specifications are dicts keyed by the JSV parameter names of qsub(1).
+converts the wire's messages in :mod:`qmaster.stimuli_wire`. A new job's
+specification is a :class:`~qmaster.core.jobspec.JobSpec` (an AR's an
+:class:`~qmaster.core.arspec.ArSpec`), built there once; qalter's changes and a
+JSV's corrected job stay dicts keyed by the JSV parameter names of qsub(1).
 Queries (:class:`Query`) only read: they never make a scheduling pass
 necessary.
 """
@@ -15,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from qmaster.core.arspec import ArSpec
+from qmaster.core.jobspec import JobSpec
 from qmaster.model import Identity
 
 Verify = Literal["n", "e", "w", "v", "p"]
@@ -39,9 +43,9 @@ class Query(Asked):
 
 @dataclass(frozen=True, slots=True)
 class Submit(Asked):
-    """qsub: a new job (``job`` without unset keys) and its ``-w`` mode."""
+    """qsub: a new job and its ``-w`` mode."""
 
-    job: dict[str, Any]
+    job: JobSpec
     verify: Verify = "n"
 
 
@@ -107,9 +111,9 @@ class ConfChange(Asked):
 
 @dataclass(frozen=True, slots=True)
 class ArSubmit(Asked):
-    """qrsub: an advance reservation (``ar`` without unset keys)."""
+    """qrsub: an advance reservation."""
 
-    ar: dict[str, Any]
+    ar: ArSpec
     verify: Literal["e", "v"] = "e"
 
 
@@ -138,12 +142,13 @@ class KillExecd(Asked):
 @dataclass(frozen=True, slots=True)
 class JsvVerdict(Asked):
     """The server JSV's answer to a :class:`~qmaster.core.effects.VerifyJob` of that ``token``:
-    ``spec`` is the job a CORRECT leaves (with parameter ``w``), ``env`` its environment."""
+    ``spec`` is the job a CORRECT leaves (the JSV's environment in it), built at the
+    driver's boundary as any job from the wire is; ``verify`` its parameter ``w``."""
 
     token: int
     state: VerdictState
-    spec: dict[str, Any] | None = None
-    env: dict[str, str] | None = None
+    spec: JobSpec | None = None
+    verify: Verify | None = None
     message: str = ""
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from qmaster.core import immediate, lifecycle, reports
 from qmaster.core.arjobs import check_job as check_job_ar
@@ -19,11 +18,12 @@ from qmaster.core.confrefs import check_ckpt, check_project, check_user, default
 from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
 from qmaster.core.holds import start_time_of
 from qmaster.core.jobchecks import check_array_holds, check_checkpointing, check_deadline
-from qmaster.core.jobs import Identity, Job, TaskRange
+from qmaster.core.jobs import Identity, Job, TaskRange, hold_bits
+from qmaster.core.jobspec import JobSpec
 from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.resources import check_account, check_priority, normalise_spec_requests
-from qmaster.core.specs import checked_spec, full_resource_names
+from qmaster.core.specs import checked_spec, with_full_names
 from qmaster.core.stimuli import Submit
 from qmaster.core.verification import wait_for_verification
 from qmaster.core.view import assemble, job_request
@@ -43,42 +43,43 @@ def check_name(name: str) -> None:
         )
 
 
-def task_range(spec: dict[str, Any]) -> TaskRange | None:
+def task_range(spec: JobSpec) -> TaskRange | None:
     """The array range of a specification, or None for a plain job."""
-    if spec.get("t_min") is None:
+    if spec.task_first is None:
         return None
-    first = int(spec["t_min"])
-    last = int(spec.get("t_max") or first)
-    step = int(spec.get("t_step") or 1)
+    first = spec.task_first
+    last = spec.task_last or first
+    step = spec.task_step or 1
     if last < first:
         raise InvalidRequest("ERROR! invalid task range: the first task id exceeds the last")
     return TaskRange(first, last - (last - first) % step, step)
 
 
-def validate_spec(core: Core, spec: dict[str, Any], who: Identity | None = None) -> None:
-    """References to configuration objects must exist (``who``: the job's owner); requests
-    are stored normalised."""
+def validate_spec(core: Core, spec: JobSpec, who: Identity | None = None) -> JobSpec:
+    """References to configuration objects must exist (``who``: the job's owner); the spec
+    to store: requests normalised, the owner's default project filled in."""
     check_ckpt(core.config, spec)
     if who is not None:
         check_user(core.config, who)
-        default_project(core.config, spec, who)
+        spec = default_project(core.config, spec, who)
         check_project(core.config, spec, who)
-    pe = spec.get("pe_name")
+    pe = spec.pe_name
     if pe and not any(re.fullmatch(_glob(str(pe)), name) for name in core.config.pes):
         raise NoSuchObject(
             f'job rejected: the requested parallel environment "{pe}" does not exist'
         )
-    pmin, pmax = spec.get("pe_min"), spec.get("pe_max")
-    if pmin is not None and pmax is not None and int(pmax) < int(pmin):
+    pmin, pmax = spec.pe_min, spec.pe_max
+    if pmin is not None and pmax is not None and pmax < pmin:
         raise InvalidRequest("ERROR! invalid slot range: the minimum exceeds the maximum")
-    normalise_spec_requests(core.config.complexes, spec)
+    spec = normalise_spec_requests(core.config.complexes, spec)
     check_account(spec)
     check_checkpointing(spec)
     cqueues = core.config.cqueues
-    for pattern in [*(spec.get("q_hard") or []), *(spec.get("masterq") or [])]:
-        cq = str(pattern).partition("@")[0] or "*"
+    for pattern in [*(spec.hard_queues or ()), *(spec.master_queues or ())]:
+        cq = pattern.partition("@")[0] or "*"
         if not any(re.fullmatch(_glob(cq), name) for name in cqueues):
             raise NoSuchObject(f'job was rejected because job requests unknown queue "{pattern}"')
+    return spec
 
 
 def _glob(pattern: str) -> str:
@@ -145,17 +146,17 @@ def handle_submit(
     which then hands over the ``job_id`` it allocated and, for a job the JSV asked to wait
     (REJECT_WAIT), ``jsv_wait``, the JSV's message.
     """
-    spec = full_resource_names(checked_spec(_normalise(args.job), now), core.config.complexes)
-    check_name(str(spec["N"]))
+    spec = with_full_names(checked_spec(_normalise(args.job), now), core.config.complexes)
+    check_name(spec.name or "")
     array = task_range(spec)
-    validate_spec(core, spec, args.identity)
+    spec = validate_spec(core, spec, args.identity)
     start_time_of(spec)
     check_deadline(core, args.identity, spec)
     check_priority(spec, operator=core.is_operator(args.identity))
     check_array_holds(core, args.identity.user, spec, array)
     check_job_ar(core, args.identity, spec, now)
     job = Job(
-        0, args.identity, now, spec, array=array, hold=frozenset("u" if spec.get("h") else "")
+        0, args.identity, now, spec, array=array, hold=hold_bits("u" if spec.user_hold else "")
     )
     n_tasks = (array.last - array.first) // array.step + 1 if array else 1
     if args.verify in ("v", "p"):
@@ -178,7 +179,7 @@ def handle_submit(
     out.reports.append(reports.job_log(job, -1 if array else 0, "pending", "qw", now))
     out.answers.append(ok(submitted_text(job)))
     out.data = {"job_id": job.job_id, "name": job.name, "tasks": str(array) if array else None}
-    if spec.get("now") and job.verify_wait is None:
+    if spec.immediate and job.verify_wait is None:
         out.data["immediate"] = immediate.decide(core, job, now, out)
     flush = core.config.sched_conf.flush_submit_sec
     if flush > 0:
@@ -186,9 +187,8 @@ def handle_submit(
     lifecycle.watch_start_time(core, job, now)
 
 
-def _normalise(spec: dict[str, Any]) -> dict[str, Any]:
-    data = dict(spec)
-    data.pop("jsv", None)
-    if not data.get("N"):
-        data["N"] = os.path.basename(str(data["CMDNAME"])) or "STDIN"
-    return data
+def _normalise(spec: JobSpec) -> JobSpec:
+    """A job without ``-N`` is named after its command."""
+    if spec.name:
+        return spec
+    return spec.changed(name=os.path.basename(spec.command or "") or "STDIN")

@@ -137,9 +137,9 @@ def check_holds(core: Core) -> list[str]:
     for job in core.jobs.values():
         if not job.hold <= set(HOLD_BITS):
             problems.append(f"job {job.job_id}: unknown hold bits {sorted(job.hold)}")
-        if ("u" in job.hold) != bool(job.spec.get("h")):
+        if ("u" in job.hold) != bool(job.spec.user_hold):
             problems.append(
-                f"job {job.job_id}: user hold {'u' in job.hold} but its spec says h={job.spec.get('h')}"
+                f"job {job.job_id}: user hold {'u' in job.hold} but its spec says h={job.spec.user_hold}"
             )
     return problems
 
@@ -319,9 +319,9 @@ def check_calendars(core: Core) -> list[str]:
 def check_ar_jobs(core: Core) -> list[str]:
     """A job submitted into an advance reservation goes before its AR does."""
     return [
-        f"job {job.job_id} is in advance reservation {job.spec['ar']}, which is gone"
+        f"job {job.job_id} is in advance reservation {job.spec.ar}, which is gone"
         for job in core.jobs.values()
-        if job.spec.get("ar") and int(job.spec["ar"]) not in core.ars
+        if job.spec.ar and job.spec.ar not in core.ars
     ]
 
 

@@ -7,40 +7,28 @@ A ``CORRECT`` specification goes through the same checks as a submission's
 
 from __future__ import annotations
 
-from typing import Any, cast
-
 from qmaster.core import lifecycle
-from qmaster.core.errors import CoreError, InvalidRequest
+from qmaster.core.errors import CoreError
 from qmaster.core.holds import new_hold, set_hold, start_time_of
 from qmaster.core.jobs import Job, VerifyWait
+from qmaster.core.jobspec import JobSpec
 from qmaster.core.jsvrules import refused_text
 from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
-from qmaster.core.specs import checked_spec, full_resource_names
+from qmaster.core.specs import checked_spec, with_full_names
 from qmaster.core.stimuli import JsvVerdict, Verify
 from qmaster.core.submit import validate_spec
 
 REVERIFY = "reverify"
 """The timer of a job's next verification."""
-MODES = ("n", "e", "w", "v", "p")
 
 
-def corrected(
-    spec: dict[str, Any], verdict: JsvVerdict, verify: Verify
-) -> tuple[dict[str, Any], Verify]:
+def corrected(spec: JobSpec, verdict: JsvVerdict, verify: Verify) -> tuple[JobSpec, Verify]:
     """The job and ``-w`` mode a verdict leaves: a CORRECT's job (the JSV's environment
-    in ``v``, its ``w`` the new mode), else ``spec`` and ``verify`` as they were."""
+    in it, its ``w`` the new mode), else ``spec`` and ``verify`` as they were."""
     if verdict.state != "CORRECT" or verdict.spec is None:
         return spec, verify
-    new = {k: v for k, v in verdict.spec.items() if k != "w"}
-    if verdict.env is not None:
-        new["v"] = dict(verdict.env)
-    mode = str(verdict.spec.get("w", "n"))
-    if mode not in MODES:
-        raise InvalidRequest(
-            f"JSV corrected the job into an invalid one: w: {mode!r} is no -w mode"
-        )
-    return new, cast(Verify, mode)
+    return verdict.spec, verdict.verify or "n"
 
 
 def late_verdict(core: Core, job_id: int, args: JsvVerdict, now: float, out: Outcome) -> None:
@@ -73,13 +61,13 @@ def late_verdict(core: Core, job_id: int, args: JsvVerdict, now: float, out: Out
     _reject(core, job, message, now, out)
 
 
-def _correct(core: Core, job: Job, spec: dict[str, Any], now: float) -> None:
+def _correct(core: Core, job: Job, spec: JobSpec, now: float) -> None:
     """The JSV's corrected specification, checked as every other one is."""
-    spec["N"] = job.spec.get("N")
-    spec = full_resource_names(checked_spec(spec, now), core.config.complexes)
-    validate_spec(core, spec, job.owner)
+    spec = spec.changed(name=job.spec.name)
+    spec = with_full_names(checked_spec(spec, now), core.config.complexes)
+    spec = validate_spec(core, spec, job.owner)
     start_time_of(spec)
-    hold = new_hold(job, bool(spec.get("h")), None)
+    hold = new_hold(job, bool(spec.user_hold), None)
     job.spec = spec
     set_hold(job, hold)
     lifecycle.watch_start_time(core, job, now)

@@ -26,6 +26,7 @@ from qmaster.conf import fields as f
 from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.ars import LIVE
 from qmaster.core.jobs import Job, Task
+from qmaster.core.jobspec import as_map
 from qmaster.core.qinstances import for_scheduler
 from qmaster.core.schedjobs import job_request, pending_request, running_jobs_per_user
 from qmaster.core.schedlevels import (
@@ -147,9 +148,9 @@ def _running(core: Core, now: float) -> list[Running]:
     out: list[Running] = []
     held_by_ar = {ar.ar_id for ar in core.ars.values() if ar.state in LIVE}
     for job in core.jobs.values():
-        if job.spec.get("ar") and int(job.spec["ar"]) in held_by_ar:
+        if job.spec.ar and job.spec.ar in held_by_ar:
             continue  # inside what its AR holds
-        length = duration(job.spec.get("l_hard") or {}, default)
+        length = duration(as_map(job.spec.hard_resources), default)
         for task in job.tasks.values():
             held = core.booked.by_task.get((job.job_id, task.task_id))
             if task.state in ACTIVE and held:
@@ -249,7 +250,7 @@ def task_debits(core: Core, job: Job, task: Task, view: View) -> tuple[Debit, ..
     if not assignment:
         return ()
     booked = debits(compiled, view, assignment)
-    if job.spec.get("pe_name"):
+    if job.spec.pe_name:
         pe = next((p for p in sorted(view.pes) if _pe_of(job, p, assignment)), None)
         if pe is not None:
             booked += (("pe", pe, "slots", float(sum(n for _, n in assignment))),)
@@ -257,7 +258,7 @@ def task_debits(core: Core, job: Job, task: Task, view: View) -> tuple[Debit, ..
 
 
 def _pe_of(job: Job, pe: str, assignment: list[tuple[QueueState, int]]) -> bool:
-    return fnmatchcase(pe, str(job.spec["pe_name"])) and all(pe in q.pe_list for q, _ in assignment)
+    return fnmatchcase(pe, str(job.spec.pe_name)) and all(pe in q.pe_list for q, _ in assignment)
 
 
 def recovery_view(core: Core, now: float) -> View:

@@ -6,7 +6,8 @@ Commands print the answers' texts as Grid Engine prints its answer lists
 (INFO on stdout, errors on stderr) and render ``data`` themselves.
 
 Job specifications (``JobSpec``) are dicts keyed by the JSV parameter names
-of qsub(1), so a JSV sees exactly what was stored. Keys (all optional unless
+of qsub(1), so a JSV sees exactly what was stored (the core keeps them typed,
+as :class:`qmaster.core.jobspec.JobSpec`, and gives back this dict form). Keys (all optional unless
 noted; a key absent means "not given by the submitter")::
 
     CMDNAME   str   script path, or the command with -b y, or "STDIN"  (required)

@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 
 from qmaster.core import stimuli as S
+from qmaster.core.arspec import ArSpec
+from qmaster.core.jobspec import JobSpec
 from qmaster.events.clients import EVENT_CLIENT_OPS
 from qmaster.gdi.messages import ARGS
 from qmaster.jsv.protocol import ResultState, Verdict
@@ -45,13 +47,16 @@ def test_a_configuration_write_reaches_the_store_as_the_wire_sent_it(
 
 
 def test_specifications_lose_their_unset_keys() -> None:
-    """qsub's job drops unset keys; qalter's changes keep only the keys the client sent."""
+    """qsub's job drops unset keys (a JobSpec built once, here); qalter's changes keep only
+    the keys the client sent."""
     submit = parse(ALICE, "submit", {"job": {"CMDNAME": "a.sh", "N": "x"}, "verify": "e"})
-    assert submit == S.Submit(ALICE, {"CMDNAME": "a.sh", "CMDARGS": [], "N": "x"}, "e")
+    assert submit == S.Submit(
+        ALICE, JobSpec.from_dict({"CMDNAME": "a.sh", "CMDARGS": [], "N": "x"}), "e"
+    )
     alter = parse(ALICE, "alter", {"job_ids": ["1"], "job": {"p": -3}, "hold": "u"})
     assert alter == S.Alter(ALICE, ["1"], {"p": -3}, "n", "u")
     ar = parse(ALICE, "ar_submit", {"ar": {"d": 60.0}})
-    assert ar == S.ArSubmit(ALICE, {"d": 60.0}, "e")
+    assert ar == S.ArSubmit(ALICE, ArSpec.from_dict({"d": 60.0}), "e")
 
 
 def test_a_malformed_request_says_where() -> None:
@@ -72,8 +77,16 @@ def test_a_correction_is_validated_with_its_environment_and_w() -> None:
     spec = {"CMDNAME": "a", "p": "-5", "w": "v", "UNKNOWN_KEY": "x"}
     verdict = verdict_of(ALICE, 7, Verdict(ResultState.CORRECT, spec, {"E": "1"}))
     assert verdict.state == "CORRECT"
-    assert verdict.spec == {"CMDNAME": "a", "CMDARGS": [], "p": -5, "v": {"E": "1"}, "w": "v"}
-    assert verdict.env == {"E": "1"}
+    assert verdict.spec is not None
+    assert verdict.spec.to_dict() == {"CMDNAME": "a", "CMDARGS": [], "p": -5, "v": {"E": "1"}}
+    assert verdict.verify == "v"
+
+
+def test_a_correction_into_a_w_that_is_no_mode_is_a_rejection() -> None:
+    """A JSV's w must be one of qsub's -w modes; anything else rejects the job, saying so."""
+    verdict = verdict_of(ALICE, 7, Verdict(ResultState.CORRECT, {"CMDNAME": "a", "w": "x"}))
+    assert verdict.state == "REJECT"
+    assert verdict.message == "JSV corrected the job into an invalid one: w: 'x' is no -w mode"
 
 
 def test_a_correction_into_an_invalid_job_is_a_rejection_saying_why() -> None:

@@ -37,7 +37,7 @@ def _check(core: Core, caps: dict[tuple[str, str], dict[str, float]], now: float
         for t in {s for s, _, _ in spans}:
             assert sum(a for s, e, a in spans if s <= t < e) <= cap + 1e-9
     for job in core.jobs.values():
-        ar_id = int(job.spec.get("ar") or 0)
+        ar_id = job.spec.ar or 0
         if not ar_id:
             continue
         ar = core.ars.get(ar_id)

@@ -8,12 +8,15 @@ from hypothesis import strategies as st
 
 from qmaster.core.argrant import window
 from qmaster.core.ars import TRANSITIONS, AdvanceReservation, ArState
+from qmaster.core.arspec import ArSpec
 from qmaster.core.errors import IllegalTransition, InvalidRequest
 from tests.unit.core.helpers import ALICE, T0
 
 
 def _ar(state: ArState) -> AdvanceReservation:
-    return AdvanceReservation(1, ALICE, T0, T0, T0 + 60, {}, (("all.q@host1", 1),), (), state=state)
+    return AdvanceReservation(
+        1, ALICE, T0, T0, T0 + 60, ArSpec(), (("all.q@host1", 1),), (), state=state
+    )
 
 
 @pytest.mark.parametrize("frm", list(ArState))
@@ -38,7 +41,9 @@ def test_an_exited_ar_goes_nowhere() -> None:
 def test_row_round_trip_keeps_everything_qrstat_shows() -> None:
     """An AR read back from its spool row shows the same qrstat row."""
     ar = _ar(ArState.WARNING)
-    ar.spec = {"N": "x", "u": ["alice", "bob"], "he": True, "l_hard": {"h_rt": "60"}}
+    ar.spec = ArSpec.from_dict(
+        {"N": "x", "u": ["alice", "bob"], "he": True, "l_hard": {"h_rt": "60"}}
+    )
     ar.messages = ["reserved queue all.q@host1 is unknown"]
     again = AdvanceReservation.from_row(ar.to_row())
     assert again.to_ar_row() == ar.to_ar_row()
@@ -55,7 +60,7 @@ def test_two_of_start_end_duration_give_the_third(start: int, length: int, given
     now = a if given_ in ("d", "e") else T0
     spec = {"a": a, "e": a + length, "d": float(length)}
     spec = {k: v for k, v in spec.items() if k in given_}
-    assert window(spec, now) == (a, a + length)
+    assert window(ArSpec.from_dict(spec), now) == (a, a + length)
 
 
 @pytest.mark.parametrize(
@@ -76,4 +81,4 @@ def test_bad_windows_are_refused_in_grid_engines_words(
 ) -> None:
     """Inconsistent or incomplete windows are refused with qrsub's messages."""
     with pytest.raises(InvalidRequest, match=message.replace("(", r"\(").replace(")", r"\)")):
-        window(spec, T0)
+        window(ArSpec.from_dict(spec), T0)

@@ -59,7 +59,7 @@ def test_checkpoint_object_is_carried_and_picks_queues() -> None:
     assert not modify_queue(core, T0, ckpt_list="blcr").answers[0].is_error
     assert not qrsub(core, d=HOUR, ckpt="blcr").answers[0].is_error
     assert ar_rows(core)[0]["ckpt"] == "blcr"
-    assert core.ars[1].spec["ckpt"] == "blcr"
+    assert core.ars[1].spec.ckpt == "blcr"
     out = modify_queue(core, T0, ckpt_list="NONE")
     assert texts(out) == [
         'denied: removing "blcr" from ckpt_list would break advance reservation 1'

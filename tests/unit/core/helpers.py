@@ -11,7 +11,8 @@ from qmaster.conf.store import ClusterConfig
 from qmaster.core import Core, CoreSettings, Identity, Outcome
 from qmaster.core.effects import VerifyJob
 from qmaster.core.stimuli import ConfChange, ConfShow, JsvVerdict, VerdictState
-from qmaster.stimuli_wire import parse
+from qmaster.jsv.protocol import ResultState, Verdict
+from qmaster.stimuli_wire import parse, verdict_of
 
 ALICE = Identity(1000, 1000, "alice", "users")
 BOB = Identity(1001, 1000, "bob", "users")
@@ -100,8 +101,22 @@ def answer(
     message: str = "",
 ) -> Outcome:
     """The server JSV's verdict on one question, as the driver hands it back."""
-    verdict = JsvVerdict(question.owner, question.token, state, spec, None, message)
+    verdict = jsv_verdict(question.owner, question.token, state, spec, message=message)
     return core.handle(verdict, max(T0, core.now) if now is None else now)
+
+
+def jsv_verdict(
+    owner: Identity,
+    token: int,
+    state: VerdictState,
+    spec: dict[str, Any] | None = None,
+    env: dict[str, str] | None = None,
+    message: str = "",
+) -> JsvVerdict:
+    """A JSV's verdict built as the daemon builds it (a CORRECT's job checked as the wire's)."""
+    if state != "CORRECT" or spec is None:
+        return JsvVerdict(owner, token, state, message=message)
+    return verdict_of(owner, token, Verdict(ResultState.CORRECT, spec, env, message))
 
 
 def waiting_job(core: Core, who: Identity = ALICE, now: float | None = None, **spec: Any) -> int:

@@ -72,7 +72,7 @@ def test_alter_answers_in_grid_engine_words(change: dict[str, Any], answers: lis
         if key == "h":
             assert ("u" in core.jobs[1].hold) is value
         else:
-            assert core.jobs[1].spec[key] == value
+            assert core.jobs[1].spec.to_dict()[key] == value
 
 
 def test_alter_answers_follow_grid_engines_order() -> None:
@@ -92,12 +92,12 @@ def test_context_operations_apply_to_each_jobs_own_context() -> None:
     core = make_core()
     submit(core, h=True, ac={"a": "1", "b": "2"})
     assert texts(alter(core, context_ops=[["-", "a", "1"]])) == ["modified context of job 1"]
-    assert core.jobs[1].spec["ac"] == {"b": "2"}
+    assert core.jobs[1].spec.to_dict()["ac"] == {"b": "2"}
     alter(core, context_ops=[["+", "c", "3"]])
-    assert core.jobs[1].spec["ac"] == {"b": "2", "c": "3"}
+    assert core.jobs[1].spec.to_dict()["ac"] == {"b": "2", "c": "3"}
     alter(core, context_ops=[["=", "", ""], ["+", "d", ""]])
-    assert core.jobs[1].spec["ac"] == {"d": ""}
-    assert "context_ops" not in core.jobs[1].spec
+    assert core.jobs[1].spec.to_dict()["ac"] == {"d": ""}
+    assert "context_ops" not in core.jobs[1].spec.to_dict()
 
 
 def test_raising_priority_needs_an_operator() -> None:
@@ -106,7 +106,7 @@ def test_raising_priority_needs_an_operator() -> None:
     submit(core, h=True)
     out = alter(core, p=10)
     assert texts(out) == ['denied: "alice" must be operator to increase job priority']
-    assert "p" not in core.jobs[1].spec
+    assert "p" not in core.jobs[1].spec.to_dict()
     assert texts(alter(core, p=-10)) == ["alice@localhost sets scheduling priority of job 1 to -10"]
 
 
@@ -114,9 +114,9 @@ def test_bare_boolean_request_becomes_true_on_submit_and_alter() -> None:
     """-l display_win_gui is stored as TRUE; a bare non-BOOL request is refused."""
     core = make_core()
     submit(core, h=True, l_hard={"display_win_gui": ""})
-    assert core.jobs[1].spec["l_hard"] == {"display_win_gui": "TRUE"}
+    assert core.jobs[1].spec.to_dict()["l_hard"] == {"display_win_gui": "TRUE"}
     alter(core, l_hard={"dwg": ""})
-    assert core.jobs[1].spec["l_hard"] == {"display_win_gui": "TRUE"}  # the full name
+    assert core.jobs[1].spec.to_dict()["l_hard"] == {"display_win_gui": "TRUE"}  # the full name
     out = submit(core, l_hard={"arch": ""})
     assert texts(out) == ['denied: missing value for request "arch"']
     assert len(core.jobs) == 1
@@ -149,7 +149,7 @@ def test_deadline_needs_a_deadline_user() -> None:
     request(core, ROOT, "conf_add", T0, kind="userset", name="deadlineusers", members=["alice"])
     submit(core, dl="202612241800.00")
     # stored as the epoch the scheduler reads
-    assert core.jobs[1].spec["dl"] == int(time.mktime((2026, 12, 24, 18, 0, 0, 0, 0, -1)))
+    assert core.jobs[1].spec.to_dict()["dl"] == int(time.mktime((2026, 12, 24, 18, 0, 0, 0, 0, -1)))
 
 
 def test_qdel_pattern_deletes_only_the_callers_jobs() -> None:
@@ -202,7 +202,7 @@ def test_task_concurrency_is_for_array_jobs() -> None:
     core = make_core()
     submit(core, h=True)
     assert texts(alter(core, tc=2)) == ['ERROR! invalid option argument "task concurrency"']
-    assert "tc" not in core.jobs[1].spec
+    assert "tc" not in core.jobs[1].spec.to_dict()
 
 
 @pytest.mark.parametrize(

@@ -103,7 +103,7 @@ def test_alter_changes_a_pending_job():
     submit(core, h=True)
     out = request(core, ALICE, "alter", T0, job_ids=["1"], job={"l_hard": {"h_rt": "60"}})
     assert texts(out) == ["modified hard resource list of job 1"]
-    assert core.jobs[1].spec["l_hard"] == {"h_rt": "60"}
+    assert core.jobs[1].spec.to_dict()["l_hard"] == {"h_rt": "60"}
     assert 1 in out.spool.jobs
 
 
@@ -127,7 +127,7 @@ def test_alter_of_running_job_changes_what_grid_engine_allows():
     request(core, ROOT, "conf_modify", T0, kind="project", text="name p1\n", add=True)
     out = request(core, ALICE, "alter", T0, job_ids=["1"], job={"P": "p1"})
     assert texts(out) == ["job 1 can't modify running jobs"]
-    assert "P" not in core.jobs[1].spec
+    assert "P" not in core.jobs[1].spec.to_dict()
 
 
 def test_release_hold_with_alter():
@@ -227,7 +227,7 @@ def test_alter_w_v_verifies_without_changing():
     out = request(core, ALICE, "alter", T0, job_ids=["1"], job={"N": "other"}, verify="v")
     assert texts(out) == ["verification: found suitable queue(s)"]
     assert core.jobs[1].name == "job.sh"
-    assert "q_hard" not in core.jobs[1].spec
+    assert "q_hard" not in core.jobs[1].spec.to_dict()
 
 
 def test_deleting_a_task_range_names_the_tasks():

@@ -33,10 +33,10 @@ from qmaster.conf.store import ClusterConfig
 from qmaster.core import Core, Identity, Outcome
 from qmaster.core.effects import VerifyJob
 from qmaster.core.spool_image import SpoolImage
-from qmaster.core.stimuli import Asked, JsvVerdict
+from qmaster.core.stimuli import Asked
 from qmaster.stimuli_wire import MalformedRequest, parse
 from tests.unit.core.core_snapshot import snapshot
-from tests.unit.core.helpers import ALICE, BOB, JSV_SCRIPT, ROOT, make_core
+from tests.unit.core.helpers import ALICE, BOB, JSV_SCRIPT, ROOT, jsv_verdict, make_core
 
 pytestmark = pytest.mark.no_validate_state  # the machine validates after every step itself
 
@@ -195,7 +195,7 @@ class CoreMachine(RuleBasedStateMachine):
         asked = data.draw(st.sampled_from(self.asked), label="asked")
         self.asked.remove(asked)
         spec = {**asked.spec, "p": -5} if state == "CORRECT" else None
-        self._handle(JsvVerdict(asked.owner, asked.token, state, spec, None, "JSV"))
+        self._handle(jsv_verdict(asked.owner, asked.token, state, spec, message="JSV"))
 
     @rule(host=st.sampled_from(["host3", "host4"]), jobs=st.booleans())
     def kill_execd(self, host: str, jobs: bool) -> None:

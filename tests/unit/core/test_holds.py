@@ -125,7 +125,7 @@ def test_array_dependency_holds_tasks_until_their_predecessor_task_ends() -> Non
     core = make_core()
     submit(core, CMDARGS=["5"], t_min=1, t_max=2, t_step=1)
     submit(core, CMDARGS=["100"], t_min=1, t_max=2, t_step=1)
-    core.jobs[2].spec = {**core.jobs[2].spec, "hold_jid_ad": ["1"]}
+    core.jobs[2].spec = core.jobs[2].spec.changed(hold_jid_ad=["1"])
     assert "hd" in hold_kinds(core, core.jobs[2])
     assert _selected(core, "hd") == [2]
     assert states(core) == {"1.1,2": "qw", "2.1,2": "hqw"}

@@ -9,6 +9,7 @@ import pytest
 
 from qmaster.core import Core
 from qmaster.core.effects import Reply, VerifyJob
+from qmaster.core.jobspec import JobSpec
 from qmaster.core.stimuli import Alter, JsvVerdict, Submit
 from qmaster.core.validate import InvalidState
 from qmaster.model import Status
@@ -18,6 +19,7 @@ from tests.unit.core.helpers import (
     JSV_SCRIPT,
     T0,
     answer,
+    jsv_verdict,
     make_core,
     questions,
     set_global,
@@ -32,7 +34,7 @@ def _jsv_core(**values: str) -> Core:
 
 
 def _submit(core: Core, verify: Any = "n", **spec: Any) -> VerifyJob:
-    out = core.handle(Submit(ALICE, {"CMDNAME": "job.sh", **spec}, verify), T0)
+    out = core.handle(Submit(ALICE, JobSpec.from_dict({"CMDNAME": "job.sh", **spec}), verify), T0)
     assert not any(isinstance(e, Reply) for e in out.effects())  # nobody is answered yet
     assert not out.spool  # nothing is stored before the verdict
     (question,) = questions(out)
@@ -82,11 +84,11 @@ def test_a_correction_replaces_the_job_its_environment_and_its_w() -> None:
     core = _jsv_core()
     question = _submit(core, "e")
     spec = {**question.spec, "N": "fixed", "w": "n"}
-    verdict = JsvVerdict(ALICE, question.token, "CORRECT", spec, {"FROM_JSV": "1"})
+    verdict = jsv_verdict(ALICE, question.token, "CORRECT", spec, {"FROM_JSV": "1"})
     out = core.handle(verdict, T0)
     assert any(isinstance(e, Reply) for e in out.effects())
     assert core.jobs[1].name == "fixed"
-    assert core.jobs[1].spec["v"] == {"FROM_JSV": "1"}
+    assert core.jobs[1].spec.to_dict()["v"] == {"FROM_JSV": "1"}
 
 
 def test_a_correction_into_a_bad_job_is_refused_and_stores_nothing() -> None:
@@ -213,7 +215,9 @@ def test_validate_state_finds_a_request_that_waits_for_nothing() -> None:
 def test_qalter_of_a_task_range_keeps_its_range_through_the_jsv() -> None:
     """qalter -h u 1.2 answers the same with a server JSV as without (it held the whole job)."""
     plain = make_core()
-    plain.handle(Submit(ALICE, {"CMDNAME": "job.sh", "t_min": 1, "t_max": 3}), T0)
+    plain.handle(
+        Submit(ALICE, JobSpec.from_dict({"CMDNAME": "job.sh", "t_min": 1, "t_max": 3})), T0
+    )
     expected = plain.handle(Alter(ALICE, ["1.2"], {}, hold="u"), T0).answers
     assert expected[0].text.startswith("denied: holds apply to all tasks of job 1")
     core = _jsv_core()

@@ -80,9 +80,9 @@ def test_a_users_default_project_is_given_to_jobs_without_p() -> None:
         f'root@{ROOT.host} added "alice" to user list'
     ]
     submit(core)
-    assert core.jobs[1].spec["P"] == "prj"
+    assert core.jobs[1].spec.to_dict()["P"] == "prj"
     submit(core, who=BOB)
-    assert "P" not in core.jobs[2].spec
+    assert "P" not in core.jobs[2].spec.to_dict()
 
 
 def test_operator_may_disable_a_queue_and_a_plain_user_may_not() -> None:

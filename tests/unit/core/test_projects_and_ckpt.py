@@ -65,7 +65,7 @@ def test_unknown_project_is_refused_at_submit_and_alter() -> None:
     assert _submit(core, P="p1")[-1].startswith("Your job 1 ")
     alter = request(core, ALICE, "alter", job_ids=["1"], job={"P": "nosuch"})
     assert texts(alter) == ['job rejected: the requested project "nosuch" does not exist']
-    assert core.jobs[1].spec["P"] == "p1"
+    assert core.jobs[1].spec.to_dict()["P"] == "p1"
 
 
 def test_project_access_lists_and_global_restrictions() -> None:

@@ -122,7 +122,7 @@ def test_prior_column_is_the_schedulers_priority(
     submit(core, BOB, l_hard={"h_vmem": "2G"}, pe_name="make", pe_min=2, pe_max=2, N="big")
     submit(core, ROOT, p=7, ot=3, now=T0 + 7)
     for job_id, deadline in ((2, T0 + 500), (5, T0 + 50)):  # as a deadline user's -dl
-        core.jobs[job_id].spec = {**core.jobs[job_id].spec, "dl": deadline}
+        core.jobs[job_id].spec = core.jobs[job_id].spec.changed(deadline=deadline)
     boosted = Weights(waiting_time=waiting)
     monkeypatch.setattr(qstat_rows, "weights", lambda _: boosted)
     monkeypatch.setattr(job_priority, "weights", lambda _: boosted)

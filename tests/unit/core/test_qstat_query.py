@@ -128,7 +128,9 @@ def test_prior_counts_urgency_of_slots_and_override_tickets() -> None:
     submit(core)
     submit(core, pe_name="mpi", pe_min=4, pe_max=4)
     submit(core)
-    core.jobs[3].spec["ot"] = 100  # as -ot 100 stores it (the option itself is another item's)
+    core.jobs[3].spec = core.jobs[3].spec.changed(
+        override_tickets=100
+    )  # as -ot 100 stores it (the option itself is another item's)
     assert prior(core, 1) == 0.5
     assert prior(core, 2) == 0.6
     assert prior(core, 3) == 0.51

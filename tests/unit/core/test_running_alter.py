@@ -41,7 +41,7 @@ def test_consumable_request_of_a_running_job_cannot_change(tmp_path: Path) -> No
     assert _alter(core, {"gpu": "1", "slots": "1"})[0].startswith(
         'denied: resource request on consumable "slots" of running job was not contained'
     )
-    assert core.jobs[1].spec["l_hard"] == {"gpu": "1", "arch": "*"}
+    assert core.jobs[1].spec.to_dict()["l_hard"] == {"gpu": "1", "arch": "*"}
 
 
 def test_non_consumable_request_of_a_running_job_may_change(tmp_path: Path) -> None:
@@ -50,5 +50,5 @@ def test_non_consumable_request_of_a_running_job_may_change(tmp_path: Path) -> N
     assert _alter(core, {"gpu": "1", "arch": "lx-amd64"}) == [
         "modified hard resource list of job 1"
     ]
-    assert core.jobs[1].spec["l_hard"] == {"gpu": "1", "arch": "lx-amd64"}
+    assert core.jobs[1].spec.to_dict()["l_hard"] == {"gpu": "1", "arch": "lx-amd64"}
     assert core.booked.at("host", "host1")["gpu"] == 1.0

@@ -14,6 +14,7 @@ from qmaster.core.effects import (
     StartTask,
     StopQmaster,
 )
+from qmaster.core.jobspec import JobSpec
 from qmaster.core.stimuli import (
     Alter,
     ConfChange,
@@ -31,8 +32,8 @@ from qmaster.model import Status
 from tests.unit.core.helpers import ALICE, BOB, ROOT, T0, make_core, run_until
 
 
-def _job(**spec: object) -> dict[str, object]:
-    return {"CMDNAME": "job.sh", **spec}
+def _job(**spec: object) -> JobSpec:
+    return JobSpec.from_dict({"CMDNAME": "job.sh", **spec})
 
 
 def _kinds(effects: list[Effect]) -> list[str]:

@@ -26,7 +26,7 @@ def test_late_correction_is_stored_normalised() -> None:
     core = make_core()
     _waiting_job(core)
     _correct(core, l_hard={"h_rt": "0:10:0"})
-    assert core.jobs[1].spec["l_hard"] == {"h_rt": "600"}
+    assert core.jobs[1].spec.to_dict()["l_hard"] == {"h_rt": "600"}
     assert states(core) == {"1": "qw"}
 
 

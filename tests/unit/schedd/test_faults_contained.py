@@ -28,7 +28,7 @@ def test_bad_expression_is_refused_by_qalter() -> None:
     submit(core, ALICE, l_hard={"arch": "lx*"}, h=True)
     out = request(core, ALICE, "alter", job_ids=["1"], job={"l_hard": {"arch": "lx&"}})
     assert any("invalid expression" in t for t in texts(out))
-    assert core.jobs[1].spec["l_hard"] == {"arch": "lx*"}
+    assert core.jobs[1].spec.to_dict()["l_hard"] == {"arch": "lx*"}
 
 
 def test_bad_stored_expression_leaves_other_jobs_running() -> None:

@@ -44,7 +44,7 @@ def test_tc_caps_running_tasks_in_the_cell() -> None:
     """qsub -t 1-6 -tc 2: two tasks run at a time."""
     core = make_core()
     submit(core, ALICE, CMDARGS=["10"], t_min=1, t_max=6)
-    core.jobs[1].spec["tc"] = 2
+    core.jobs[1].spec = core.jobs[1].spec.changed(task_concurrency=2)
     core.jobs[1].request_memo = None
     run_until(core, T0 + 1)
     active = [t for t in core.jobs[1].tasks.values() if t.state is not TaskState.FINISHED]
@@ -82,7 +82,7 @@ def test_hold_jid_ad_task_waits_for_the_same_task_of_the_other_job() -> None:
     submit(core, ALICE, CMDARGS=["10"], t_min=1, t_max=2)
     submit(core, ALICE, CMDARGS=["5"], t_min=1, t_max=2)
     submit(core, ALICE, CMDARGS=["20"], N="first", t_min=3, t_max=3)
-    core.jobs[2].spec["hold_jid_ad"] = ["1"]
+    core.jobs[2].spec = core.jobs[2].spec.changed(hold_jid_ad=["1"])
     core.jobs[2].request_memo = None
     run_until(core, T0 + 1)
     assert core.jobs[2].tasks == {}

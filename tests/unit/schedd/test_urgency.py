@@ -77,6 +77,6 @@ def test_the_core_hands_the_deadline_to_the_pass() -> None:
     core = make_core()
     submit(core, ALICE, h=True)
     set_hold(core.jobs[1], frozenset())
-    core.jobs[1].spec["dl"] = int(T0) + 60
+    core.jobs[1].spec = core.jobs[1].spec.changed(deadline=int(T0) + 60)
     core.jobs[1].request_memo = None
     assert [j.deadline for j in build_view(core, T0).jobs] == [T0 + 60]
