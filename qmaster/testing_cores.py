@@ -59,6 +59,7 @@ class CheckedCores:
                 given["tasks"],
                 given["counters"],
                 given.get("ars"),
+                given.get("story"),
             )
             self.check(core)
             return core

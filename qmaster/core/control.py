@@ -31,6 +31,7 @@ from qmaster.core.resources import check_alter_rights
 from qmaster.core.running_alter import check_running_change
 from qmaster.core.specs import altered_spec, checked_spec, full_resource_names
 from qmaster.core.states import TaskState
+from qmaster.core.story import altered
 from qmaster.core.submit import check_name, task_range, validate_spec, verification
 from qmaster.core.taskids import TaskIds
 from qmaster.gdi.answers import Status, error, ok
@@ -296,6 +297,7 @@ def _alter(
     check_hold_change(core, who, job, job.hold, hold)
     texts = alter_texts(who, job, changes, hold, lambda refs: hold_split(core, job, refs))
     job.spec = new
+    altered(job.job_id, changes)
     set_hold(job, hold)
     if "a" in changes:
         lifecycle.watch_start_time(core, job, now)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from qmaster.core.errors import InvalidRequest, NotManager, PermissionDenied
 from qmaster.core.jobs import Job
 from qmaster.core.states import TaskState
+from qmaster.core.story import holds_changed
 from qmaster.core.taskids import TaskIds
 
 if TYPE_CHECKING:
@@ -156,6 +157,7 @@ def new_hold(job: Job, user_hold: object, hold_list: str | None) -> frozenset[st
 
 def set_hold(job: Job, hold: frozenset[str]) -> None:
     """Store the hold bits; the spec's ``h`` (what a JSV sees) follows the user hold."""
+    holds_changed(job.job_id, job.hold, hold)
     job.hold = hold
     spec = dict(job.spec)
     if USER in hold:

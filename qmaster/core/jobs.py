@@ -17,6 +17,7 @@ from typing import Any
 
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.states import TaskState, check_transition
+from qmaster.core.story import task_moved
 from qmaster.core.taskids import TaskIds
 
 
@@ -105,6 +106,7 @@ class Task:
         """Change state through the transition table, recording the cause."""
         check_transition(f"job {job_id}.{self.task_id}", self.state, to, self.story)
         self.story.append(f"{self.state.value}->{to.value}: {why}")
+        task_moved(job_id, self.task_id, self.state.name, to.name, why, self.queue)
         self.state = to
 
     def to_row(self) -> dict[str, Any]:
@@ -175,6 +177,8 @@ class Job:
     # the scheduler's picture of this spec (a JobRequest without tasks), kept until the
     # spec object is replaced: like Grid Engine's job category, worked out once per job
     request_memo: tuple[dict[str, Any], Any] | None = field(default=None, repr=False, compare=False)
+    # the id of the stimulus that submitted it: with submit_time, the first line of its story
+    stimulus: int = 0
 
     @property
     def name(self) -> str:
@@ -222,6 +226,7 @@ class Job:
                 else None
             ),
             "restarted": sorted(self.restarted),
+            "stimulus": self.stimulus,
         }
 
     @classmethod
@@ -237,6 +242,7 @@ class Job:
             hold=frozenset(row.get("hold", "u" if row.get("user_hold") else "")),
             verify_wait=VerifyWait(*row["verify_wait"]) if row.get("verify_wait") else None,
             restarted=set(row.get("restarted") or ()),
+            stimulus=int(row.get("stimulus") or 0),
         )
         job.tasks = {t.task_id: t for t in tasks}
         job.pending = job.derived_pending()

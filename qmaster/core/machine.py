@@ -36,6 +36,7 @@ from qmaster.core.errors import CoreError, InvalidRequest
 from qmaster.core.jobs import Identity, Job, Task
 from qmaster.core.outcome import Outcome, SpoolDelta
 from qmaster.core.registry import HANDLERS, HOOKS, Timer
+from qmaster.core.story import Journal, StoryLine
 from schedd.calendar import Calendar
 from schedd.reasons import ReasonList
 
@@ -133,6 +134,8 @@ class Core:
         self.down_hosts: set[str] = set()
         """Hosts whose execd ``qconf -ke`` shut down (``u``); a qmaster restart brings them back."""
         self.qcal_at: float | None = None
+        self.journal = Journal()
+        """Stimulus ids and the jobs' stories (see :mod:`qmaster.core.story`)."""
 
     # -- entry points -------------------------------------------------------
 
@@ -180,7 +183,10 @@ class Core:
             out.answers.append(InvalidRequest(f"unknown request {request.op!r}").to_answer())
             return out
         try:
-            fn(self, request, now, out)
+            with self.journal.stimulus(
+                f"{request.op} by {request.identity.user}", now, out, self.jobs
+            ):
+                fn(self, request, now, out)
         except CoreError as exc:
             out.answers.append(exc.to_answer())
             out.spool = SpoolDelta()
@@ -207,15 +213,22 @@ class Core:
         while self._timers and self._timers[0].at <= now:
             t = heapq.heappop(self._timers)
             self.working_on = (t.kind, t.job_id, t.task_id)
-            HOOKS.timer(t.kind)(self, t, now, out)
+            with self.journal.stimulus(f"timer {t.kind}", now, out, self.jobs):
+                HOOKS.timer(t.kind)(self, t, now, out)
             if t.kind not in QUIET_TIMERS:
                 self.mark_changed(now)
         self.working_on = None
         if self.pass_due(now) and HOOKS.run_pass:
-            HOOKS.run_pass(self, now, out)
+            with self.journal.stimulus("pass", now, out, self.jobs):
+                HOOKS.run_pass(self, now, out)
         self.working_on = None
         self.touch(out)
         return out
+
+    def story(self, job_id: int) -> list[StoryLine]:
+        """What happened to a job in the cell, in order: time, stimulus id and name, change."""
+        job = self.jobs.get(job_id)
+        return self.journal.story(job) if job is not None else []
 
     def pass_due(self, now: float) -> bool:
         """A pass is due: its time has come and something changed since the last one."""
@@ -333,6 +346,7 @@ class Core:
         counters: dict[str, int],
         now: float,
         ars: list[dict[str, Any]] | None = None,
+        story: list[tuple[int, list[Any]]] | None = None,
         **kw: Any,
     ) -> Core:
         """Rebuild the core from spooled rows (after a clean stop or a crash)."""
@@ -355,6 +369,7 @@ class Core:
                 HOOKS.restore_job(core, job, now)
         highest = max(core.jobs, default=0)
         core.next_job_id = counters.get("job") or highest % MAX_ID + 1
+        core.journal.restore(counters, story or [], core.jobs)
         if HOOKS.restore_ars is not None:
             HOOKS.restore_ars(core, ars or [], counters, now)
         return core

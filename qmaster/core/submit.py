@@ -25,6 +25,7 @@ from qmaster.core.outcome import Outcome
 from qmaster.core.registry import handler
 from qmaster.core.resources import check_account, check_priority, normalise_spec_requests
 from qmaster.core.specs import checked_spec, full_resource_names
+from qmaster.core.story import current_id as current_stimulus
 from qmaster.core.verification import wait_for_verification
 from qmaster.core.view import assemble, job_request
 from qmaster.gdi.answers import Answer, error, ok, warning
@@ -156,6 +157,7 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
             raise InvalidRequest("error: no suitable queues")
         out.answers.append(warning("warning: no suitable queues"))
     job.job_id = req.job_id if req.job_id is not None else core.allocate_job_id()
+    job.stimulus = current_stimulus()
     job.pend_all()
     if req.jsv_wait is not None:
         wait_for_verification(core, job, req.jsv_wait, now, out)

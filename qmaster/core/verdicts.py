@@ -16,6 +16,7 @@ from qmaster.core.machine import Core, Request
 from qmaster.core.outcome import Outcome
 from qmaster.core.registry import handler
 from qmaster.core.specs import checked_spec, full_resource_names
+from qmaster.core.story import note
 from qmaster.core.submit import validate_spec
 from qmaster.gdi.messages import JsvVerdictArgs
 
@@ -38,6 +39,7 @@ def handle_verdict(core: Core, req: Request, now: float, out: Outcome) -> None:
                 return
         job.verify_wait = None
         core.verify_waiting.discard(job.job_id)
+        note(job.job_id, f"verified by JSV ({args.state})")
         core.spool_job(out, job)
         out.log("jsv_verified_late", job_id=job.job_id, tries=wait.tries)
         core.request_pass(now)
@@ -46,6 +48,7 @@ def handle_verdict(core: Core, req: Request, now: float, out: Outcome) -> None:
     if args.state == "REJECT_WAIT" and wait.tries <= conf.jsv_reject_wait_retries:
         delay = conf.jsv_reject_wait_backoff * 2**wait.tries
         job.verify_wait = VerifyWait(wait.tries + 1, now + delay, args.message or wait.message)
+        note(job.job_id, f"waiting for verification (try {wait.tries + 1})")
         core.spool_job(out, job)
         return
     _reject(core, job, args.message, now, out)
@@ -66,6 +69,7 @@ def _correct(core: Core, job: Job, spec: dict[str, Any], now: float) -> None:
 def _reject(core: Core, job: Job, message: str | None, now: float, out: Outcome) -> None:
     core.verify_waiting.discard(job.job_id)
     job.verify_wait = None
+    note(job.job_id, "rejected by JSV")
     out.log("jsv_rejected_late", job_id=job.job_id, message=message)
     for task_id in job.pending.copy():
         lifecycle.finish_pending(core, job, task_id, now, out)

@@ -1,0 +1,232 @@
+"""Stimulus ids and each job's story: what changed it, when, and how.
+
+Theory of operation. Every stimulus the core handles (a request that is not
+refused, a timer firing, a scheduling pass, the quarantine of a failing job)
+runs inside :meth:`Journal.stimulus`. While it runs, the journal is the
+*active* one, so a transition deep inside a handler reaches it without being
+handed a core: :meth:`~qmaster.core.jobs.Task.move` (every task state change,
+through the transition table) calls :func:`task_moved`, and the few job-level
+changes (holds, qalter, verification) call :func:`note`.
+
+A stimulus that changed something (it wrote spool rows or recorded a change)
+gets the next stimulus id; one that changed nothing (a query, a refusal, a
+stale timer, a pass that dispatched nothing) gets none, so ids follow changes.
+The counter is spooled with the other counters in the same transaction, so an
+id is never handed out twice, across restarts too.
+
+Changes are gathered while the stimulus runs and become story lines when it
+ends: the moves of many tasks of one job with the same cause and the same
+outcome make one line with their task range (``qdel`` of a million pending
+array tasks adds one line, not a million). Each line is kept in memory and
+spooled as a row in the same outcome as the change it describes; the rows go
+with the job when it leaves.
+
+Cost. A job that only sits pending has no line at all: its first line
+(``submit``) is derived from its submission time and the one int it keeps,
+:attr:`Job.stimulus`. A pass touches only the jobs it dispatches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from qmaster.core.outcome import Outcome, SpoolDelta
+from qmaster.core.taskids import TaskIds
+
+if TYPE_CHECKING:
+    from qmaster.core.jobs import Job
+
+COUNTER = "stimulus"
+"""The name of the spooled counter: the next stimulus id."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoryLine:
+    """One change of a job: when, the stimulus id, the stimulus, and the transition."""
+
+    at: float
+    stimulus: int
+    cause: str
+    change: str
+
+    def to_row(self) -> list[Any]:
+        return [self.at, self.stimulus, self.cause, self.change]
+
+    @classmethod
+    def from_row(cls, row: list[Any]) -> StoryLine:
+        at, stimulus, cause, change = row
+        return cls(float(at), int(stimulus), str(cause), str(change))
+
+
+Key = tuple[int, str, str, str]
+"""(job id, transition, where, why): changes alike within one stimulus make one line."""
+
+
+class Journal:
+    """The stimulus counter, the stimulus being handled, and the stories of the jobs."""
+
+    __slots__ = ("_at", "_cause", "_changes", "_depth", "_id", "lines", "next_id")
+
+    def __init__(self) -> None:
+        self.next_id = 1
+        self.lines: dict[int, list[StoryLine]] = {}
+        """Each job's lines after its submission; only jobs that changed have an entry."""
+        self._cause = ""
+        self._at = 0.0
+        self._id = 0
+        self._changes: dict[Key, list[int]] = {}
+        self._depth = 0
+
+    @contextmanager
+    def stimulus(
+        self, cause: str, at: float, out: Outcome, jobs: Mapping[int, Job]
+    ) -> Iterator[None]:
+        """Handle one stimulus: its changes become story lines when it ends.
+
+        A stimulus inside another (an immediate job's pass within its submission)
+        is part of the outer one. On an exception nothing is recorded and no id used.
+        """
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        self._cause, self._at, self._id, self._depth = cause, at, 0, 1
+        before = _size(out.spool)
+        _ACTIVE.append(self)
+        try:
+            yield
+        except BaseException:
+            if self._id:
+                self.next_id = self._id
+            self._changes.clear()
+            raise
+        else:
+            if self._changes or _size(out.spool) != before:
+                self.current_id()
+                self._flush(out, jobs)
+                out.spool.counters[COUNTER] = self.next_id
+        finally:
+            self._depth = 0
+            _ACTIVE.pop()
+
+    def current_id(self) -> int:
+        """The id of the stimulus being handled (taken from the counter on first use)."""
+        if not self._id:
+            self._id = self.next_id
+            self.next_id += 1
+        return self._id
+
+    def change(self, key: Key, task_id: int | None) -> None:
+        """Gather one change of the stimulus being handled."""
+        ids = self._changes.get(key)
+        if ids is None:
+            ids = self._changes[key] = []
+        if task_id is not None:
+            ids.append(task_id)
+
+    def _flush(self, out: Outcome, jobs: Mapping[int, Job]) -> None:
+        rows = out.spool.story
+        for (job_id, what, where, why), ids in self._changes.items():
+            if job_id not in jobs:  # the job left: its story goes with it
+                self.lines.pop(job_id, None)
+                rows.pop(job_id, None)
+                continue
+            line = StoryLine(self._at, self._id, self._cause, _text(what, where, ids, why))
+            self.lines.setdefault(job_id, []).append(line)
+            rows.setdefault(job_id, []).append(line.to_row())
+        self._changes.clear()
+
+    def restore(
+        self,
+        counters: Mapping[str, int],
+        rows: list[tuple[int, list[Any]]],
+        jobs: Mapping[int, Job],
+    ) -> None:
+        """After a restart: the jobs' lines spooled (in the order written) and the counter,
+        never behind an id already used."""
+        for job_id, row in rows:
+            if job_id in jobs:
+                self.lines.setdefault(job_id, []).append(StoryLine.from_row(row))
+        highest = max((ls[-1].stimulus for ls in self.lines.values()), default=0)
+        highest = max(highest, max((j.stimulus for j in jobs.values()), default=0))
+        self.next_id = max(int(counters.get(COUNTER, 1)), highest + 1)
+
+    def story(self, job: Job) -> list[StoryLine]:
+        """The job's story: its submission, then every change in order."""
+        tasks = f" (tasks {job.array})" if job.array else ""
+        submitted = StoryLine(
+            job.submit_time, job.stimulus, f"submit by {job.owner.user}", f"new -> pending{tasks}"
+        )
+        return [submitted, *self.lines.get(job.job_id, ())]
+
+
+_ACTIVE: list[Journal] = []
+"""The journal of the stimulus being handled (the core is synchronous: one at a time)."""
+
+_WORDS = {
+    "PENDING": "pending",
+    "TRANSFERRING": "transferring",
+    "RUNNING": "running",
+    "DELETING": "deleting",
+    "ERROR": "error",
+}
+
+
+def task_moved(job_id: int, task_id: int, frm: str, to: str, why: str, where: str | None) -> None:
+    """A task moved from state ``frm`` to ``to`` (:class:`TaskState` names) for ``why``."""
+    if not _ACTIVE:
+        return
+    # a task leaves for good as what ended it ("finished", "deleted"); an error says why
+    target = _WORDS.get(to) or why
+    key = (job_id, f"{_WORDS.get(frm, frm)} -> {target}", where or "", why if to == "ERROR" else "")
+    _ACTIVE[-1].change(key, task_id)
+
+
+def note(job_id: int, what: str) -> None:
+    """A job-level change (a hold set, a qalter, a verification) of the stimulus handled."""
+    if _ACTIVE:
+        _ACTIVE[-1].change((job_id, what, "", ""), None)
+
+
+def holds_changed(job_id: int, old: frozenset[str], new: frozenset[str]) -> None:
+    """The job's hold bits went from ``old`` to ``new``."""
+    for bit in sorted(new - old):
+        note(job_id, f"hold {bit} set")
+    for bit in sorted(old - new):
+        note(job_id, f"hold {bit} removed")
+
+
+def altered(job_id: int, keys: Iterable[str]) -> None:
+    """qalter changed these JSV parameters of the job (holds are told apart)."""
+    names = sorted(k for k in keys if k != "h")
+    if names:
+        note(job_id, f"altered {', '.join(names)}")
+
+
+def current_id() -> int:
+    """The id of the stimulus being handled; 0 outside a stimulus."""
+    return _ACTIVE[-1].current_id() if _ACTIVE else 0
+
+
+def _text(what: str, where: str, ids: list[int], why: str) -> str:
+    parts = [where] if where else []
+    if ids and ids != [0]:  # task 0: the one task of a job that is no array
+        parts.append(f"task {ids[0]}" if len(ids) == 1 else f"tasks {TaskIds.from_ids(ids)}")
+    text = f"{what} ({', '.join(parts)})" if parts else what
+    return f"{text}: {why}" if why else text
+
+
+def _size(spool: SpoolDelta) -> int:
+    return (
+        len(spool.jobs)
+        + len(spool.tasks)
+        + len(spool.config)
+        + len(spool.counters)
+        + len(spool.ars)
+    )
