@@ -23,7 +23,7 @@ class SpoolDelta:
     config: dict[tuple[str, str], str | None] = field(default_factory=dict)
     counters: dict[str, int] = field(default_factory=dict)
     ars: dict[int, dict[str, Any] | None] = field(default_factory=dict)
-    story: dict[int, list[list[Any]]] = field(default_factory=dict)
+    story: dict[int, list[Any]] = field(default_factory=dict)
     """Story lines to add, per job (see :mod:`qmaster.core.story`); they go with the job."""
 
     def __bool__(self) -> bool:

@@ -11,6 +11,7 @@ it with what the core would write now.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -119,7 +120,7 @@ class SpoolImage:
                 self.ars[ar_id] = as_stored(ar_row)
 
 
-def as_stored_line(line: list[Any]) -> list[Any]:
+def as_stored_line(line: Sequence[Any]) -> list[Any]:
     """A story row as the spool gives it back."""
     stored: list[Any] = json.loads(json.dumps(line))
     return stored
@@ -127,9 +128,7 @@ def as_stored_line(line: list[Any]) -> list[Any]:
 
 def story_rows(core: Core) -> dict[int, list[Any]]:
     """The story rows the core's jobs hold in memory."""
-    return {
-        i: [as_stored_line(x.to_row()) for x in lines] for i, lines in core.journal.lines.items()
-    }
+    return {i: [list(x) for x in lines] for i, lines in core.journal.lines.items()}
 
 
 def _story_problems(core: Core, written: SpoolImage) -> list[str]:

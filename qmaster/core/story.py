@@ -28,8 +28,7 @@ Cost. A job that only sits pending has no line at all: its first line
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -55,65 +54,70 @@ class StoryLine:
     def to_row(self) -> list[Any]:
         return [self.at, self.stimulus, self.cause, self.change]
 
-    @classmethod
-    def from_row(cls, row: list[Any]) -> StoryLine:
-        at, stimulus, cause, change = row
-        return cls(float(at), int(stimulus), str(cause), str(change))
-
 
 Key = tuple[int, str, str, str]
 """(job id, transition, where, why): changes alike within one stimulus make one line."""
+Row = tuple[float, int, str, str]
+"""A line as kept and spooled: time, stimulus id, stimulus, transition."""
 
 
 class Journal:
-    """The stimulus counter, the stimulus being handled, and the stories of the jobs."""
+    """The stimulus counter, the stimulus being handled, and the stories of the jobs.
 
-    __slots__ = ("_at", "_cause", "_changes", "_depth", "_id", "lines", "next_id")
+    ``with journal.stimulus(cause, now, out, jobs):`` handles one stimulus.
+    """
+
+    __slots__ = (
+        "_at", "_before", "_cause", "_changes", "_depth", "_id", "_jobs", "_out", "lines",
+        "next_id",
+    )  # fmt: skip
 
     def __init__(self) -> None:
         self.next_id = 1
-        self.lines: dict[int, list[StoryLine]] = {}
+        self.lines: dict[int, list[Row]] = {}
         """Each job's lines after its submission; only jobs that changed have an entry."""
         self._cause = ""
         self._at = 0.0
         self._id = 0
         self._changes: dict[Key, list[int]] = {}
         self._depth = 0
+        self._before = 0
+        self._out: Outcome | None = None
+        self._jobs: Mapping[int, Job] = {}
 
-    @contextmanager
-    def stimulus(
-        self, cause: str, at: float, out: Outcome, jobs: Mapping[int, Job]
-    ) -> Iterator[None]:
+    def stimulus(self, cause: str, at: float, out: Outcome, jobs: Mapping[int, Job]) -> Journal:
         """Handle one stimulus: its changes become story lines when it ends.
 
         A stimulus inside another (an immediate job's pass within its submission)
         is part of the outer one. On an exception nothing is recorded and no id used.
         """
+        if not self._depth:
+            self._cause, self._at, self._id, self._out, self._jobs = cause, at, 0, out, jobs
+        return self
+
+    def __enter__(self) -> None:
+        self._depth += 1
+        if self._depth == 1:
+            assert self._out is not None
+            self._before = _size(self._out.spool)
+            _ACTIVE.append(self)
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        self._depth -= 1
         if self._depth:
-            self._depth += 1
-            try:
-                yield
-            finally:
-                self._depth -= 1
             return
-        self._cause, self._at, self._id, self._depth = cause, at, 0, 1
-        before = _size(out.spool)
-        _ACTIVE.append(self)
-        try:
-            yield
-        except BaseException:
+        _ACTIVE.pop()
+        out, self._out = self._out, None
+        assert out is not None
+        if kind is not None:
             if self._id:
                 self.next_id = self._id
             self._changes.clear()
-            raise
-        else:
-            if self._changes or _size(out.spool) != before:
-                self.current_id()
-                self._flush(out, jobs)
-                out.spool.counters[COUNTER] = self.next_id
-        finally:
-            self._depth = 0
-            _ACTIVE.pop()
+        elif self._changes or _size(out.spool) != self._before:
+            self.current_id()
+            self._flush(out, self._jobs)
+            out.spool.counters[COUNTER] = self.next_id
+        self._jobs = {}
 
     def current_id(self) -> int:
         """The id of the stimulus being handled (taken from the counter on first use)."""
@@ -131,15 +135,22 @@ class Journal:
             ids.append(task_id)
 
     def _flush(self, out: Outcome, jobs: Mapping[int, Job]) -> None:
-        rows = out.spool.story
+        rows, lines = out.spool.story, self.lines
+        at, sid, cause = self._at, self._id, self._cause
         for (job_id, what, where, why), ids in self._changes.items():
             if job_id not in jobs:  # the job left: its story goes with it
-                self.lines.pop(job_id, None)
+                lines.pop(job_id, None)
                 rows.pop(job_id, None)
                 continue
-            line = StoryLine(self._at, self._id, self._cause, _text(what, where, ids, why))
-            self.lines.setdefault(job_id, []).append(line)
-            rows.setdefault(job_id, []).append(line.to_row())
+            row = (at, sid, cause, _text(what, where, ids, why))
+            kept = lines.get(job_id)
+            if kept is None:
+                kept = lines[job_id] = []
+            kept.append(row)
+            spooled = rows.get(job_id)
+            if spooled is None:
+                spooled = rows[job_id] = []
+            spooled.append(row)
         self._changes.clear()
 
     def restore(
@@ -150,10 +161,11 @@ class Journal:
     ) -> None:
         """After a restart: the jobs' lines spooled (in the order written) and the counter,
         never behind an id already used."""
-        for job_id, row in rows:
+        for job_id, (at, stimulus, cause, change) in rows:
             if job_id in jobs:
-                self.lines.setdefault(job_id, []).append(StoryLine.from_row(row))
-        highest = max((ls[-1].stimulus for ls in self.lines.values()), default=0)
+                line = (float(at), int(stimulus), str(cause), str(change))
+                self.lines.setdefault(job_id, []).append(line)
+        highest = max((ls[-1][1] for ls in self.lines.values()), default=0)
         highest = max(highest, max((j.stimulus for j in jobs.values()), default=0))
         self.next_id = max(int(counters.get(COUNTER, 1)), highest + 1)
 
@@ -163,7 +175,7 @@ class Journal:
         submitted = StoryLine(
             job.submit_time, job.stimulus, f"submit by {job.owner.user}", f"new -> pending{tasks}"
         )
-        return [submitted, *self.lines.get(job.job_id, ())]
+        return [submitted, *(StoryLine(*row) for row in self.lines.get(job.job_id, ()))]
 
 
 _ACTIVE: list[Journal] = []
@@ -180,12 +192,21 @@ _WORDS = {
 
 def task_moved(job_id: int, task_id: int, frm: str, to: str, why: str, where: str | None) -> None:
     """A task moved from state ``frm`` to ``to`` (:class:`TaskState` names) for ``why``."""
-    if not _ACTIVE:
-        return
-    # a task leaves for good as what ended it ("finished", "deleted"); an error says why
+    if _ACTIVE:
+        what = _MOVES.get((frm, to, why))
+        if what is None:
+            what = _MOVES[(frm, to, why)] = _move_text(frm, to, why)
+        _ACTIVE[-1].change((job_id, what[0], where or "", what[1]), task_id)
+
+
+_MOVES: dict[tuple[str, str, str], tuple[str, str]] = {}
+
+
+def _move_text(frm: str, to: str, why: str) -> tuple[str, str]:
+    """The transition and the reason a line gives: a task leaves for good as what ended it
+    (``finished``, ``deleted``); an error says why."""
     target = _WORDS.get(to) or why
-    key = (job_id, f"{_WORDS.get(frm, frm)} -> {target}", where or "", why if to == "ERROR" else "")
-    _ACTIVE[-1].change(key, task_id)
+    return f"{_WORDS.get(frm, frm)} -> {target}", why if to == "ERROR" else ""
 
 
 def note(job_id: int, what: str) -> None:
