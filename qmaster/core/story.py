@@ -209,6 +209,12 @@ def _move_text(frm: str, to: str, why: str) -> tuple[str, str]:
     return f"{_WORDS.get(frm, frm)} -> {target}", why if to == "ERROR" else ""
 
 
+def task_noted(job_id: int, task_id: int, what: str, where: str | None) -> None:
+    """A change of a task that is no state of the transition table (a suspension)."""
+    if _ACTIVE:
+        _ACTIVE[-1].change((job_id, what, where or "", ""), task_id)
+
+
 def note(job_id: int, what: str) -> None:
     """A job-level change (a hold set, a qalter, a verification) of the stimulus handled."""
     if _ACTIVE:

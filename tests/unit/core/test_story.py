@@ -189,3 +189,16 @@ def test_job_detail_carries_the_story_only_when_asked() -> None:
     assert "story" not in plain
     assert asked["story"] == [list(x.to_row()) for x in core.story(1)]
     assert asked.keys() - plain.keys() == {"story"}
+
+
+def test_a_suspension_and_its_end_are_told() -> None:
+    """qmod -sj and -usj of a running task: running -> suspended, suspended -> running."""
+    core = make_core()
+    submit(core, ALICE, T0, CMDARGS=["100"])
+    run_until(core, T0 + 1)
+    request(core, ROOT, "qmod", T0 + 2, action="sj", targets=["1"])
+    request(core, ROOT, "qmod", T0 + 3, action="usj", targets=["1"])
+    assert _changes(core, 1)[-2:] == [
+        ("qmod by root", "running -> suspended (all.q@host1)"),
+        ("qmod by root", "suspended -> running (all.q@host1)"),
+    ]
