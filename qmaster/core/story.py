@@ -79,7 +79,8 @@ class Journal:
         self._cause = ""
         self._at = 0.0
         self._id = 0
-        self._changes: dict[Key, list[int]] = {}
+        self._changes: dict[Key, int | list[int] | None] = {}
+        """Each change's task id, or ids once there are several (None: a job-level change)."""
         self._depth = 0
         self._before = 0
         self._out: Outcome | None = None
@@ -128,11 +129,17 @@ class Journal:
 
     def change(self, key: Key, task_id: int | None) -> None:
         """Gather one change of the stimulus being handled."""
-        ids = self._changes.get(key)
-        if ids is None:
-            ids = self._changes[key] = []
-        if task_id is not None:
+        changes = self._changes
+        if key not in changes:
+            changes[key] = task_id  # most changes name one task: no list for them
+            return
+        ids = changes[key]
+        if task_id is None:
+            return
+        if isinstance(ids, list):
             ids.append(task_id)
+        else:
+            changes[key] = [task_id] if ids is None else [ids, task_id]
 
     def _flush(self, out: Outcome, jobs: Mapping[int, Job]) -> None:
         rows, lines = out.spool.story, self.lines
@@ -241,11 +248,30 @@ def current_id() -> int:
     return _ACTIVE[-1].current_id() if _ACTIVE else 0
 
 
-def _text(what: str, where: str, ids: list[int], why: str) -> str:
-    parts = [where] if where else []
-    if ids and ids != [0]:  # task 0: the one task of a job that is no array
-        parts.append(f"task {ids[0]}" if len(ids) == 1 else f"tasks {TaskIds.from_ids(ids)}")
-    text = f"{what} ({', '.join(parts)})" if parts else what
+_SHARED_TEXTS: dict[tuple[str, str, str], str] = {}
+"""The texts of lines that name no task (jobs that are no arrays), made once and shared by
+every such line: each is one of a few transitions in one of the queue instances."""
+
+
+def _text(what: str, where: str, ids: int | list[int] | None, why: str) -> str:
+    if ids:  # None, or task 0: the one task of a job that is no array
+        tasks = f"task {ids}" if isinstance(ids, int) else _tasks(TaskIds.from_ids(ids))
+        return _joined(what, f"{where}, {tasks}" if where else tasks, why)
+    key = (what, where, why)
+    text = _SHARED_TEXTS.get(key)
+    if text is None:
+        if len(_SHARED_TEXTS) >= 100_000:  # bounded whatever the configuration
+            _SHARED_TEXTS.clear()
+        text = _SHARED_TEXTS[key] = _joined(what, where, why)
+    return text
+
+
+def _tasks(ids: TaskIds) -> str:
+    return f"task {ids[0]}" if len(ids) == 1 else f"tasks {ids}"
+
+
+def _joined(what: str, detail: str, why: str) -> str:
+    text = f"{what} ({detail})" if detail else what
     return f"{text}: {why}" if why else text
 
 
