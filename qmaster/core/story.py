@@ -5,8 +5,11 @@ refused, a timer firing, a scheduling pass, the quarantine of a failing job)
 runs inside :meth:`Journal.stimulus`. While it runs, the journal is the
 *active* one, so a transition deep inside a handler reaches it without being
 handed a core: :meth:`~qmaster.core.jobs.Task.move` (every task state change,
-through the transition table) calls :func:`task_moved`, and the few job-level
-changes (holds, qalter, verification) call :func:`note`.
+through the transition table) calls :func:`task_moved`, and the few other
+changes (holds, qalter, JSV verification, suspension) call :func:`note` or
+:func:`task_noted`. Stimuli are named from the request's op and the caller
+(``submit by alice``, ``delete by bob``), the timer's kind (``timer end``),
+``pass`` or ``quarantine``.
 
 A stimulus that changed something (it wrote spool rows or recorded a change)
 gets the next stimulus id; one that changed nothing (a query, a refusal, a
@@ -24,6 +27,12 @@ with the job when it leaves.
 Cost. A job that only sits pending has no line at all: its first line
 (``submit``) is derived from its submission time and the one int it keeps,
 :attr:`Job.stimulus`. A pass touches only the jobs it dispatches.
+
+Recovery reads every story row back at once (:meth:`Journal.restore`): rows
+exist only for jobs that changed after their submission, so they follow the
+tasks that moved, and the core stays pure (it answers ``story`` from memory,
+with no spool to read). A restart itself changes no job's state and adds no
+line: the timers it arms again fire as stimuli of their own.
 """
 
 from __future__ import annotations
@@ -89,8 +98,8 @@ class Journal:
     def stimulus(self, cause: str, at: float, out: Outcome, jobs: Mapping[int, Job]) -> Journal:
         """Handle one stimulus: its changes become story lines when it ends.
 
-        A stimulus inside another (an immediate job's pass within its submission)
-        is part of the outer one. On an exception nothing is recorded and no id used.
+        A stimulus started while another runs is part of the outer one. On an
+        exception nothing is recorded and no id is used.
         """
         if not self._depth:
             self._cause, self._at, self._id, self._out, self._jobs = cause, at, 0, out, jobs

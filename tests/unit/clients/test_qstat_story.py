@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -74,3 +75,13 @@ def test_help_says_story_is_a_minige_addition(capsys: pytest.CaptureFixture[str]
     """qstat -help lists -story as a minige addition."""
     qstat.main(["-help"])
     assert "[-story]" in capsys.readouterr().out
+
+
+def test_json_carries_the_story_rows(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qstat -j 7 -story -json: each job has its story list as the qmaster sent it."""
+    qmaster.reply("job_detail", data={"jobs": [{**DETAIL, "story": STORY}], "missing": []})
+    assert qstat.main(["-j", "7", "-story", "-json"], transport=qmaster) == 0
+    assert qmaster.last == ("job_detail", {"job_ids": ["7"], "story": True})
+    assert json.loads(capsys.readouterr().out)["jobs"][0]["story"] == STORY
