@@ -29,6 +29,7 @@ PARTS: dict[str, str] = {
     "array": "bench.array_bench",
     "query": "bench.query_bench",
     "spec": "bench.spec_bench",
+    "story": "bench.story_bench",
 }
 
 

@@ -33,9 +33,9 @@ from typing import Any
 
 from qmaster.cell import DEFAULT_CONF_DIR
 from qmaster.conf.store import ClusterConfig
-from qmaster.core import Core, CoreSettings, Identity, Request
-from qmaster.gdi.messages import ARGS
+from qmaster.core import Core, CoreSettings, Identity
 from qmaster.spool.database import SharedStrings
+from qmaster.stimuli_wire import parse
 
 T0 = 1_767_225_600.0
 TIMED = 5_000  # jobs per timed round (the best CPU time of five rounds)
@@ -74,9 +74,8 @@ def make_core() -> Core:
 
 
 def submit_all(core: Core, texts: Iterable[str]) -> None:
-    model = ARGS["submit"]
     for text in texts:
-        out = core.handle(Request(ALICE, "submit", model.model_validate(json.loads(text))), T0)
+        out = core.handle(parse(ALICE, "submit", json.loads(text)), T0)
         if any(a.is_error for a in out.answers):
             raise RuntimeError(out.answers[0].text)
 

@@ -35,6 +35,7 @@ from clients.qstat_render.jsondoc import (
     render_summary_json,
 )
 from clients.qstat_render.listing import render_full, render_full_listing, render_list
+from clients.qstat_render.story import render_details_with_story
 from clients.qstat_render.stream import ListingWriter
 from clients.qstat_render.summary import render_summary
 from clients.qstat_render.text import render_jobs
@@ -68,6 +69,7 @@ usage: qstat [options]
                                           jobs with a start time in future or any combination only.
                                           h is an abbreviation for huhohshdhjha
                                           a is an abbreviation for prsh
+        [-story]                          show each job's story (with -j; a minige addition)
         [-t]                              show task information (implicitly -g t)
         [-u user_list]                    view only jobs of this user (default: your own; '*' for all)
         [-U user_list]                    select only queues where these users have access
@@ -214,7 +216,9 @@ def show_summary(summary: dict[str, Any], fmt: str) -> str:
     return render_summary(summary)
 
 
-def show_details(data: dict[str, Any], fmt: str, binding: bool = False) -> tuple[str, int]:
+def show_details(
+    data: dict[str, Any], fmt: str, binding: bool = False, story: bool = False
+) -> tuple[str, int]:
     """Render a ``job_detail`` reply; the exit code is 1 when no job was found."""
     details, missing = data.get("jobs") or [], data.get("missing") or []
     if fmt == "json":
@@ -226,7 +230,22 @@ def show_details(data: dict[str, Any], fmt: str, binding: bool = False) -> tuple
     if not details:
         err(not_found(missing).rstrip("\n"))
         return "", EXIT_ERROR
+    if story:
+        return render_details_with_story(details, binding=binding), EXIT_OK
     return render_details(details, binding=binding), EXIT_OK
+
+
+def _detail_args(opts: dict[str, Any], fmt: str) -> dict[str, Any]:
+    """``job_detail``'s arguments; ``-story`` (a minige addition) needs a job list, in text
+    or ``-json``."""
+    ids = [i for value in opts["job_ids"] for i in value.split(",") if i]
+    if not opts["story"]:
+        return {"job_ids": ids or None}
+    if not ids:
+        raise ClientError("error: -story needs -j with a job_identifier_list")
+    if fmt == "xml":
+        raise ClientError("error: -story cannot be combined with -xml")
+    return {"job_ids": ids, "story": True}
 
 
 def _following(conn: Connection, data: dict[str, Any]) -> Iterator[list[Any]]:
@@ -309,15 +328,17 @@ def stream_listing(args: dict[str, Any], *, fmt: str, full: bool, layout: Layout
 @click.option("-ne", "no_empty", is_flag=True)
 @click.option("-explain", "explain")
 @click.option("-json", "as_json", is_flag=True)
+@click.option("-story", "story", is_flag=True)
 @click.pass_context
 def qstat_command(ctx: click.Context, /, **opts: Any) -> int:
     """Show jobs."""
     fmt = "json" if opts["as_json"] else "xml" if opts["xml"] else "text"
     full = bool(opts["full"])
     transport = transport_of(ctx)
+    if opts["story"] and not opts["job_ids"]:
+        raise ClientError("error: -story needs -j with a job_identifier_list")
     if opts["job_ids"]:
-        ids = [i for value in opts["job_ids"] for i in value.split(",") if i]
-        reply = transport("job_detail", {"job_ids": ids or None})
+        reply = transport("job_detail", _detail_args(opts, fmt))
         if not reply.ok:
             print_answers(reply.answers)
             return exit_code(reply.answers)
@@ -325,7 +346,7 @@ def qstat_command(ctx: click.Context, /, **opts: Any) -> int:
         if "summary" in data:
             text, code = show_summary(data["summary"], fmt), EXIT_OK
         else:
-            text, code = show_details(data, fmt, bool(opts["binding"]))
+            text, code = show_details(data, fmt, bool(opts["binding"]), bool(opts["story"]))
     else:
         group = "".join(opts["group"])
         _check_queue_args(group, opts)

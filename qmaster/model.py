@@ -95,9 +95,13 @@ class SpoolDelta:
     config: dict[tuple[str, str], str | None] = field(default_factory=dict)
     counters: dict[str, int] = field(default_factory=dict)
     ars: dict[int, dict[str, Any] | None] = field(default_factory=dict)
+    story: dict[int, list[Any]] = field(default_factory=dict)
+    """Story lines to add, per job (see :mod:`qmaster.core.story`); they go with the job."""
 
     def __bool__(self) -> bool:
-        return bool(self.jobs or self.tasks or self.config or self.counters or self.ars)
+        return bool(
+            self.jobs or self.tasks or self.config or self.counters or self.ars or self.story
+        )
 
     def merge(self, other: SpoolDelta) -> None:
         """Fold a later delta into this one (later writes win)."""
@@ -106,7 +110,10 @@ class SpoolDelta:
             if row is None:
                 for key in [k for k in self.tasks if k[0] == job_id]:
                     del self.tasks[key]
+                self.story.pop(job_id, None)
         self.tasks.update(other.tasks)
+        for job_id, rows in other.story.items():
+            self.story.setdefault(job_id, []).extend(rows)
         self.config.update(other.config)
         self.counters.update(other.counters)
         self.ars.update(other.ars)

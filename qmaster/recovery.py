@@ -45,6 +45,7 @@ def recover_core(
             snap.counters,
             clock.now(),
             ars=snap.ars,
+            story=snap.story,
             directory_exists=os.path.isdir,
         )
     except (SpoolError, ValueError) as exc:

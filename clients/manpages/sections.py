@@ -82,7 +82,17 @@ COMMANDS: dict[str, Page] = {
             VERSION,
         ),
         _plain("the status was shown"),
-        ("qstat -cb shows binding NONE for every task: simulated hosts have no cores.",),
+        (
+            "qstat -cb shows binding NONE for every task: simulated hosts have no cores.",
+            "qstat -j job_list -story, a minige addition, prints after each job's block a "
+            "story: section, one line per change of the job, oldest first: the local time, "
+            "the stimulus id (every change the qmaster makes carries one; ids never repeat, "
+            "across restarts too), the stimulus (submit by alice, pass, timer end, delete by "
+            "bob...) and the transition (pending -> transferring (all.q@host1, task 3), hold "
+            "u set...). Changes alike of one stimulus are one line with their task range. It "
+            "works with -json (a story list in each job) and is refused without a job list "
+            "and with -xml.",
+        ),
     ),
     "qdel": Page(
         "clients.qdel:main",

@@ -32,6 +32,7 @@ from qmaster.core.running_alter import check_running_change
 from qmaster.core.specs import altered_spec, checked_spec, with_full_names
 from qmaster.core.states import TaskState
 from qmaster.core.stimuli import Alter, Delete
+from qmaster.core.story import altered
 from qmaster.core.submit import check_name, task_range, validate_spec, verification
 from qmaster.core.taskids import TaskIds
 from qmaster.model import Status, error, ok
@@ -292,6 +293,7 @@ def _alter(
     check_hold_change(core, who, job, job.hold, hold)
     texts = alter_texts(who, job, changes, hold, lambda refs: hold_split(core, job, refs))
     job.spec = new
+    altered(job.job_id, changes)
     set_hold(job, hold)
     if "a" in changes:
         lifecycle.watch_start_time(core, job, now)

@@ -23,6 +23,7 @@ from qmaster.core.errors import InvalidRequest, NotManager, PermissionDenied
 from qmaster.core.jobs import Job, hold_bits
 from qmaster.core.jobspec import JobSpec
 from qmaster.core.states import TaskState
+from qmaster.core.story import holds_changed
 from qmaster.core.taskids import TaskIds
 from qmaster.gdi.values import ValueRefused, local_epoch
 
@@ -162,7 +163,9 @@ def new_hold(job: Job, user_hold: object, hold_list: str | None) -> frozenset[st
 
 def set_hold(job: Job, hold: frozenset[str]) -> None:
     """Store the hold bits; the spec's ``h`` (what a JSV sees) follows the user hold."""
-    job.hold = hold_bits("".join(hold))
+    new = hold_bits("".join(hold))
+    holds_changed(job.job_id, job.hold, new)
+    job.hold = new
     user_hold = True if USER in hold else None
     if job.spec.user_hold is not user_hold:
         job.spec = job.spec.changed(user_hold=user_hold)

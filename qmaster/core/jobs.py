@@ -18,6 +18,7 @@ from typing import Any
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.jobspec import JobSpec
 from qmaster.core.states import TaskState, check_transition
+from qmaster.core.story import task_moved
 from qmaster.core.taskids import TaskIds
 from qmaster.model import Identity as Identity  # noqa: PLC0414 (re-exported: its old home)
 
@@ -96,6 +97,7 @@ class Task:
         """Change state through the transition table, recording the cause."""
         check_transition(f"job {job_id}.{self.task_id}", self.state, to, self.story)
         self.story.append(f"{self.state.value}->{to.value}: {why}")
+        task_moved(job_id, self.task_id, self.state.name, to.name, why, self.queue)
         self.state = to
 
     def to_row(self) -> dict[str, Any]:
@@ -179,6 +181,8 @@ class Job:
     # the scheduler's picture of this spec (a JobRequest without tasks), kept until the
     # spec object is replaced: like Grid Engine's job category, worked out once per job
     request_memo: tuple[JobSpec, Any] | None = field(default=None, repr=False, compare=False)
+    # the id of the stimulus that submitted it: with submit_time, the first line of its story
+    stimulus: int = 0
 
     @property
     def name(self) -> str:
@@ -226,6 +230,7 @@ class Job:
                 else None
             ),
             "restarted": sorted(self.restarted),
+            **({"stimulus": self.stimulus} if self.stimulus else {}),  # rows before stories: none
         }
 
     @classmethod
@@ -241,6 +246,7 @@ class Job:
             hold=hold_bits(row.get("hold", "u" if row.get("user_hold") else "")),
             verify_wait=VerifyWait(*row["verify_wait"]) if row.get("verify_wait") else None,
             restarted=frozenset(row.get("restarted") or ()) or NO_TASKS,
+            stimulus=int(row.get("stimulus") or 0),
         )
         job.tasks = {t.task_id: t for t in tasks}
         job.pending = job.derived_pending()

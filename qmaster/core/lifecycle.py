@@ -112,9 +112,8 @@ def dispatch(core: Core, order: Order, now: float, out: Outcome) -> None:
     core.working_on = ("dispatch", order.job_id, order.task_id)
     job = core.jobs[order.job_id]
     job.pending.remove(order.task_id)
-    task = Task(order.task_id, TaskState.PENDING)
+    task = Task(order.task_id, TaskState.PENDING, order.assignment)
     task.move(job.job_id, TaskState.TRANSFERRING, "dispatched by the scheduler")
-    task.assignment = order.assignment
     task.dispatch_time = now
     task.restarted = order.task_id in job.restarted
     task.debits = tuple(order.debits)

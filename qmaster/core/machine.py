@@ -38,6 +38,7 @@ from qmaster.core.jsvrules import Verifications
 from qmaster.core.outcome import Outcome
 from qmaster.core.registry import HANDLERS, HOOKS, Timer
 from qmaster.core.stimuli import Asked, Query, TimeAdvanced
+from qmaster.core.story import Journal, StoryLine, stimulus_name
 from schedd.calendar import Calendar
 from schedd.reasons import ReasonList
 
@@ -124,6 +125,8 @@ class Core:
         self.qcal_at: float | None = None
         self.ar_members: object = None
         """Which jobs are in which AR (:mod:`qmaster.core.armembers`), built when needed."""
+        self.journal = Journal()
+        """Stimulus ids and the jobs' stories (see :mod:`qmaster.core.story`)."""
 
     # -- entry points -------------------------------------------------------
 
@@ -173,7 +176,8 @@ class Core:
             out.answers.append(InvalidRequest(f"unknown request {stimulus!r}").to_answer())
             return out
         try:
-            fn(self, stimulus, now, out)
+            with self.journal.stimulus(stimulus_name(stimulus), now, out, self.jobs):
+                fn(self, stimulus, now, out)
         except CoreError as exc:
             out.answers.append(exc.to_answer())
             out.discard_effects()
@@ -202,15 +206,22 @@ class Core:
         while self._timers and self._timers[0].at <= now:
             t = heapq.heappop(self._timers)
             self.working_on = (t.kind, t.job_id, t.task_id)
-            HOOKS.timer(t.kind)(self, t, now, out)
+            with self.journal.stimulus(f"timer {t.kind}", now, out, self.jobs):
+                HOOKS.timer(t.kind)(self, t, now, out)
             if t.kind not in QUIET_TIMERS:
                 self.mark_changed(now)
         self.working_on = None
         if self.pass_due(now) and HOOKS.run_pass:
-            HOOKS.run_pass(self, now, out)
+            with self.journal.stimulus("pass", now, out, self.jobs):
+                HOOKS.run_pass(self, now, out)
         self.working_on = None
         self.touch(out)
         return out
+
+    def story(self, job_id: int) -> list[StoryLine]:
+        """What happened to a job in the cell, in order: time, stimulus id and name, change."""
+        job = self.jobs.get(job_id)
+        return self.journal.story(job) if job is not None else []
 
     def pass_due(self, now: float) -> bool:
         """A pass is due: its time has come and something changed since the last one."""
@@ -308,6 +319,7 @@ class Core:
         counters: dict[str, int],
         now: float,
         ars: list[dict[str, Any]] | None = None,
+        story: list[tuple[int, list[Any]]] | None = None,
         **kw: Any,
     ) -> Core:
         """Rebuild the core from spooled rows (after a clean stop or a crash)."""
@@ -331,6 +343,7 @@ class Core:
                 HOOKS.restore_job(core, job, now)
         highest = max(core.jobs, default=0)
         core.next_job_id = counters.get("job") or highest % MAX_ID + 1
+        core.journal.restore(counters, story or [], core.jobs)
         if HOOKS.restore_ars is not None:
             HOOKS.restore_ars(core, ars or [], counters, now)
         return core

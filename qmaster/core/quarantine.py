@@ -43,6 +43,14 @@ def put_in_error(core: Core, job_id: int, task_id: int | None, reason: str, now:
     job = core.jobs.get(job_id)
     if job is None:
         return out
+    with core.journal.stimulus("quarantine", now, out, core.jobs):
+        _quarantine(core, job, task_id, reason, now, out)
+    return out
+
+
+def _quarantine(
+    core: Core, job: Job, task_id: int | None, reason: str, now: float, out: Outcome
+) -> None:
     ids = list(job.pending) if task_id is None else [task_id]
     for tid in ids:
         task = _task(job, tid)
@@ -58,7 +66,6 @@ def put_in_error(core: Core, job_id: int, task_id: int | None, reason: str, now:
         out.reports.append(reports.job_log(job, tid, "error", "Eqw", now, message=reason))
         out.log("job_put_in_error", job_id=job.job_id, task_id=tid, reason=reason)
     core.spool_job(out, job)
-    return out
 
 
 def _task(job: Job, task_id: int) -> Task | None:

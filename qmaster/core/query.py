@@ -239,10 +239,17 @@ def handle_job_detail(core: Core, args: JobDetail, now: float, out: Outcome) -> 
         jobs.extend(j for j in found if j not in jobs)
     setting = job_info_setting(core)
     out.data = {
-        "jobs": [detail(core, j, now) for j in jobs],
+        "jobs": [_with_story(core, j, detail(core, j, now), args.story) for j in jobs],
         "missing": missing,
         "global_messages": [{"number": n, "text": t} for n, t in setting.global_messages()],
     }
+
+
+def _with_story(core: Core, job: Job, found: dict[str, Any], asked: bool) -> dict[str, Any]:
+    """``qstat -j -story``: the detail with the job's story lines."""
+    if asked:
+        found["story"] = [line.to_row() for line in core.journal.story(job)]
+    return found
 
 
 @handler(Ping)

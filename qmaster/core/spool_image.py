@@ -11,12 +11,14 @@ it with what the core would write now.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from qmaster.core import qstates
 from qmaster.core.machine import Core
 from qmaster.core.outcome import SpoolDelta
+from qmaster.core.story import COUNTER
 
 Row = dict[str, Any]
 
@@ -47,6 +49,7 @@ class SpoolImage:
     ars: dict[int, Row] = field(default_factory=dict)
     config: dict[tuple[str, str], str] = field(default_factory=dict)
     counters: dict[str, int] = field(default_factory=dict)
+    story: dict[int, list[Any]] = field(default_factory=dict)
 
     @classmethod
     def of_core(cls, core: Core) -> SpoolImage:
@@ -60,6 +63,7 @@ class SpoolImage:
         }
         image.ars = {i: as_stored(ar.to_row()) for i, ar in core.ars.items()}
         image.config = dict(config_rows(core))
+        image.story = story_rows(core)
         return image
 
     @classmethod
@@ -70,6 +74,7 @@ class SpoolImage:
         tasks: list[Row],
         counters: dict[str, int],
         ars: list[Row] | None = None,
+        story: list[tuple[int, list[Any]]] | None = None,
     ) -> SpoolImage:
         """The image of a spool that holds these rows (what ``Core.recover`` was given)."""
         image = cls()
@@ -81,6 +86,8 @@ class SpoolImage:
             image.tasks[(job_id, int(stored["task_id"]))] = stored
         image.ars = {int(r["ar_id"]): as_stored(r) for r in ars or []}
         image.counters = dict(counters)
+        for job_id, line in story or ():
+            image.story.setdefault(job_id, []).append(as_stored_line(line))
         return image
 
     def apply(self, delta: SpoolDelta) -> None:
@@ -90,6 +97,7 @@ class SpoolImage:
                 self.jobs.pop(job_id, None)
                 for key in [k for k in self.tasks if k[0] == job_id]:
                     del self.tasks[key]
+                self.story.pop(job_id, None)
             else:
                 self.jobs[job_id] = as_stored(row)
         for key, task_row in delta.tasks.items():
@@ -103,11 +111,40 @@ class SpoolImage:
             else:
                 self.config[ckey] = text
         self.counters.update(delta.counters)
+        for job_id, lines in delta.story.items():
+            self.story.setdefault(job_id, []).extend(as_stored_line(line) for line in lines)
         for ar_id, ar_row in delta.ars.items():
             if ar_row is None:
                 self.ars.pop(ar_id, None)
             else:
                 self.ars[ar_id] = as_stored(ar_row)
+
+
+def as_stored_line(line: Sequence[Any]) -> list[Any]:
+    """A story row as the spool gives it back."""
+    stored: list[Any] = json.loads(json.dumps(line))
+    return stored
+
+
+def story_rows(core: Core) -> dict[int, list[Any]]:
+    """The story rows the core's jobs hold in memory."""
+    return {i: [list(x) for x in lines] for i, lines in core.journal.lines.items()}
+
+
+def _story_problems(core: Core, written: SpoolImage) -> list[str]:
+    kept = story_rows(core)
+    problems = [
+        f"story of job {i}: spooled, job not in memory"
+        for i in written.story.keys() - core.jobs.keys()
+    ]
+    problems += [f"story of job {i}: job not in memory" for i in kept.keys() - core.jobs.keys()]
+    problems += [
+        f"story of job {i}: spooled lines differ from memory "
+        f"({len(kept.get(i, []))} kept, {len(written.story.get(i, []))} spooled)"
+        for i in kept.keys() | written.story.keys()
+        if kept.get(i, []) != written.story.get(i, [])
+    ]
+    return problems
 
 
 def _differs(kept: Row, written: Row) -> bool:
@@ -148,12 +185,14 @@ def spool_problems(core: Core, written: SpoolImage) -> list[str]:
             for key in config.keys() & written.config.keys()
             if config[key] != written.config[key]
         ]
+    problems += _story_problems(core, written)
     return problems + _counter_problems(core, written.counters)
 
 
 def _counter_problems(core: Core, counters: dict[str, int]) -> list[str]:
     problems: list[str] = []
-    for name, counter in (("job", core.next_job_id), ("ar", core.next_ar_id)):
+    named = (("job", core.next_job_id), ("ar", core.next_ar_id), (COUNTER, core.journal.next_id))
+    for name, counter in named:
         # memory may be ahead (an id handed out for a submission the JSV then refused),
         # never behind: a restart would hand out again an id already acknowledged
         if counters.get(name, 0) > counter:

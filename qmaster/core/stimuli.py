@@ -185,9 +185,10 @@ class JobList(Query):
 
 @dataclass(frozen=True, slots=True)
 class JobDetail(Query):
-    """qstat -j."""
+    """qstat -j (``story``: with each job's story, ``-story``)."""
 
     job_ids: list[str] | None = None
+    story: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from qmaster.core.outcome import Outcome
 from qmaster.core.resources import check_account, check_priority, normalise_spec_requests
 from qmaster.core.specs import checked_spec, with_full_names
 from qmaster.core.stimuli import Submit
+from qmaster.core.story import current_id as current_stimulus
 from qmaster.core.verification import wait_for_verification
 from qmaster.core.view import assemble, job_request
 from qmaster.model import Answer, error, ok, warning
@@ -168,6 +169,7 @@ def handle_submit(
             raise InvalidRequest("error: no suitable queues")
         out.answers.append(warning("warning: no suitable queues"))
     job.job_id = job_id if job_id is not None else core.allocate_job_id()
+    job.stimulus = current_stimulus()
     job.pend_all()
     if jsv_wait is not None:
         wait_for_verification(core, job, jsv_wait, now, out)

@@ -16,6 +16,7 @@ from qmaster.core.outcome import Outcome
 from qmaster.core.qinstances import letters
 from qmaster.core.qstates import suspends
 from qmaster.core.states import TaskState
+from qmaster.core.story import task_noted
 
 if TYPE_CHECKING:
     from qmaster.core.machine import Core
@@ -42,6 +43,7 @@ def suspend(core: Core, job: Job, task: Task, why: str, now: float, out: Outcome
     task.suspended = "".join(sorted(set(task.suspended) | {why}))
     core.spool_task(out, job, task)
     if was_running:
+        task_noted(job.job_id, task.task_id, "running -> suspended", task.queue)
         _log(job, task, "suspended", now, out)
     return was_running
 
@@ -56,6 +58,7 @@ def resume(core: Core, job: Job, task: Task, why: str, now: float, out: Outcome)
         task.plan = (now + (task.remaining or 0.0), status, failed)
         task.remaining = None
         core.set_timer(task.plan[0], "end", job.job_id, task.task_id)
+        task_noted(job.job_id, task.task_id, "suspended -> running", task.queue)
         _log(job, task, "unsuspended", now, out)
     core.spool_task(out, job, task)
     return not task.suspended

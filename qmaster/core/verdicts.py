@@ -17,6 +17,7 @@ from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.specs import checked_spec, with_full_names
 from qmaster.core.stimuli import JsvVerdict, Verify
+from qmaster.core.story import note
 from qmaster.core.submit import validate_spec
 
 REVERIFY = "reverify"
@@ -47,6 +48,7 @@ def late_verdict(core: Core, job_id: int, args: JsvVerdict, now: float, out: Out
                 return
         job.verify_wait = None
         core.verify_waiting.discard(job.job_id)
+        note(job.job_id, f"verified by JSV ({args.state})")
         core.spool_job(out, job)
         out.log("jsv_verified_late", job_id=job.job_id, tries=wait.tries)
         core.request_pass(now)
@@ -56,6 +58,7 @@ def late_verdict(core: Core, job_id: int, args: JsvVerdict, now: float, out: Out
         delay = conf.jsv_reject_wait_backoff * 2**wait.tries
         job.verify_wait = VerifyWait(wait.tries + 1, now + delay, message or wait.message)
         core.set_timer(now + delay, REVERIFY, job.job_id, 0)
+        note(job.job_id, f"waiting for verification (try {wait.tries + 1})")
         core.spool_job(out, job)
         return
     _reject(core, job, message, now, out)
@@ -76,6 +79,7 @@ def _correct(core: Core, job: Job, spec: JobSpec, now: float) -> None:
 def _reject(core: Core, job: Job, message: str | None, now: float, out: Outcome) -> None:
     core.verify_waiting.discard(job.job_id)
     job.verify_wait = None
+    note(job.job_id, "rejected by JSV")
     out.log("jsv_rejected_late", job_id=job.job_id, message=message)
     for task_id in job.pending.copy():
         lifecycle.finish_pending(core, job, task_id, now, out)

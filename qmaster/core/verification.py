@@ -14,6 +14,7 @@ from __future__ import annotations
 from qmaster.core.jobs import Job, VerifyWait
 from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
+from qmaster.core.story import note
 from qmaster.model import warning
 
 
@@ -24,4 +25,5 @@ def wait_for_verification(core: Core, job: Job, message: str, now: float, out: O
     job.verify_wait = VerifyWait(tries=1, next_at=now + backoff, message=message)
     core.verify_waiting.add(job.job_id)
     core.set_timer(now + backoff, "reverify", job.job_id, 0)
+    note(job.job_id, "waiting for verification (try 1)")
     out.answers.append(warning(f"{message}: job waits for verification (try 1 of {retries + 1})"))

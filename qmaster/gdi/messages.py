@@ -188,6 +188,7 @@ class JobListArgs(_Strict):
 
 class JobDetailArgs(_Strict):
     job_ids: list[str] | None = None
+    story: bool = False
 
 
 class DeleteArgs(_Strict):

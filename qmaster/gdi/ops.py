@@ -62,7 +62,8 @@ Operations and their ``args`` -> ``data``:
                   with "compact": true, "job_rows": [[10 JobRow values, {extras}?]]
                   instead of "jobs"; with "chunk": n as well, a stream of frames of at
                   most n rows, each with "more" (see qmaster/core/qstat_rows.py)
-    job_detail    {"job_ids": [str] | null}             -> {"jobs": [JobDetail], "missing": [str]}
+    job_detail    {"job_ids": [str] | null, "story": bool}  -> {"jobs": [JobDetail], "missing": [str]}
+                  "story" (optional, a minige addition: qstat -j -story) adds each job's story
     delete        {"job_ids": [str], "users": [str] | null, "force": bool}
                   ids may be "7", "7.3", "7.1-5:2" or a job name; answers one per job
     alter         {"job_ids": [str], "job": JobSpec (only changed keys), "verify": str,
@@ -144,7 +145,9 @@ Rows::
                "submission_time": float, "state": str, "job": JobSpec,
                "tasks": [{"task_id": int | null, "state": str, "queue": str | null,
                           "start_time": float | null}],
-               "scheduling_info": [str]}
+               "scheduling_info": [str],
+               "story": [[time: float, stimulus id: int, stimulus: str, transition: str]]
+                        (only when job_detail asked for "story": true; oldest first)}
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The SQLite spool: jobs, tasks, advance reservations, configuration objects, id counters.
+"""The SQLite spool: jobs, tasks, advance reservations, configuration objects, id counters,
+and the jobs' story lines (one row each, in the order written, deleted with their job).
 
 One transaction per commit; the daemon commits a batch of request outcomes
 before it sends their answers (group commit). WAL mode with
@@ -30,6 +31,8 @@ CREATE TABLE IF NOT EXISTS config (
     kind TEXT NOT NULL, name TEXT NOT NULL, text TEXT NOT NULL, PRIMARY KEY (kind, name));
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS ars (ar_id INTEGER PRIMARY KEY, row TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS story (job_id INTEGER NOT NULL, row TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS story_job ON story (job_id);
 """
 
 
@@ -50,6 +53,7 @@ class Snapshot:
     config: list[tuple[str, str, str]] = field(default_factory=list)
     counters: dict[str, int] = field(default_factory=dict)
     ars: list[dict[str, Any]] = field(default_factory=list)
+    story: list[tuple[int, list[Any]]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -61,6 +65,7 @@ class LazySnapshot:
     config: list[tuple[str, str, str]] = field(default_factory=list)
     counters: dict[str, int] = field(default_factory=dict)
     ars: list[dict[str, Any]] = field(default_factory=list)
+    story: list[tuple[int, list[Any]]] = field(default_factory=list)
 
 
 Decode = Callable[[str], Any]
@@ -119,7 +124,8 @@ class Spool:
     def load(self, *, ignore_errors: bool = False) -> Snapshot:
         """Read every row back; a row that does not decode is an error unless ignored."""
         lazy = self.load_lazily(ignore_errors=ignore_errors)
-        return Snapshot(list(lazy.jobs), lazy.tasks, lazy.config, lazy.counters, lazy.ars)
+        jobs = list(lazy.jobs)
+        return Snapshot(jobs, lazy.tasks, lazy.config, lazy.counters, lazy.ars, lazy.story)
 
     def load_lazily(self, *, ignore_errors: bool = False) -> LazySnapshot:
         """:meth:`load`, but the job rows are decoded one at a time as they are taken, so
@@ -135,8 +141,18 @@ class Spool:
             self._decode(decode, text, snap.ars, ignore_errors)
         snap.config = list(self._db.execute("SELECT kind, name, text FROM config"))
         snap.counters = dict(self._db.execute("SELECT name, value FROM counters"))
+        snap.story = self._story_rows(decode, ignore_errors)
         snap.jobs = self._job_rows(decode, ignore_errors)
         return snap
+
+    def _story_rows(self, decode: Decode, ignore: bool) -> list[tuple[int, list[Any]]]:
+        rows: list[tuple[int, list[Any]]] = []
+        one: list[Any] = []
+        for job_id, text in self._db.execute("SELECT job_id, row FROM story ORDER BY rowid"):
+            self._decode(decode, text, one, ignore)
+            if one:
+                rows.append((job_id, one.pop()))
+        return rows
 
     def _job_rows(self, decode: Decode, ignore: bool) -> Iterator[dict[str, Any]]:
         one: list[dict[str, Any]] = []
@@ -180,6 +196,11 @@ class Spool:
         if gone:
             db.executemany("DELETE FROM jobs WHERE job_id=?", gone)
             db.executemany("DELETE FROM tasks WHERE job_id=?", gone)
+            db.executemany("DELETE FROM story WHERE job_id=?", gone)
+        db.executemany(
+            "INSERT INTO story VALUES (?, ?)",
+            [(jid, dumps(row)) for jid, rows in delta.story.items() for row in rows],
+        )
         db.executemany(
             "INSERT OR REPLACE INTO jobs VALUES (?, ?)",
             [(jid, dumps(row)) for jid, row in delta.jobs.items() if row is not None],

@@ -68,7 +68,9 @@ class LiveDaemon:
                 snap = spool.load()
             finally:
                 spool.close()
-            image = SpoolImage.of_rows(snap.config, snap.jobs, snap.tasks, snap.counters, snap.ars)
+            image = SpoolImage.of_rows(
+                snap.config, snap.jobs, snap.tasks, snap.counters, snap.ars, snap.story
+            )
             self.daemon.core.validate_state(image)
 
         assert self.loop is not None

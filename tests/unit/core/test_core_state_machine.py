@@ -212,6 +212,7 @@ class CoreMachine(RuleBasedStateMachine):
         image = self.image
         tasks = [{**row, "job_id": key[0]} for key, row in image.tasks.items()]
         config = ClusterConfig.from_rows([(k, n, text) for (k, n), text in image.config.items()])
+        story = [(job_id, row) for job_id, rows in image.story.items() for row in rows]
         again = Core.recover(
             config,
             self.core.settings,
@@ -220,6 +221,7 @@ class CoreMachine(RuleBasedStateMachine):
             dict(image.counters),
             self.now,
             ars=list(image.ars.values()),
+            story=story,
             directory_exists=self.core.directory_exists,
         )
         self.steps.append(f"restart at {self.now}")
@@ -227,6 +229,9 @@ class CoreMachine(RuleBasedStateMachine):
         kept, recovered = snapshot(self.core), snapshot(again)
         for key in ("jobs", "tasks", "ars", "user_jobs", "qi_states", "config_rows"):
             assert recovered[key] == kept[key], f"{key} differ after a restart"
+        for job_id in self.core.jobs:
+            assert again.story(job_id) == self.core.story(job_id), "a story differs after a restart"
+        assert again.journal.next_id == self.core.journal.next_id
         self.core = again
         self.image = SpoolImage.of_rows(
             config.to_rows(),
@@ -234,6 +239,7 @@ class CoreMachine(RuleBasedStateMachine):
             tasks,
             dict(image.counters),
             list(image.ars.values()),
+            story,
         )
 
     @rule(data=st.data(), force=st.booleans())

@@ -25,7 +25,7 @@ def test_submission_is_spooled_with_the_id_counter():
     core = make_core()
     out = submit(core)
     assert 1 in out.spool.jobs
-    assert out.spool.counters == {"job": 2}
+    assert out.spool.counters == {"job": 2, "stimulus": 2}
 
 
 def test_job_runs_for_its_first_argument_then_finishes():

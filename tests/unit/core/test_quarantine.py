@@ -8,13 +8,16 @@ from qmaster.testing_cores import CheckedCores
 from tests.unit.core.helpers import ALICE, ROOT, T0, make_core, request, run_until, states, submit
 
 
-def test_a_running_task_goes_into_error_and_gives_its_slots_back() -> None:
+def test_a_running_task_goes_into_error_and_gives_its_slots_back(
+    checked_cores: CheckedCores,
+) -> None:
     """r -> Eqw with the reason as qstat -j's error reason; qmod -cj sends it back to qw."""
     core = make_core()
     submit(core, ALICE, T0, CMDARGS=["100"])
     run_until(core, T0 + 1)
     assert states(core) == {"1": "r"}
     out = put_in_error(core, 1, 0, "internal error in qmaster: boom", T0 + 1)
+    checked_cores.images[core].apply(out.spool)  # the driver writes what it returned
     assert states(core) == {"1": "Eqw"}
     assert core.booked.by_task == {}
     assert out.spool.tasks[(1, 0)]["state"] == "ERROR"

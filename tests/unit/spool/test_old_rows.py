@@ -57,4 +57,6 @@ def test_the_same_submission_spools_the_same_row() -> None:
     spec = dict(OLD_ROW["spec"])
     spec["l_hard"] = {"h_rt": "0:1:0", "a": "lx-amd64"}  # as typed: shortcut, TIME text
     submit(core, ROOT, T0, **spec)
-    assert core.jobs[1].to_row() == OLD_ROW
+    row = core.jobs[1].to_row()
+    assert row.pop("stimulus") == 1  # new since: the id of the stimulus that submitted it
+    assert row == OLD_ROW
