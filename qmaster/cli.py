@@ -74,9 +74,30 @@ def start(foreground: bool, ignore_state_errors: bool, timeout: float) -> None:
 
         init_cell(cell)
         click.echo(f'created cell "{cell.path}" from the project\'s conf/', err=True)
+    if ignore_state_errors:
+        _salvage(cell)
     if foreground:
         sys.exit(_run_foreground(cell, ignore_state_errors))
     _start_detached(cell, ignore_state_errors, timeout)
+
+
+def _salvage(cell: Cell) -> None:
+    """Put what can be read of a damaged spool database in its place, under the cell lock
+    (a running daemon's database is left alone: the start will refuse anyway)."""
+    from qmaster.spool.lock import CellLock, LockHeld
+    from qmaster.spool.salvage import salvage
+
+    lock = CellLock(cell.lock)
+    try:
+        lock.acquire()
+    except LockHeld:
+        return
+    try:
+        done = salvage(cell.database)
+    finally:
+        lock.release()
+    if done is not None:
+        click.echo(done.summary(), err=True)
 
 
 def _run_foreground(cell: Cell, ignore_state_errors: bool) -> int:
@@ -133,6 +154,7 @@ def _start_detached(cell: Cell, ignore_state_errors: bool, timeout: float) -> No
         )
     cell.spool.mkdir(parents=True, exist_ok=True)
     out = cell.spool / "qmaster.out"
+    seen = out.stat().st_size if out.exists() else 0  # earlier starts' lines are not ours
     cmd = [sys.executable, "-m", "qmaster", "start", "--foreground"]
     if ignore_state_errors:
         cmd.append("--ignore-state-errors")
@@ -143,7 +165,9 @@ def _start_detached(cell: Cell, ignore_state_errors: bool, timeout: float) -> No
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            tail = out.read_text(errors="replace").strip().splitlines()[-3:]
+            with open(out, "rb") as fh:
+                fh.seek(seen)
+                tail = fh.read().decode(errors="replace").strip().splitlines()[-3:]
             raise click.ClickException("qmaster did not start: " + " / ".join(tail))
         try:
             gdi_call("ping", path=cell.socket, timeout=max(0.05, deadline - time.monotonic()))
