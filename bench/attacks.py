@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import socket as sock_mod
 import threading
 import time
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from typing import Any
 
 from qmaster.cell import DEFAULT_CONF_DIR
 from qmaster.gdi.client import Connection, GdiError, Reply
+from qmaster.gdi.frames import HEADER, encode_frame
 
 HELD_JOB: dict[str, Any] = {"CMDNAME": "sleep", "CMDARGS": ["1000"], "b": True, "h": True}
 
@@ -266,3 +268,59 @@ def percentile(values: list[float], p: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+# -- slow and never-reading clients ------------------------------------------------------
+
+
+def dribblers(socket_path: Path, count: int, stop: threading.Event, pause: float = 0.3) -> None:
+    """``count`` connections that send a frame header and then one byte every ``pause``
+    seconds (each connection is reopened when the daemon cuts it off), until ``stop``."""
+    socks: list[sock_mod.socket | None] = [None] * count
+    try:
+        while not stop.is_set():
+            for i in range(count):
+                s = socks[i]
+                try:
+                    if s is None:
+                        s = socks[i] = sock_mod.socket(sock_mod.AF_UNIX, sock_mod.SOCK_STREAM)
+                        s.settimeout(1.0)
+                        s.connect(str(socket_path))
+                        s.sendall(HEADER.pack(4096))
+                    s.sendall(b" ")
+                except OSError:
+                    if s is not None:
+                        s.close()
+                    socks[i] = None
+            stop.wait(pause)
+    finally:
+        for s in socks:
+            if s is not None:
+                s.close()
+
+
+LIST_ALL = b'{"v":1,"op":"job_list","args":{"users":["*"],"full":true}}'
+
+
+def never_readers(socket_path: Path, count: int, requests: int = 30) -> list[sock_mod.socket]:
+    """``count`` connections that each ask ``requests`` times for every job and queue and
+    never read an answer; the caller closes them."""
+    socks = []
+    for _ in range(count):
+        s = sock_mod.socket(sock_mod.AF_UNIX, sock_mod.SOCK_STREAM)
+        s.setsockopt(sock_mod.SOL_SOCKET, sock_mod.SO_RCVBUF, 4096)
+        s.settimeout(2.0)
+        try:
+            s.connect(str(socket_path))
+            s.sendall(encode_frame(LIST_ALL) * requests)
+        except OSError:
+            pass
+        socks.append(s)
+    return socks
+
+
+def ping_while(socket_path: Path, stop: threading.Event, into: list[float]) -> None:
+    """A well-behaved client pinging every 0.1 s, recording each wait, until ``stop``."""
+    while not stop.is_set():
+        into.append(ping_seconds(socket_path))
+        stop.wait(0.1)

@@ -15,6 +15,7 @@ from tests.e2e.cells import stop_quietly
 from tests.e2e.conftest import (  # noqa: F401  (fixtures shared with the e2e tier)
     _no_internal_errors,
     served,
+    shared_served,
     stopped_cell,
     world_readable_cell,
 )
