@@ -116,18 +116,30 @@ def _run_foreground(cell: Cell, ignore_state_errors: bool) -> int:
     )
     logs.configure(cell.messages, console)
     daemon = Daemon(cell, settings, ignore_state_errors=ignore_state_errors)
+    answering = False
+
+    def ready() -> None:
+        nonlocal answering
+        answering = True
+        _notify_ready()
 
     async def run() -> None:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, daemon.stop)
-        await daemon.run(ready=_notify_ready)
+        await daemon.run(ready=ready)
 
     try:
         import uvloop
 
         uvloop.run(run())
     except StartupError as exc:
+        click.echo(f"error: {exc}", err=True)
+        return 1
+    except OSError as exc:
+        if answering:  # not a start that the system refused: let it show where it came from
+            raise
+        # the system refused the start (a socket path that is no socket, a spool not ours...)
         click.echo(f"error: {exc}", err=True)
         return 1
     return 0

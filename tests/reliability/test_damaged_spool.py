@@ -148,3 +148,25 @@ def test_a_refused_start_shows_its_own_reason_not_an_earlier_one(
     with_jobs_db.write_bytes(b"not a database at all, but not empty either" * 200)
     message = refused(cell)
     assert "0 bytes" not in message
+
+
+@pytest.mark.parametrize("squatter", ["symlink", "file"])
+def test_something_else_at_the_socket_path_is_refused_in_one_line(
+    stopped_cell: RunningCell, squatter: str
+) -> None:
+    """A symlink or a plain file where the socket goes: the start refuses with one line
+    naming the path (it used to print a 40-line traceback), and the squatter stays."""
+    cell = stopped_cell
+    path = cell.cell.socket
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if squatter == "symlink":
+        path.symlink_to(cell.cell.root / "elsewhere")
+    else:
+        path.write_text("mine")
+    result = cell.run("qmaster", "start", "--timeout", "20")
+    assert result.returncode != 0
+    assert f'"{path}" exists and is not a socket; refusing to replace it' in result.stderr
+    assert "Traceback" not in result.stderr
+    out = (cell.cell.spool / "qmaster.out").read_text()
+    assert "Traceback" not in out
+    assert path.is_symlink() == (squatter == "symlink")
