@@ -17,6 +17,7 @@ is printed at the end with the targets of issue 14; the exit status is 1 when on
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import signal
 import sqlite3
@@ -386,6 +387,17 @@ def big_restart(root: Path, jobs: int, ars: int, table: Table) -> None:
         worst <= 5.0,
     )
     table.add(attack, "RSS after recovery", f"{rss:.0f} MiB")
+    table.add(attack, "recovery itself (state_recovered)", " / ".join(_recovery_seconds(cell)))
+
+
+def _recovery_seconds(cell: RunningCell) -> list[str]:
+    """The seconds each start's ``state_recovered`` log line gives (the rest of the time to
+    the first answer is the interpreter starting and the daemon opening its socket)."""
+    seen = []
+    for line in cell.cell.messages.read_text().splitlines():
+        if '"state_recovered"' in line:
+            seen.append(f"{json.loads(line).get('seconds')} s")
+    return seen[-2:]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
