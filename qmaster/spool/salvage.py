@@ -50,14 +50,24 @@ class Salvaged:
 
 
 def problem(path: Path) -> str | None:
-    """Why ``path`` cannot be opened as a spool (None: it can, or it is absent or empty)."""
+    """Why SQLite cannot use ``path`` as a spool (None: it can, or it is absent or empty).
+
+    A database of another schema version is no damage: it is refused, never rebuilt.
+    """
     if not path.exists() or damage.empty_file(path) is not None:
         return None
     try:
-        Spool(path).close()
-    except Exception as exc:  # any refusal of the file is a reason to salvage it
+        db = sqlite3.connect(path, isolation_level=None)
+    except sqlite3.DatabaseError as exc:
         return str(exc)
-    return None
+    with contextlib.closing(db):
+        try:
+            (result,) = db.execute("PRAGMA quick_check").fetchone()
+            if result != "ok":
+                return f"failed its integrity check: {result}"
+            return damage.missing_tables(db, path)
+        except sqlite3.DatabaseError as exc:
+            return str(exc)
 
 
 def salvage(path: Path) -> Salvaged | None:

@@ -75,3 +75,15 @@ def test_a_whole_database_is_left_alone(tmp_path: Path) -> None:
     before = path.read_bytes()
     assert salvage.salvage(path) is None
     assert path.read_bytes() == before
+
+
+def test_a_database_of_another_schema_version_is_refused_not_rebuilt(tmp_path: Path) -> None:
+    """A spool written by another version is no damage: salvage leaves it for the refusal."""
+    path = tmp_path / "spool.db"
+    _spool_with_rows(path, 3)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE meta SET value='2' WHERE key='schema'")
+    assert salvage.salvage(path) is None
+    with pytest.raises(SpoolError, match="has schema version 2"):
+        Spool(path)
+    assert not list(tmp_path.glob("spool.db.damaged-*"))
