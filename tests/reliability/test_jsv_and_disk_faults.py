@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -155,3 +157,37 @@ def test_a_full_spool_disk_refuses_writes_keeps_answering_and_recovers(
     cell.start()
     ids = [int(ln.split()[0]) for ln in cell.run("qstat", "-u", "*").stdout.splitlines()[2:]]
     assert set(acked) <= set(ids)
+
+
+def test_a_spool_at_its_page_cap_refuses_writes_and_serves_on(stopped_cell: RunningCell) -> None:
+    """A daemon process whose database may not grow (SQLite max_page_count): a job too big
+    to fit is refused as Grid Engine refuses a job it cannot write, the refused job is not
+    listed, the held ones are, and the daemon answers and restarts with them."""
+    cell = stopped_cell
+    with sqlite3.connect(cell.cell.database) as db:
+        (pages,) = db.execute("PRAGMA page_count").fetchone()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.reliability.capped_qmaster", str(pages + 8)],
+        env=cell.env, cwd=Path(__file__).parents[2],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while ping_seconds(cell.cell.socket, timeout=0.5) == float("inf"):
+            assert proc.poll() is None, "the capped daemon did not start"
+            assert time.monotonic() < deadline, "the capped daemon did not answer"
+            time.sleep(0.05)
+        small = cell.run("qsub", "-terse", "-h", "-b", "y", "sleep", "1")
+        assert small.returncode == 0, small.stdout + small.stderr
+        big = cell.run("qsub", "-h", "-b", "y", "-v", "X=" + "x" * 100_000, "sleep", "1")
+        assert big.returncode != 0
+        assert "couldn't be written" in big.stdout + big.stderr, big.stdout + big.stderr
+        assert ping_seconds(cell.cell.socket) < 1.0
+        listed = cell.run("qstat", "-u", "*").stdout.splitlines()[2:]
+        assert [ln.split()[0] for ln in listed] == [small.stdout.strip()]
+    finally:
+        proc.terminate()
+        assert proc.wait(30) == 0
+    cell.start()
+    listed = cell.run("qstat", "-u", "*").stdout.splitlines()[2:]
+    assert [ln.split()[0] for ln in listed] == [small.stdout.strip()]
