@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,13 @@ test: lint typecheck pytest
 SCALE_SIZES ?= 10000
 bench: $(STAMP)
 	PATH="$(abspath $(BIN)):$$PATH" BENCH_SCALE_SIZES=$(SCALE_SIZES) $(BIN)/python -m bench
+
+# the reliability suite's long versions (not part of make test): >= 50 kill -9 trials, 200
+# clients for 60 s with a real qsub among them, slow clients, a 100k-job/1,000-AR restart;
+# SOAK_ARGS shortens them, e.g. SOAK_ARGS="--trials 10 --seconds 20 --jobs 20000"
+SOAK_ARGS ?=
+soak: $(STAMP)
+	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/python -m bench.soak $(SOAK_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -74,9 +74,30 @@ def start(foreground: bool, ignore_state_errors: bool, timeout: float) -> None:
 
         init_cell(cell)
         click.echo(f'created cell "{cell.path}" from the project\'s conf/', err=True)
+    if ignore_state_errors:
+        _salvage(cell)
     if foreground:
         sys.exit(_run_foreground(cell, ignore_state_errors))
     _start_detached(cell, ignore_state_errors, timeout)
+
+
+def _salvage(cell: Cell) -> None:
+    """Put what can be read of a damaged spool database in its place, under the cell lock
+    (a running daemon's database is left alone: the start will refuse anyway)."""
+    from qmaster.spool.lock import CellLock, LockHeld
+    from qmaster.spool.salvage import salvage
+
+    lock = CellLock(cell.lock)
+    try:
+        lock.acquire()
+    except LockHeld:
+        return
+    try:
+        done = salvage(cell.database)
+    finally:
+        lock.release()
+    if done is not None:
+        click.echo(done.summary(), err=True)
 
 
 def _run_foreground(cell: Cell, ignore_state_errors: bool) -> int:
@@ -95,18 +116,30 @@ def _run_foreground(cell: Cell, ignore_state_errors: bool) -> int:
     )
     logs.configure(cell.messages, console)
     daemon = Daemon(cell, settings, ignore_state_errors=ignore_state_errors)
+    answering = False
+
+    def ready() -> None:
+        nonlocal answering
+        answering = True
+        _notify_ready()
 
     async def run() -> None:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, daemon.stop)
-        await daemon.run(ready=_notify_ready)
+        await daemon.run(ready=ready)
 
     try:
         import uvloop
 
         uvloop.run(run())
     except StartupError as exc:
+        click.echo(f"error: {exc}", err=True)
+        return 1
+    except OSError as exc:
+        if answering:  # not a start that the system refused: let it show where it came from
+            raise
+        # the system refused the start (a socket path that is no socket, a spool not ours...)
         click.echo(f"error: {exc}", err=True)
         return 1
     return 0
@@ -133,6 +166,7 @@ def _start_detached(cell: Cell, ignore_state_errors: bool, timeout: float) -> No
         )
     cell.spool.mkdir(parents=True, exist_ok=True)
     out = cell.spool / "qmaster.out"
+    seen = out.stat().st_size if out.exists() else 0  # earlier starts' lines are not ours
     cmd = [sys.executable, "-m", "qmaster", "start", "--foreground"]
     if ignore_state_errors:
         cmd.append("--ignore-state-errors")
@@ -143,7 +177,9 @@ def _start_detached(cell: Cell, ignore_state_errors: bool, timeout: float) -> No
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            tail = out.read_text(errors="replace").strip().splitlines()[-3:]
+            with open(out, "rb") as fh:
+                fh.seek(seen)
+                tail = fh.read().decode(errors="replace").strip().splitlines()[-3:]
             raise click.ClickException("qmaster did not start: " + " / ".join(tail))
         try:
             gdi_call("ping", path=cell.socket, timeout=max(0.05, deadline - time.monotonic()))

@@ -19,6 +19,7 @@ from qmaster.clock import Clock
 from qmaster.conf.store import ClusterConfig
 from qmaster.core import Core, CoreSettings
 from qmaster.core.machine import recovered_tasks
+from qmaster.spool import damage
 from qmaster.spool.database import Spool, SpoolError
 
 log = logs.get("qmaster")
@@ -34,13 +35,18 @@ def recover_core(
     """The core as ``spool`` holds it (damaged rows skipped with ``ignore_errors``)."""
     started = clock.monotonic()
     collecting = gc.isenabled()
+    rows = damage.TrackedRows(())
     gc.disable()
     try:
         snap = spool.load_lazily(ignore_errors=ignore_errors)
+        if ignore_errors:  # rows that decode but are not jobs, tasks or ARs are left out
+            snap.jobs = damage.loadable_jobs(snap.jobs)
+            snap.tasks, snap.ars = damage.loadable_tasks(snap.tasks), damage.loadable_ars(snap.ars)
+        rows = damage.TrackedRows(snap.jobs)
         core = Core.recover(
             ClusterConfig.from_rows(snap.config),
             settings,
-            snap.jobs,
+            rows,
             snap.tasks,
             snap.counters,
             clock.now(),
@@ -48,8 +54,10 @@ def recover_core(
             story=snap.story,
             directory_exists=os.path.isdir,
         )
-    except (SpoolError, ValueError) as exc:
+    except SpoolError as exc:
         raise RecoveryFailed(f"cannot recover the spooled state: {exc}") from exc
+    except damage.ROW_ERRORS as exc:
+        raise RecoveryFailed(damage.refusal(spool.path, rows, exc)) from exc
     finally:
         if collecting:
             gc.enable()

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from qmaster.model import SpoolDelta
+from qmaster.spool import damage
 
 SCHEMA_VERSION = 1
 
@@ -90,11 +91,15 @@ class Spool:
 
     def __init__(self, path: Path, *, sync: str = "normal") -> None:
         self.path = path
+        if (problem := damage.empty_file(path)) is not None:
+            raise SpoolError(problem)
         try:
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={'FULL' if sync == 'full' else 'NORMAL'}")
             self._check()
+            if (problem := damage.missing_tables(self._db, path)) is not None:
+                raise SpoolError(problem)
             self._db.executescript(_SCHEMA)
             self._check_version()
         except sqlite3.DatabaseError as exc:
@@ -106,7 +111,10 @@ class Spool:
     def _check(self) -> None:
         result = self._db.execute("PRAGMA quick_check").fetchone()
         if result is None or result[0] != "ok":
-            raise SpoolError(f'spool database "{self.path}" failed its integrity check: {result}')
+            raise SpoolError(
+                f'spool database "{self.path}" failed its integrity check: {result}; '
+                + damage.IGNORE_HINT
+            )
 
     def _check_version(self) -> None:
         row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
@@ -135,7 +143,7 @@ class Spool:
         for job_id, text in self._db.execute("SELECT job_id, row FROM tasks"):
             before = len(snap.tasks)
             self._decode(decode, text, snap.tasks, ignore_errors)
-            if len(snap.tasks) > before:
+            if len(snap.tasks) > before and isinstance(snap.tasks[-1], dict):
                 snap.tasks[-1]["job_id"] = job_id
         for (text,) in self._db.execute("SELECT row FROM ars ORDER BY ar_id"):
             self._decode(decode, text, snap.ars, ignore_errors)
