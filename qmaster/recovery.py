@@ -12,7 +12,6 @@ in how long.
 from __future__ import annotations
 
 import gc
-import os
 
 from qmaster import logs
 from qmaster.clock import Clock
@@ -21,6 +20,7 @@ from qmaster.core import Core, CoreSettings
 from qmaster.core.machine import recovered_tasks
 from qmaster.spool import damage
 from qmaster.spool.database import Spool, SpoolError
+from qmaster.workdirs import workdir_error
 
 log = logs.get("qmaster")
 
@@ -52,7 +52,7 @@ def recover_core(
             clock.now(),
             ars=snap.ars,
             story=snap.story,
-            directory_exists=os.path.isdir,
+            workdir_error=workdir_error,
         )
     except SpoolError as exc:
         raise RecoveryFailed(f"cannot recover the spooled state: {exc}") from exc

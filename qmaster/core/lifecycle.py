@@ -238,11 +238,12 @@ def planned_end(core: Core, job: Job, task: Task) -> tuple[float, int, int]:
 def start(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
     """The simulated execd starts the task, or puts it into error state."""
     workdir = job.spec.wd or job.spec.cwd
-    if workdir and not core.directory_exists(str(workdir)):
+    failed = core.workdir_error(str(workdir), job.owner) if workdir else None
+    if failed is not None:
         _release(core, job, task)
         core.mark_changed(now)
         task.move(job.job_id, TaskState.ERROR, "working directory missing")
-        task.message = f'error: can\'t chdir to directory "{workdir}": No such file or directory'
+        task.message = f'error: can\'t chdir to directory "{workdir}": {failed}'
         task.assignment = ()
         core.spool_task(out, job, task)
         _report(core, out, job, task, "error", now, message=task.message)

@@ -54,8 +54,8 @@ class CoreSettings:
     qmaster_host: str = "localhost"
 
 
-def _always(_: str) -> bool:
-    return True
+def _enterable(_path: str, _owner: Identity) -> str | None:
+    return None
 
 
 QUIET_TIMERS = frozenset({"start", "qcal", "reverify"})
@@ -83,11 +83,13 @@ class Core:
         config: ClusterConfig,
         settings: CoreSettings | None = None,
         *,
-        directory_exists: Callable[[str], bool] = _always,
+        workdir_error: Callable[[str, Identity], str | None] = _enterable,
     ) -> None:
         self.config = config
         self.settings = settings or CoreSettings()
-        self.directory_exists = directory_exists
+        self.workdir_error = workdir_error
+        """Why a job's owner could not enter a working directory (None: it could); the
+        daemon's is :func:`qmaster.workdirs.workdir_error`."""
         self.jobs: dict[int, Job] = {}
         self.next_job_id = 1
         self.booked = Bookings()

@@ -48,6 +48,12 @@ QMOD = ("s", "us", "d", "e", "r", "c", "sj", "usj", "rj", "cj", "sq", "usq", "rq
 STEPS = (0.0, 0.0, 0.5, 1.0, 2.0, 5.0, 30.0, 61.0, 600.0, 3600.0, 6 * 3600.0)
 
 people = st.sampled_from(PEOPLE)
+
+
+def _nowhere(path: str, _owner: Identity) -> str | None:
+    return "No such file or directory" if path == "/nowhere" else None
+
+
 runtimes = st.sampled_from(["0", "1", "3", "10", "100", "1000", "oops"])
 
 
@@ -71,7 +77,7 @@ class CoreMachine(RuleBasedStateMachine):
         super().__init__()
         base = make_core()
         # a job whose working directory is /nowhere goes into error state (Eqw) at its start
-        self.core = Core(base.config, base.settings, directory_exists=lambda d: d != "/nowhere")
+        self.core = Core(base.config, base.settings, workdir_error=_nowhere)
         self.image = SpoolImage.of_core(self.core)
         self.now = NOON
         self.steps: list[str] = []
@@ -222,7 +228,7 @@ class CoreMachine(RuleBasedStateMachine):
             self.now,
             ars=list(image.ars.values()),
             story=story,
-            directory_exists=self.core.directory_exists,
+            workdir_error=self.core.workdir_error,
         )
         self.steps.append(f"restart at {self.now}")
         self.asked.clear()  # asked by the core that stopped: the daemon failed the requests

@@ -157,7 +157,9 @@ def test_priority_orders_dispatch():
 def test_missing_working_directory_puts_the_job_in_error_state():
     """A job whose working directory does not exist goes to Eqw at start."""
     core = make_core()
-    core.directory_exists = lambda path: path != "/nonexistent"
+    core.workdir_error = lambda path, _owner: (
+        "No such file or directory" if path == "/nonexistent" else None
+    )
     submit(core, wd="/nonexistent")
     core.tick(T0)
     core.tick(T0)

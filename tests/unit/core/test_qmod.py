@@ -152,7 +152,7 @@ def test_queue_states_survive_recovery() -> None:
 def test_clear_job_error_state() -> None:
     """qmod -cj puts an Eqw job back to qw (answered as an error, as Grid Engine does)."""
     core = make_core()
-    core.directory_exists = lambda _: False
+    core.workdir_error = lambda _path, _owner: "No such file or directory"
     submit(core, ALICE, CMDARGS=["5"], wd="/nonexistent")
     run_until(core, T0)
     assert states(core) == {"1": "Eqw"}
