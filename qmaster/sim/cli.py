@@ -20,6 +20,7 @@ from qmaster.conf.errors import ConfigError
 from qmaster.sim import progress
 from qmaster.sim.mapping import DEFAULT_PE, MappingError
 from qmaster.sim.replay import ReplayOptions, replay, until_seconds
+from qmaster.sim.summary import to_text
 from qmaster.sim.swf import SwfError
 
 
@@ -48,7 +49,9 @@ def main() -> None:
 )
 @click.option("--pe", default=DEFAULT_PE, show_default=True, help="PE of multi-slot jobs.")
 def run(trace: Path, cell: Path, until: str | None, seed: int | None, out: Path, pe: str) -> None:
-    """Replay TRACE (SWF 2.2, gzipped or not, or an accounting file)."""
+    """Replay TRACE (SWF 2.2, gzipped or not, or an accounting file).
+
+    Prints the totals and the per-queue figures; summary.txt has the per-user ones too."""
     try:
         options = ReplayOptions(trace, cell, out, until_seconds(until), seed, pe)
     except ValueError as exc:
@@ -69,7 +72,7 @@ def run(trace: Path, cell: Path, until: str | None, seed: int | None, out: Path,
         click.echo(f"qsim: {line}", err=True)
     if len(done.trace.skipped) > 10:
         click.echo(f"qsim: ... {len(done.trace.skipped) - 10} more lines skipped", err=True)
-    click.echo(out.joinpath("summary.txt").read_text(), nl=False)
+    click.echo(to_text(done.summary, users=False), nl=False)
     click.echo(done.plots)
     rate = len(done.results) / wall if wall > 0 else 0.0
     click.echo(

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from qmaster.core import Identity, Outcome
-from qmaster.events.records import Acct
+from qmaster.events.records import Acct, JobLog
 from qmaster.events.writer import EventFiles
 from qmaster.sim.feed import CoreFeed
 from qmaster.sim.mapping import Defaults, job_spec
@@ -176,8 +176,15 @@ class Simulation:
                 self.events.add(record)
             if isinstance(record, Acct):
                 self._ended(record)
+            elif isinstance(record, JobLog) and record.event == "running":
+                self._started(record)
         if self.events is not None and self.events.pending >= FLUSH_LINES:
             self.events.flush()
+
+    def _started(self, record: JobLog) -> None:
+        result = self._by_id.get(record.job_number)
+        if result is not None:
+            result.start = record.event_time - float(self.trace.start)
 
     def _ended(self, record: Acct) -> None:
         result = self._by_id.get(record.job_number)

@@ -138,8 +138,8 @@ def to_json(summary: dict[str, Any]) -> str:
 _COLUMNS = ("jobs", "ended", "mean_wait", "median_wait", "p95_wait", "mean_bounded_slowdown")
 
 
-def to_text(summary: dict[str, Any]) -> str:
-    """summary.txt's text: the totals, then one table per queue and per user."""
+def to_text(summary: dict[str, Any], *, users: bool = True) -> str:
+    """summary.txt's text: the totals, then one table per queue and (``users``) per user."""
     lines = [
         f"jobs            {summary['jobs']}",
         f"submitted       {summary['submitted']}",
@@ -153,7 +153,8 @@ def to_text(summary: dict[str, Any]) -> str:
     ]
     lines += _table("all", {"all": summary["all"]})
     lines += _table("queue", summary["per_queue"])
-    lines += _table("user", summary["per_user"])
+    if users:
+        lines += _table("user", summary["per_user"])
     return "\n".join(lines) + "\n"
 
 
