@@ -11,7 +11,7 @@ import importlib
 import sys
 from typing import Any
 
-EVERY = 500
+EVERY = 50
 """Jobs between updates of the simulated-time field."""
 
 

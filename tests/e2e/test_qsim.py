@@ -1,0 +1,166 @@
+"""qsim end to end: the installed command on the golden trace, and qacct -f on its output."""
+
+from __future__ import annotations
+
+import fcntl
+import gzip
+import os
+import pty
+import shutil
+import struct
+import subprocess
+import sys
+import termios
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples" / "sim"
+CELL = EXAMPLES / "cell"
+GOLDEN = EXAMPLES / "golden.swf"
+OUTPUTS = ("accounting", "reporting", "trace.swf", "summary.txt", "summary.json")
+PLOTS = ("utilisation.png", "queue_length.png", "wait_by_size.png")
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def qsim(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["qsim", *argv], capture_output=True, text=True, env=env, timeout=100, check=False
+    )
+
+
+def has_matplotlib() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def test_golden_replay_and_qacct(tmp_path: Path) -> None:
+    """qsim writes the expected accounting file, prints its summary, and qacct -f reads it."""
+    out = tmp_path / "out"
+    done = qsim("run", str(GOLDEN), "--cell", str(CELL), "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert (out / "accounting").read_bytes() == (EXAMPLES / "golden.accounting").read_bytes()
+    for name in OUTPUTS:
+        assert (out / name).stat().st_size > 0
+    assert "ended           18\n" in done.stdout
+    assert "never started   1\n" in done.stdout
+    assert "qsim: line 19: job 10: run time unknown" in done.stderr
+    qacct = subprocess.run(
+        ["qacct", "-f", str(out / "accounting"), "-j", "5"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert qacct.returncode == 0, qacct.stderr
+    fields = dict(line.split(None, 1) for line in qacct.stdout.splitlines() if " " in line)
+    assert fields["jobname"].strip() == "swf5"
+    assert fields["exit_status"].strip() == "137"
+    assert fields["ru_wallclock"].strip() == "600"
+    total = subprocess.run(
+        ["qacct", "-f", str(out / "accounting")], capture_output=True, text=True, check=False
+    )
+    assert total.returncode == 0
+    assert "WALLCLOCK" in total.stdout
+
+
+def test_same_trace_same_bytes(tmp_path: Path) -> None:
+    """Two replays (different hash seeds) of the same trace, cell and seed write identical files."""
+    names = OUTPUTS + (PLOTS if has_matplotlib() else ())
+    runs = []
+    for hash_seed in ("1", "2"):
+        out = tmp_path / hash_seed
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        args = ("run", str(GOLDEN), "--cell", str(CELL), "--out", str(out), "--seed", "5")
+        done = qsim(*args, env=env)
+        assert done.returncode == 0, done.stderr
+        runs.append({name: (out / name).read_bytes() for name in names})
+    assert runs[0] == runs[1]
+
+
+def test_without_matplotlib_plots_are_skipped(tmp_path: Path) -> None:
+    """Without the minige[sim] extra the replay still runs and says why there are no plots."""
+    blocker = tmp_path / "block"
+    (blocker / "matplotlib").mkdir(parents=True)
+    (blocker / "matplotlib" / "__init__.py").write_text("raise ImportError('blocked')\n")
+    env = {**os.environ, "PYTHONPATH": str(blocker)}
+    out = tmp_path / "out"
+    done = qsim("run", str(GOLDEN), "--cell", str(CELL), "--out", str(out), env=env)
+    assert done.returncode == 0, done.stderr
+    assert "plots skipped: matplotlib is not installed (pip install 'minige[sim]')" in done.stdout
+    assert not (out / "utilisation.png").exists()
+
+
+def test_gzipped_swf_and_accounting_as_traces(tmp_path: Path) -> None:
+    """A gzipped SWF replays like the plain one; an accounting file replays as a trace."""
+    packed = tmp_path / "golden.swf.gz"
+    packed.write_bytes(gzip.compress(GOLDEN.read_bytes()))
+    done = qsim("run", str(packed), "--cell", str(CELL), "--out", str(tmp_path / "gz"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "gz" / "accounting").read_bytes() == (
+        EXAMPLES / "golden.accounting"
+    ).read_bytes()
+    acct = EXAMPLES / "golden.accounting"
+    again = qsim("run", str(acct), "--cell", str(CELL), "--out", str(tmp_path / "acct"))
+    assert again.returncode == 0, again.stderr
+    assert "jobs            18\n" in again.stdout
+    assert "ended           18\n" in again.stdout
+
+
+def test_bad_inputs_are_refused(tmp_path: Path) -> None:
+    """A broken cell file, a bad --until and a malformed trace end qsim with a clear message."""
+    cell = tmp_path / "cell"
+    shutil.copytree(CELL, cell)
+    (cell / "sched_configuration").write_text("schedule_interval  soon\n")
+    done = qsim("run", str(GOLDEN), "--cell", str(cell), "--out", str(tmp_path / "o"))
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"qsim: {cell / 'sched_configuration'}:")
+    until = qsim("run", str(GOLDEN), "--cell", str(CELL), "--until", "later")
+    assert until.returncode == 2
+    assert "--until" in until.stderr
+    bad = tmp_path / "bad.swf"
+    bad.write_text("1 2 3\n")
+    broken = qsim("run", str(bad), "--cell", str(CELL), "--out", str(tmp_path / "b"))
+    assert broken.returncode == 1
+    assert broken.stderr == "qsim: line 1: expected 18 fields, got 3\n"
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path: Path) -> None:
+    """On a terminal stderr shows a progress bar (jobs, rate); redirected, stderr has none."""
+    pytest.importorskip("tqdm")
+    args = ["qsim", "run", str(GOLDEN), "--cell", str(CELL), "--out", str(tmp_path / "t")]
+    main, child = pty.openpty()
+    fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=child)
+    os.close(child)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(main, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(main)
+    assert proc.wait(timeout=60) == 0
+    assert b"job/s" in seen
+    plain = qsim(*args[1:])
+    assert "job/s" not in plain.stderr
+
+
+def test_qsim_imports_none_of_the_daemons_io() -> None:
+    """A replay loads no asyncio, uvloop, GDI server or spool code."""
+    code = (
+        "import sys; from pathlib import Path; from qmaster.sim.replay import replay, ReplayOptions;"
+        f"replay(ReplayOptions(Path({str(GOLDEN)!r}), Path({str(CELL)!r}), None, plots=False));"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('asyncio', 'uvloop') or m in"
+        " ('qmaster.daemon', 'qmaster.gdi.server', 'qmaster.gdi.connection')"
+        " or m.startswith('qmaster.spool')]; print(bad)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
