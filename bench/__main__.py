@@ -28,6 +28,7 @@ PARTS: dict[str, str] = {
     "qacct": "bench.qacct_bench",
     "array": "bench.array_bench",
     "query": "bench.query_bench",
+    "sim": "bench.sim_bench",
 }
 
 

@@ -17,6 +17,7 @@ import click
 
 from qmaster.cell import DEFAULT_CONF_DIR
 from qmaster.conf.errors import ConfigError
+from qmaster.jsv.errors import JsvError
 from qmaster.sim import progress
 from qmaster.sim.mapping import DEFAULT_PE, MappingError
 from qmaster.sim.replay import ReplayOptions, replay, until_seconds
@@ -48,12 +49,21 @@ def main() -> None:
     help="Output folder.",
 )
 @click.option("--pe", default=DEFAULT_PE, show_default=True, help="PE of multi-slot jobs.")
-def run(trace: Path, cell: Path, until: str | None, seed: int | None, out: Path, pe: str) -> None:
+@click.option("--jsv", metavar="URL", help="Server JSV (in place of the cell's jsv_url).")
+def run(
+    trace: Path,
+    cell: Path,
+    until: str | None,
+    seed: int | None,
+    out: Path,
+    pe: str,
+    jsv: str | None,
+) -> None:
     """Replay TRACE (SWF 2.2, gzipped or not, or an accounting file).
 
     Prints the totals and the per-queue figures; summary.txt has the per-user ones too."""
     try:
-        options = ReplayOptions(trace, cell, out, until_seconds(until), seed, pe)
+        options = ReplayOptions(trace, cell, out, until_seconds(until), seed, pe, jsv)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--until") from None
     started = time.perf_counter()
@@ -61,7 +71,7 @@ def run(trace: Path, cell: Path, until: str | None, seed: int | None, out: Path,
     options.progress = lambda total: _keep(bars, progress.progress_bar(total))
     try:
         done = replay(options)
-    except (ConfigError, MappingError, SwfError, OSError) as exc:
+    except (ConfigError, MappingError, SwfError, JsvError, OSError) as exc:
         click.echo(f"qsim: {exc}", err=True)
         sys.exit(1)
     finally:

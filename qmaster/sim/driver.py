@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from qmaster.core import Identity, Outcome
 from qmaster.events.records import Acct, JobLog
 from qmaster.events.writer import EventFiles
-from qmaster.sim.feed import CoreFeed
+from qmaster.sim.feed import CoreFeed, Verifier
 from qmaster.sim.mapping import Defaults, job_spec
 from qmaster.sim.trace import Trace, TraceJob
 
@@ -81,6 +81,7 @@ class Simulation:
     defaults: Defaults
     events: EventFiles | None
     settings: RunSettings = field(default_factory=RunSettings)
+    jsv: Verifier | None = None
     results: list[JobResult] = field(default_factory=list)
     now: float = 0.0
     ended: int = 0
@@ -106,6 +107,8 @@ class Simulation:
             deadline = self.feed.next_deadline()
             if deadline is not None and deadline <= self.now:
                 self._apply(self.feed.tick(self.now))
+                if self.jsv is not None:
+                    self.feed.reverify_due(self.now, self.jsv, self._apply)
         if self.events is not None:
             self.events.flush()
         return self.results
@@ -148,7 +151,7 @@ class Simulation:
         lead = self._lead_in_system(job)
         if lead is not None:
             spec["hold_jid"] = [str(lead)]
-        done = self.feed.submit(self._owner(job), spec, self.now)
+        done = self.feed.submit(self._owner(job), spec, self.now, self.jsv)
         result.submitted = self.now - self.trace.start
         if done.job_id is None:
             result.refusal = done.refusal

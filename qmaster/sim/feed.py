@@ -8,14 +8,20 @@ to typed stimuli; the simulator reaches the core only through
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import ValidationError
 
+from qmaster.complexes.table import ComplexTable
 from qmaster.conf.store import ClusterConfig
 from qmaster.core import Core, CoreSettings, Identity, Outcome, Request
-from qmaster.gdi.messages import SubmitArgs
+from qmaster.core.specs import full_resource_names
+from qmaster.gdi.messages import JobSpec, JsvVerdictArgs, SubmitArgs
+
+if TYPE_CHECKING:  # the gate's module loads the JSV pool, and with it asyncio
+    from qmaster.jsv.gate import GateResult
 
 SIM_HOST = "qsim"
 """The qmaster host name the simulated cell reports (so outputs do not name the machine)."""
@@ -30,6 +36,19 @@ class Submitted:
     outcome: Outcome
 
 
+class Verifier(Protocol):
+    """The server JSV as the feed needs it (see :mod:`qmaster.sim.jsv`)."""
+
+    def submission(self, who: Identity, spec: dict[str, Any], job_id: int) -> GateResult: ...
+
+    def reverify(
+        self, who: Identity, spec: dict[str, Any], job_id: int
+    ) -> tuple[str, JobSpec | None, str]: ...
+
+
+Sink = Callable[[Outcome], None]
+
+
 class CoreFeed:
     """The cell's core, driven by submissions and the passing of virtual time."""
 
@@ -39,15 +58,28 @@ class CoreFeed:
         )
         self.core = Core(config, settings)
 
-    def submit(self, who: Identity, spec: dict[str, Any], now: float) -> Submitted:
-        """qsub of one job at ``now``; a refusal changes nothing in the core."""
+    def submit(
+        self, who: Identity, spec: dict[str, Any], now: float, jsv: Verifier | None = None
+    ) -> Submitted:
+        """qsub of one job at ``now`` (through the server JSV first, when there is one, as
+        the daemon does it); a refusal changes nothing in the core."""
         try:
             args = SubmitArgs.model_validate({"job": spec, "verify": "n"})
         except ValidationError as exc:
             err = exc.errors()[0]
             where = ".".join(str(p) for p in err["loc"])
             return Submitted(None, f"malformed request: {where}: {err['msg']}", Outcome())
-        out = self.core.handle(Request(who, "submit", args), now)
+        request = Request(who, "submit", args)
+        if jsv is not None:
+            # the daemon's order: the id is allocated (and burnt on a rejection) first
+            job_id = self.core.allocate_job_id()
+            named = full_resource_names(args.job.model_dump(exclude_none=True), self.complexes)
+            result = jsv.submission(who, named, job_id)
+            if result.error is not None or result.job is None:
+                return Submitted(None, result.error or "JSV rejected job", Outcome())
+            checked = SubmitArgs(job=result.job, verify=result.verify)
+            request = Request(who, "submit", checked, job_id=job_id, jsv_wait=result.wait)
+        out = self.core.handle(request, now)
         refused = [a.text for a in out.answers if a.is_error]
         if refused:
             return Submitted(None, refused[0], out)
@@ -61,6 +93,19 @@ class CoreFeed:
         """When the core next has something to do, if ever."""
         return self.core.next_deadline()
 
-    def config_changed(self) -> ClusterConfig:
-        """The configuration in force (it changes only through requests)."""
+    def reverify_due(self, now: float, jsv: Verifier, sink: Sink) -> None:
+        """Jobs the server JSV told to come back later ask it again (the daemon's re-verify)."""
+        for job in self.core.due_verifications(now):
+            state, corrected, message = jsv.reverify(job.owner, dict(job.spec), job.job_id)
+            args = JsvVerdictArgs(job_id=job.job_id, state=state, job=corrected, message=message)
+            sink(self.core.handle(Request(job.owner, "jsv_verdict", args), now))
+
+    @property
+    def complexes(self) -> ComplexTable:
+        """The complex table (requests are named by their full names before a JSV sees them)."""
+        return self.core.config.complexes
+
+    @property
+    def config(self) -> ClusterConfig:
+        """The configuration in force."""
         return self.core.config

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from qmaster.complexes.values import parse_time
 from qmaster.conf.settings import load_settings
@@ -19,6 +19,9 @@ from qmaster.sim.driver import JobResult, Progress, RunSettings, Simulation
 from qmaster.sim.feed import CoreFeed
 from qmaster.sim.mapping import DEFAULT_PE, cell_defaults
 from qmaster.sim.trace import Trace, load
+
+if TYPE_CHECKING:
+    from qmaster.sim.jsv import ServerJsv
 
 
 @dataclass(slots=True)
@@ -31,6 +34,8 @@ class ReplayOptions:
     until: float | None = None
     seed: int | None = None
     pe: str = DEFAULT_PE
+    jsv: str | None = None
+    """A server JSV URL in place of the cell's ``jsv_url``."""
     plots: bool = True
     progress: Callable[[int], Progress | None] | None = None
     """Given the number of trace jobs, what to tell of the progress (a bar), if anything."""
@@ -64,6 +69,19 @@ def until_seconds(text: str | None) -> float | None:
     return None if text is None else parse_time(text)
 
 
+def server_jsv(config: ClusterConfig, url: str | None) -> ServerJsv | None:
+    """The replay's server JSV: ``--jsv`` or else the cell's ``jsv_url``; ``None`` without one.
+
+    Imported only then: the JSV pool runs on asyncio, which a replay without one never loads.
+    """
+    conf = config.global_conf
+    if url is None and conf.jsv_url is None:
+        return None
+    from qmaster.sim.jsv import ServerJsv, with_url
+
+    return ServerJsv(with_url(conf, url))
+
+
 def replay(options: ReplayOptions) -> Replay:
     """Run one replay; with ``out`` set, write the outputs there."""
     config = ClusterConfig.load_dir(options.cell)
@@ -77,12 +95,15 @@ def replay(options: ReplayOptions) -> Replay:
     feed = CoreFeed(config, daemon.default_runtime)
     bar = options.progress(len(trace.jobs)) if options.progress is not None else None
     run = RunSettings(options.until, options.seed, bar)
-    sim = Simulation(trace, feed, defaults, events, run)
+    jsv = server_jsv(config, options.jsv)
+    sim = Simulation(trace, feed, defaults, events, run, jsv)
     try:
         results = sim.run()
     finally:
         if events is not None:
             events.close()
+        if jsv is not None:
+            jsv.close()
     result = Replay(trace, results, summary.summarise(results, summary.capacity(config)))
     if options.out is not None:
         outputs.write_swf(options.out / "trace.swf", trace, results)

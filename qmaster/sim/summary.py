@@ -115,7 +115,12 @@ def summarise(results: Sequence[JobResult], slots: int) -> dict[str, Any]:
         if r.queue is not None:
             by_queue.setdefault(r.queue.partition("@")[0], []).append(r)
         by_user.setdefault(r.job.user, []).append(r)
+    refusals: dict[str, int] = {}
+    for r in results:
+        if r.refusal is not None:
+            refusals[r.refusal] = refusals.get(r.refusal, 0) + 1
     return {
+        "refusals": dict(sorted(refusals.items())),
         "jobs": len(results),
         "submitted": len(submitted),
         "refused": sum(1 for r in results if r.refusal is not None),
@@ -151,6 +156,8 @@ def to_text(summary: dict[str, Any], *, users: bool = True) -> str:
         f"utilisation     {summary['utilisation'] * 100:.2f} %",
         "",
     ]
+    refusals = [f"  {count:>6} x {text}" for text, count in summary["refusals"].items()]
+    lines[3:3] = refusals
     lines += _table("all", {"all": summary["all"]})
     lines += _table("queue", summary["per_queue"])
     if users:

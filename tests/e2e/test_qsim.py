@@ -154,9 +154,10 @@ def test_progress_bar_only_on_a_terminal(tmp_path: Path) -> None:
 
 
 def test_qsim_imports_none_of_the_daemons_io() -> None:
-    """A replay loads no asyncio, uvloop, GDI server or spool code."""
+    """qsim and a replay load no asyncio, uvloop, GDI server or spool code."""
     code = (
         "import sys; from pathlib import Path; from qmaster.sim.replay import replay, ReplayOptions;"
+        "import qmaster.sim.cli;"
         f"replay(ReplayOptions(Path({str(GOLDEN)!r}), Path({str(CELL)!r}), None, plots=False));"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('asyncio', 'uvloop') or m in"
         " ('qmaster.daemon', 'qmaster.gdi.server', 'qmaster.gdi.connection')"
@@ -164,3 +165,20 @@ def test_qsim_imports_none_of_the_daemons_io() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_server_jsv_decides_what_is_replayed(tmp_path: Path) -> None:
+    """--jsv runs a real server JSV: it rejects jobs over 16 slots with its own message and
+    gives jobs without h_rt its default, which then ends the long one at an hour."""
+    jsv = ROOT / "examples" / "jsv" / "example_jsv.py"
+    out = tmp_path / "out"
+    done = qsim("run", str(GOLDEN), "--cell", str(CELL), "--out", str(out), "--jsv", str(jsv))
+    assert done.returncode == 0, done.stderr
+    assert "refused         3\n" in done.stdout
+    assert "3 x parallel jobs may use at most 16 slots" in done.stdout
+    lines = (out / "accounting").read_text().splitlines()
+    long_job = next(line.split(":") for line in lines if ":swf16:" in line)
+    assert (long_job[12], long_job[13]) == ("137", "3600")  # exit status, ru_wallclock
+    missing = qsim("run", str(GOLDEN), "--cell", str(CELL), "--jsv", str(tmp_path / "none.py"))
+    assert missing.returncode == 1
+    assert missing.stderr.endswith(f'qsim: JSV file "{tmp_path / "none.py"}" does not exist\n')
