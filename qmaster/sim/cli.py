@@ -50,6 +50,11 @@ def main() -> None:
 )
 @click.option("--pe", default=DEFAULT_PE, show_default=True, help="PE of multi-slot jobs.")
 @click.option("--jsv", metavar="URL", help="Server JSV (in place of the cell's jsv_url).")
+@click.option(
+    "--ars",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Advance reservations: a file of qrsub lines ('@T' first: asked T s after the start).",
+)
 def run(
     trace: Path,
     cell: Path,
@@ -58,12 +63,13 @@ def run(
     out: Path,
     pe: str,
     jsv: str | None,
+    ars: Path | None,
 ) -> None:
     """Replay TRACE (SWF 2.2, gzipped or not, or an accounting file).
 
     Prints the totals and the per-queue figures; summary.txt has the per-user ones too."""
     try:
-        options = ReplayOptions(trace, cell, out, until_seconds(until), seed, pe, jsv)
+        options = ReplayOptions(trace, cell, out, until_seconds(until), seed, pe, jsv, ars)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--until") from None
     started = time.perf_counter()

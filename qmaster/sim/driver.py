@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from qmaster.core import Identity, Outcome
 from qmaster.events.records import Acct, JobLog
 from qmaster.events.writer import EventFiles
+from qmaster.sim.ars import ArLine
 from qmaster.sim.feed import CoreFeed, Verifier
 from qmaster.sim.mapping import Defaults, job_spec
 from qmaster.sim.trace import Trace, TraceJob
@@ -82,7 +83,11 @@ class Simulation:
     events: EventFiles | None
     settings: RunSettings = field(default_factory=RunSettings)
     jsv: Verifier | None = None
+    ars: list[ArLine] = field(default_factory=list)
+    """Advance reservations to ask for, in time order."""
     results: list[JobResult] = field(default_factory=list)
+    ar_results: list[tuple[ArLine, int | None, str | None]] = field(default_factory=list)
+    """Each reservation asked for: its id, or the qmaster's refusal."""
     now: float = 0.0
     ended: int = 0
     _queue: list[tuple[float, float, int]] = field(default_factory=list)
@@ -102,6 +107,7 @@ class Simulation:
             if at is None or (until is not None and at > until):
                 break
             self.now = max(at, self.now)
+            self._ask_ars()
             while self._queue and self._queue[0][0] <= self.now:
                 self._submit(heapq.heappop(self._queue)[2])
             deadline = self.feed.next_deadline()
@@ -117,7 +123,20 @@ class Simulation:
         times = [t for t in (self.feed.next_deadline(),) if t is not None]
         if self._queue:
             times.append(self._queue[0][0])
+        if len(self.ar_results) < len(self.ars):
+            times.append(self.trace.start + self.ars[len(self.ar_results)].at)
         return min(times) if times else None
+
+    def _ask_ars(self) -> None:
+        """qrsub of every reservation due by now, as root (before the jobs of that second)."""
+        root = self._owners.setdefault(("root", "root"), Identity(0, 0, "root", "root"))
+        while len(self.ar_results) < len(self.ars):
+            line = self.ars[len(self.ar_results)]
+            if self.trace.start + line.at > self.now:
+                return
+            done = self.feed.submit_ar(root, line.spec, self.now)
+            self.ar_results.append((line, done.job_id, done.refusal))
+            self._apply(done.outcome)
 
     # -- submissions ---------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from qmaster.complexes.table import ComplexTable
 from qmaster.conf.store import ClusterConfig
 from qmaster.core import Core, CoreSettings, Identity, Outcome, Request
 from qmaster.core.specs import full_resource_names
-from qmaster.gdi.messages import JobSpec, JsvVerdictArgs, SubmitArgs
+from qmaster.gdi.messages import ArSubmitArgs, JobSpec, JsvVerdictArgs, SubmitArgs
 
 if TYPE_CHECKING:  # the gate's module loads the JSV pool, and with it asyncio
     from qmaster.jsv.gate import GateResult
@@ -84,6 +84,21 @@ class CoreFeed:
         if refused:
             return Submitted(None, refused[0], out)
         return Submitted(int(out.data["job_id"]), None, out)
+
+    def submit_ar(self, who: Identity, spec: dict[str, Any], now: float) -> Submitted:
+        """qrsub of one advance reservation at ``now``: its id, or the qmaster's refusal."""
+        try:
+            args = ArSubmitArgs.model_validate({"ar": spec, "verify": "e"})
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(p) for p in err["loc"])
+            return Submitted(None, f"malformed request: {where}: {err['msg']}", Outcome())
+        out = self.core.handle(Request(who, "ar_submit", args), now)
+        refused = [a.text for a in out.answers if a.is_error]
+        ar_id = out.data.get("ar_id") if isinstance(out.data, dict) else None
+        if refused or ar_id is None:
+            return Submitted(None, refused[0] if refused else "not granted", out)
+        return Submitted(int(ar_id), None, out)
 
     def tick(self, now: float) -> Outcome:
         """Time has come to ``now``: due timers fire, a due pass runs."""

@@ -5,8 +5,9 @@ Kept apart from the command line so tests and benchmarks call it directly.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,7 @@ from qmaster.conf.settings import load_settings
 from qmaster.conf.store import ClusterConfig
 from qmaster.events.writer import EventFiles
 from qmaster.sim import outputs, plots, summary
+from qmaster.sim.ars import ArLine, read_ars
 from qmaster.sim.driver import JobResult, Progress, RunSettings, Simulation
 from qmaster.sim.feed import CoreFeed
 from qmaster.sim.mapping import DEFAULT_PE, cell_defaults
@@ -36,6 +38,8 @@ class ReplayOptions:
     pe: str = DEFAULT_PE
     jsv: str | None = None
     """A server JSV URL in place of the cell's ``jsv_url``."""
+    ars: Path | None = None
+    """A file of qrsub lines (see :mod:`qmaster.sim.ars`)."""
     plots: bool = True
     progress: Callable[[int], Progress | None] | None = None
     """Given the number of trace jobs, what to tell of the progress (a bar), if anything."""
@@ -49,6 +53,7 @@ class Replay:
     results: list[JobResult]
     summary: dict[str, Any]
     plots: str = ""
+    ars: list[tuple[ArLine, int | None, str | None]] = field(default_factory=list)
 
 
 def event_files(out: Path, config: ClusterConfig) -> EventFiles:
@@ -95,8 +100,9 @@ def replay(options: ReplayOptions) -> Replay:
     feed = CoreFeed(config, daemon.default_runtime)
     bar = options.progress(len(trace.jobs)) if options.progress is not None else None
     run = RunSettings(options.until, options.seed, bar)
+    ars = read_ars(options.ars, time.localtime(trace.start).tm_year) if options.ars else []
     jsv = server_jsv(config, options.jsv)
-    sim = Simulation(trace, feed, defaults, events, run, jsv)
+    sim = Simulation(trace, feed, defaults, events, run, jsv, ars)
     try:
         results = sim.run()
     finally:
@@ -104,7 +110,9 @@ def replay(options: ReplayOptions) -> Replay:
             events.close()
         if jsv is not None:
             jsv.close()
-    result = Replay(trace, results, summary.summarise(results, summary.capacity(config)))
+    figures = summary.summarise(results, summary.capacity(config))
+    figures["ars"] = summary.ar_figures(sim.ar_results)
+    result = Replay(trace, results, figures, ars=sim.ar_results)
     if options.out is not None:
         outputs.write_swf(options.out / "trace.swf", trace, results)
         outputs.write_summary(options.out, result.summary)

@@ -135,6 +135,14 @@ def summarise(results: Sequence[JobResult], slots: int) -> dict[str, Any]:
     }
 
 
+def ar_figures(asked: Sequence[tuple[Any, int | None, str | None]]) -> dict[str, Any]:
+    """How the advance reservations went: granted ids and refusals by their file line."""
+    return {
+        "granted": [ar_id for _, ar_id, _ in asked if ar_id is not None],
+        "refused": {str(line.line): why for line, ar_id, why in asked if ar_id is None},
+    }
+
+
 def to_json(summary: dict[str, Any]) -> str:
     """summary.json's text."""
     return json.dumps(summary, indent=2, sort_keys=True) + "\n"
@@ -158,6 +166,10 @@ def to_text(summary: dict[str, Any], *, users: bool = True) -> str:
     ]
     refusals = [f"  {count:>6} x {text}" for text, count in summary["refusals"].items()]
     lines[3:3] = refusals
+    ars = summary.get("ars")
+    if ars and (ars["granted"] or ars["refused"]):
+        lines.insert(-1, f"ARs granted     {len(ars['granted'])}")
+        lines[-1:-1] = [f"AR refused      line {n}: {why}" for n, why in ars["refused"].items()]
     lines += _table("all", {"all": summary["all"]})
     lines += _table("queue", summary["per_queue"])
     if users:
