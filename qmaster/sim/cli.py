@@ -19,6 +19,7 @@ from qmaster.cell import DEFAULT_CONF_DIR
 from qmaster.conf.errors import ConfigError
 from qmaster.jsv.errors import JsvError
 from qmaster.sim import progress
+from qmaster.sim.driver import SimulationStuck
 from qmaster.sim.mapping import DEFAULT_PE, MappingError
 from qmaster.sim.replay import ReplayOptions, replay, until_seconds
 from qmaster.sim.summary import to_text
@@ -77,7 +78,7 @@ def run(
     options.progress = lambda total: _keep(bars, progress.progress_bar(total))
     try:
         done = replay(options)
-    except (ConfigError, MappingError, SwfError, JsvError, OSError) as exc:
+    except (ConfigError, MappingError, SwfError, JsvError, SimulationStuck, OSError) as exc:
         click.echo(f"qsim: {exc}", err=True)
         sys.exit(1)
     finally:

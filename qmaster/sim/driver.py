@@ -30,11 +30,18 @@ from qmaster.sim.feed import CoreFeed, Verifier
 from qmaster.sim.mapping import Defaults, job_spec
 from qmaster.sim.trace import Trace, TraceJob
 
+STUCK_STEPS = 100_000
+"""Steps at one instant after which the replay gives up: the core keeps asking for a tick
+at a time it has already had (a bug, reported rather than spun on forever)."""
 FLUSH_LINES = 20_000
 """Buffered report lines written out at once (bounds memory on long traces)."""
 
 Progress = Callable[[float, int], None]
 """Told the simulated seconds since the trace start and how many jobs ended."""
+
+
+class SimulationStuck(RuntimeError):
+    """The core asks for the same instant again and again; the message says when."""
 
 
 @dataclass(slots=True)
@@ -102,10 +109,14 @@ class Simulation:
         start = float(self.trace.start)
         until = None if self.settings.until is None else start + self.settings.until
         self.now = start
+        steps = 0
         while True:
             at = self._next_time()
             if at is None or (until is not None and at > until):
                 break
+            steps = steps + 1 if at <= self.now else 0
+            if steps > STUCK_STEPS:
+                raise SimulationStuck(f"the core asks for a tick at {self.now} over and over")
             self.now = max(at, self.now)
             self._ask_ars()
             while self._queue and self._queue[0][0] <= self.now:

@@ -22,7 +22,7 @@ SUBMIT, STATUS = 1, 10
 
 def swf_fields(result: JobResult) -> list[str]:
     """The job's SWF fields with what the simulation decided."""
-    fields = list(result.job.swf)
+    fields = result.job.swf.split()
     if result.submitted is not None:
         fields[SUBMIT] = swf.whole(result.submitted)
     if result.start is None or result.end is None:

@@ -16,6 +16,7 @@ Two sources give the same :class:`TraceJob` list:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,8 +52,9 @@ class TraceJob:
     pe: str | None = None
     preceding: int | None = None
     think: float | None = None
-    swf: list[str] = field(default_factory=list)
-    """The job's SWF fields, written back with the simulated wait and run time."""
+    swf: str = ""
+    """The job's SWF line (fields joined by spaces: one string per job, not 18), written
+    back with the simulated wait and run time."""
 
 
 @dataclass(slots=True)
@@ -71,8 +73,9 @@ def load(path: Path) -> Trace:
     """Read an SWF trace or an accounting file (told apart by their first record)."""
     if _looks_like_accounting(path):
         return from_accounting(path)
-    header, records = swf.read_path(path)
-    return from_swf(header, records)
+    header = swf.SwfHeader()
+    with swf.open_text(path) as stream:
+        return from_swf(header, swf.read(stream, header))
 
 
 def _looks_like_accounting(path: Path) -> bool:
@@ -87,16 +90,20 @@ def _looks_like_accounting(path: Path) -> bool:
 # -- SWF ---------------------------------------------------------------------------
 
 
-def from_swf(header: swf.SwfHeader, records: list[swf.SwfRecord]) -> Trace:
-    """Map SWF job lines to trace jobs; lines with no runtime or size are skipped."""
-    trace = Trace([], header.get_int("UnixStartTime") or DEFAULT_START, "swf")
-    trace.header = list(header.lines)
-    queues = header.queues()
+def from_swf(header: swf.SwfHeader, records: Iterable[swf.SwfRecord]) -> Trace:
+    """Map SWF job lines to trace jobs (read as they come: ``header`` fills while the
+    comments before the first job are read); lines with no runtime or size are skipped."""
+    trace = Trace([], DEFAULT_START, "swf")
+    queues: dict[int, str] | None = None
     unnamed: set[int] = set()
     for record in records:
+        if queues is None:
+            queues = header.queues()
         job = _swf_job(record, queues, unnamed, trace.skipped)
         if job is not None:
             trace.jobs.append(job)
+    trace.start = header.get_int("UnixStartTime") or DEFAULT_START
+    trace.header = list(header.lines)
     if unnamed:
         numbers = ", ".join(str(n) for n in sorted(unnamed))
         trace.notes.append(
@@ -128,7 +135,7 @@ def _swf_job(
         uid=FIRST_UID + int(uid) if uid is not None else 65534,
         gid=FIRST_UID + int(gid) if gid is not None else 65534,
         name=f"swf{number}",
-        swf=list(record.fields),
+        swf=swf.format_record(record.fields),
     )
     h_rt, memory = record.known(8), record.known(9)
     if h_rt:
@@ -188,24 +195,26 @@ def _acct_job(number: int, record: Acct, start: int, ids: dict[str, int]) -> Tra
         category=None if record.category == NONE_STR else record.category,
         pe=None if record.granted_pe == NONE_STR else record.granted_pe,
     )
-    job.swf = [
-        str(number),
-        swf.whole(submit),
-        "-1",
-        swf.whole(runtime),
-        str(job.slots),
-        "-1",
-        "-1",
-        str(job.slots),
-        "-1",
-        "-1",
-        "1",
-        str(uid - FIRST_UID),
-        str(gid - FIRST_UID),
-        "-1",
-        "-1",
-        "-1",
-        "-1",
-        "-1",
-    ]
+    job.swf = swf.format_record(
+        [
+            str(number),
+            swf.whole(submit),
+            "-1",
+            swf.whole(runtime),
+            str(job.slots),
+            "-1",
+            "-1",
+            str(job.slots),
+            "-1",
+            "-1",
+            "1",
+            str(uid - FIRST_UID),
+            str(gid - FIRST_UID),
+            "-1",
+            "-1",
+            "-1",
+            "-1",
+            "-1",
+        ]
+    )
     return job

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from qmaster.sim.driver import JobResult
+import pytest
+
+from qmaster.core import Outcome
+from qmaster.sim.driver import JobResult, Simulation, SimulationStuck
+from qmaster.sim.mapping import Defaults
 from qmaster.sim.replay import ReplayOptions, replay
+from qmaster.sim.trace import Trace
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "sim"
 CELL = EXAMPLES / "cell"
@@ -93,3 +98,21 @@ def test_seed_shuffles_only_same_second_submissions(tmp_path: Path) -> None:
     assert {n: ids[n] for n in ids if n not in same_second | {1, 2}} == {
         n: plain_ids[n] for n in plain_ids if n not in same_second | {1, 2}
     }
+
+
+class _StuckFeed:
+    """A core that wants a tick at the same instant for ever."""
+
+    def next_deadline(self) -> float:
+        return 5.0
+
+    def tick(self, now: float) -> Outcome:
+        return Outcome()
+
+
+def test_a_core_asking_for_the_same_instant_forever_stops_the_replay() -> None:
+    """A replay never spins for ever: a core stuck at one instant is reported."""
+    trace = Trace([], 0, "swf")
+    sim = Simulation(trace, _StuckFeed(), Defaults({}), None)  # type: ignore[arg-type]
+    with pytest.raises(SimulationStuck, match=r"tick at 5\.0 over and over"):
+        sim.run()
