@@ -42,8 +42,11 @@ test: lint typecheck pytest
 
 # the scale part's sizes under make bench (python -m bench.scale_bench defaults to 10k,100k,1M)
 SCALE_SIZES ?= 10000
+# the jobs of gen_swf.py's trace the sim part replays (python -m bench.sim_bench: 50,000)
+SIM_JOBS ?= 10000
 bench: $(STAMP)
-	PATH="$(abspath $(BIN)):$$PATH" BENCH_SCALE_SIZES=$(SCALE_SIZES) $(BIN)/python -m bench
+	PATH="$(abspath $(BIN)):$$PATH" BENCH_SCALE_SIZES=$(SCALE_SIZES) BENCH_SIM_JOBS=$(SIM_JOBS) \
+		$(BIN)/python -m bench
 
 clean:
 	rm -rf $(VENV) build *.egg-info
