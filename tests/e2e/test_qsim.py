@@ -182,3 +182,31 @@ def test_server_jsv_decides_what_is_replayed(tmp_path: Path) -> None:
     missing = qsim("run", str(GOLDEN), "--cell", str(CELL), "--jsv", str(tmp_path / "none.py"))
     assert missing.returncode == 1
     assert missing.stderr.endswith(f'qsim: JSV file "{tmp_path / "none.py"}" does not exist\n')
+
+
+def test_seg_reads_the_replays_reporting_file(tmp_path: Path) -> None:
+    """seg follows a replay's reporting file as it follows a live cell's: job 1 is submitted,
+    started and ended at its simulated times."""
+    out = tmp_path / "out"
+    done = qsim("run", str(GOLDEN), "--cell", str(CELL), "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    seg = subprocess.Popen(
+        ["seg", "-s", "minige", "-r", str(out / "reporting"), "-t", "0", "-p", "0.1"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert seg.stdout is not None
+    lines: list[str] = []
+    try:
+        while len(lines) < 3:
+            line = seg.stdout.readline()
+            if not line:
+                break
+            if line.split(";")[2] == "1":
+                lines.append(line.strip())
+    finally:
+        seg.terminate()
+        seg.wait(timeout=10)
+    start = 1767225600
+    # job 1: submitted (1) and started (2) at second 0, done (8) after its 600 s run
+    assert lines == [f"001;{start};1;1;0", f"001;{start};1;2;0", f"001;{start + 600};1;8;0"]
