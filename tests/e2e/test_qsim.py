@@ -207,6 +207,7 @@ def test_seg_reads_the_replays_reporting_file(tmp_path: Path) -> None:
     finally:
         seg.terminate()
         seg.wait(timeout=10)
+        seg.stdout.close()
     start = 1767225600
     # job 1: submitted (1) and started (2) at second 0, done (8) after its 600 s run
     assert lines == [f"001;{start};1;1;0", f"001;{start};1;2;0", f"001;{start + 600};1;8;0"]
