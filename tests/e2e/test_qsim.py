@@ -211,3 +211,54 @@ def test_seg_reads_the_replays_reporting_file(tmp_path: Path) -> None:
     start = 1767225600
     # job 1: submitted (1) and started (2) at second 0, done (8) after its 600 s run
     assert lines == [f"001;{start};1;1;0", f"001;{start};1;2;0", f"001;{start + 600};1;8;0"]
+
+
+WAIT_JSV = """#!{python}
+import sys
+sys.path.insert(0, {examples!r})
+import minige_jsv
+
+seen = set()
+
+
+def on_verify(jsv):
+    name = jsv.get_param("N")
+    if name == "swf1" and name not in seen:
+        seen.add(name)
+        jsv.reject_wait("come back later")
+        return
+    jsv.accept()
+
+
+minige_jsv.main(on_verify)
+"""
+
+
+def test_reject_wait_jobs_are_verified_again(tmp_path: Path) -> None:
+    """A job the JSV answers REJECT_WAIT waits for verification (jsv_reject_wait_retries) and
+    is asked again after the backoff, as the daemon does; it then runs."""
+    cell = tmp_path / "cell"
+    shutil.copytree(CELL, cell)
+    conf = cell / "configuration"
+    text = conf.read_text()
+    text = text.replace("jsv_reject_wait_retries      0", "jsv_reject_wait_retries      2")
+    text = text.replace(
+        "jsv_reject_wait_backoff      00:00:10", "jsv_reject_wait_backoff      00:01:40"
+    )
+    conf.write_text(text)
+    script = tmp_path / "wait_jsv.py"
+    script.write_text(
+        WAIT_JSV.format(python=sys.executable, examples=str(ROOT / "examples" / "jsv"))
+    )
+    script.chmod(0o755)
+    out = tmp_path / "out"
+    done = qsim("run", str(GOLDEN), "--cell", str(cell), "--out", str(out), "--jsv", str(script))
+    assert done.returncode == 0, done.stderr
+    assert "refused         0\n" in done.stdout
+    first = next(
+        line.split(":")
+        for line in (out / "accounting").read_text().splitlines()
+        if ":swf1:" in line
+    )
+    # verified again 100 s after submission; without the wait it started at once (golden)
+    assert int(first[9]) - int(first[8]) >= 100
