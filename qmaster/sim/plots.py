@@ -2,7 +2,8 @@
 
 - ``utilisation.png``: the share of the cell's slots in use over simulated time;
 - ``queue_length.png``: jobs submitted and not yet started over simulated time;
-- ``wait_by_size.png``: the wait-time distribution (box plots) per job size class.
+- ``wait_by_size.png``: the wait-time distribution per job size class (box plots: quartiles,
+  the mean as a triangle, outliers as dots).
 
 Without matplotlib the plots are skipped and :func:`write_plots` says why.
 """
@@ -84,7 +85,7 @@ def write_plots(out: Path, results: Sequence[JobResult], slots: int) -> str:
     groups = waits_by_size(results)
     fig, ax = plt.subplots(figsize=(8, 4.5))
     if groups:
-        ax.boxplot(list(groups.values()), showfliers=False)
+        ax.boxplot(list(groups.values()), showmeans=True, flierprops={"markersize": 2})
         ax.set_xticks(range(1, len(groups) + 1), list(groups))
     ax.set_xlabel("job size (slots)")
     ax.set_ylabel("wait (hours)")
