@@ -12,7 +12,7 @@ $(BIN)/python:
 	$(BIN)/pip install -q --upgrade pip
 
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -e '.[test,sim]'
 	touch $(STAMP)
 
 # editable installs leave out setuptools' data-files: the man pages are copied here, where
@@ -42,8 +42,11 @@ test: lint typecheck pytest
 
 # the scale part's sizes under make bench (python -m bench.scale_bench defaults to 10k,100k,1M)
 SCALE_SIZES ?= 10000
+# the jobs of gen_swf.py's trace the sim part replays (python -m bench.sim_bench: 50,000)
+SIM_JOBS ?= 10000
 bench: $(STAMP)
-	PATH="$(abspath $(BIN)):$$PATH" BENCH_SCALE_SIZES=$(SCALE_SIZES) $(BIN)/python -m bench
+	PATH="$(abspath $(BIN)):$$PATH" BENCH_SCALE_SIZES=$(SCALE_SIZES) BENCH_SIM_JOBS=$(SIM_JOBS) \
+		$(BIN)/python -m bench
 
 # the reliability suite's long versions (not part of make test): >= 50 kill -9 trials, 200
 # clients for 60 s with a real qsub among them, slow clients, a 100k-job/1,000-AR restart;

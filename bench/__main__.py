@@ -30,6 +30,7 @@ PARTS: dict[str, str] = {
     "query": "bench.query_bench",
     "spec": "bench.spec_bench",
     "story": "bench.story_bench",
+    "sim": "bench.sim_bench",
 }
 
 

@@ -178,6 +178,8 @@ def pass_view(core: Core, now: float) -> tuple[View, PendingIndex | None]:
     if index.timed:
         return build_view(core, now), None
     groups = index.job_groups(core, now)
+    if not groups:  # nothing may start: the pass need not look at the cell's queues
+        return View([], []), index
     view = assemble(core, [g.first for g in groups], now)
     view.groups = groups
     return view, index

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from qmaster.core import Core
+from qmaster.core import Core, pendingindex
 from qmaster.core.holds import START_TIME_FORMAT
 from qmaster.core.registry import HOOKS
 from tests.unit.core.helpers import T0, make_core, run_until, states, submit
@@ -112,3 +112,25 @@ def test_a_load_alarm_from_recent_dispatches_clears_by_itself() -> None:
     assert list(states(core, T0 + 2).values()).count("qw") == 4  # every queue in alarm
     run_until(core, T0 + 20, start=T0 + 2)
     assert "qw" not in states(core, T0 + 20).values()
+
+
+def test_a_pass_with_nothing_pending_does_not_build_the_cell_view(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A job ending while no job waits costs no look at every queue instance (a replay's
+    usual pass: qsim ticks after every job end)."""
+    core = make_core()
+    submit(core, CMDARGS=["5"])
+    run_until(core, T0 + 2)
+    assert list(states(core).values()) == ["r"]
+    built: list[int] = []
+    real = pendingindex.assemble
+
+    def counted(*args: object, **kw: object) -> object:
+        built.append(1)
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pendingindex, "assemble", counted)
+    run_until(core, T0 + 10)
+    assert states(core) == {}
+    assert built == []

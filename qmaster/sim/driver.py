@@ -1,0 +1,235 @@
+"""The discrete-event loop: submissions at their times, core ticks at its deadlines.
+
+Theory of operation. The loop keeps one heap of submissions (trace time,
+tie-break key, trace position). At each step the virtual time moves to the
+earlier of the next submission and :meth:`CoreFeed.next_deadline`; every
+submission due by then is handed to the core, then the core is ticked when
+its deadline has come. Nothing sleeps and no socket is opened: a replay runs
+as fast as the core's passes allow.
+
+The effects are executed as the daemon executes those that matter here:
+report records go through the daemon's own writer (``accounting`` and
+``reporting`` in the output folder, as ``reporting_params`` says); spool rows
+are dropped (a simulation keeps no spool). Accounting records end jobs: they
+give each job its start and end, release jobs that wait for it through a
+think time, and advance the progress.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from qmaster.core import Identity, Outcome
+from qmaster.events.records import Acct, JobLog
+from qmaster.events.writer import EventFiles
+from qmaster.sim.ars import ArLine
+from qmaster.sim.feed import CoreFeed, Verifier
+from qmaster.sim.mapping import Defaults, job_spec
+from qmaster.sim.trace import Trace, TraceJob
+
+STUCK_STEPS = 100_000
+"""Steps at one instant after which the replay gives up: the core keeps asking for a tick
+at a time it has already had (a bug, reported rather than spun on forever)."""
+FLUSH_LINES = 20_000
+"""Buffered report lines written out at once (bounds memory on long traces)."""
+
+Progress = Callable[[float, int], None]
+"""Told the simulated seconds since the trace start and how many jobs ended."""
+
+
+class SimulationStuck(RuntimeError):
+    """The core asks for the same instant again and again; the message says when."""
+
+
+@dataclass(slots=True)
+class JobResult:
+    """What became of one trace job (times in seconds after the trace's start)."""
+
+    job: TraceJob
+    index: int
+    job_id: int | None = None
+    submitted: float | None = None
+    start: float | None = None
+    end: float | None = None
+    queue: str | None = None
+    host: str | None = None
+    slots: int = 0
+    failed: int = 0
+    exit_status: int = 0
+    refusal: str | None = None
+
+    @property
+    def wait(self) -> float | None:
+        """Seconds from submission to start, once started."""
+        if self.start is None or self.submitted is None:
+            return None
+        return self.start - self.submitted
+
+
+@dataclass(slots=True)
+class RunSettings:
+    """How a run goes: when it stops, how ties are broken, who is told of progress."""
+
+    until: float | None = None
+    """Simulated seconds after the trace's start at which the replay stops."""
+    seed: int | None = None
+    """Submissions at the same second go in trace order, or shuffled with this seed."""
+    progress: Progress | None = None
+
+
+@dataclass(slots=True)
+class Simulation:
+    """One replay of a trace through a core."""
+
+    trace: Trace
+    feed: CoreFeed
+    defaults: Defaults
+    events: EventFiles | None
+    settings: RunSettings = field(default_factory=RunSettings)
+    jsv: Verifier | None = None
+    ars: list[ArLine] = field(default_factory=list)
+    """Advance reservations to ask for, in time order."""
+    results: list[JobResult] = field(default_factory=list)
+    ar_results: list[tuple[ArLine, int | None, str | None]] = field(default_factory=list)
+    """Each reservation asked for: its id, or the qmaster's refusal."""
+    now: float = 0.0
+    ended: int = 0
+    _queue: list[tuple[float, float, int]] = field(default_factory=list)
+    _by_id: dict[int, JobResult] = field(default_factory=dict)
+    _by_number: dict[int, int] = field(default_factory=dict)
+    _followers: dict[int, list[int]] = field(default_factory=dict)
+    _owners: dict[tuple[str, str], Identity] = field(default_factory=dict)
+
+    def run(self) -> list[JobResult]:
+        """Replay the whole trace (or up to ``until``); the result of every trace job."""
+        self._plan()
+        start = float(self.trace.start)
+        until = None if self.settings.until is None else start + self.settings.until
+        self.now = start
+        steps = 0
+        while True:
+            at = self._next_time()
+            if at is None or (until is not None and at > until):
+                break
+            steps = steps + 1 if at <= self.now else 0
+            if steps > STUCK_STEPS:
+                raise SimulationStuck(f"the core asks for a tick at {self.now} over and over")
+            self.now = max(at, self.now)
+            self._ask_ars()
+            while self._queue and self._queue[0][0] <= self.now:
+                self._submit(heapq.heappop(self._queue)[2])
+            deadline = self.feed.next_deadline()
+            if deadline is not None and deadline <= self.now:
+                self.feed.tick(self.now, self.jsv, self._apply)
+        if self.events is not None:
+            self.events.flush()
+        return self.results
+
+    def _next_time(self) -> float | None:
+        times = [t for t in (self.feed.next_deadline(),) if t is not None]
+        if self._queue:
+            times.append(self._queue[0][0])
+        if len(self.ar_results) < len(self.ars):
+            times.append(self.trace.start + self.ars[len(self.ar_results)].at)
+        return min(times) if times else None
+
+    def _ask_ars(self) -> None:
+        """qrsub of every reservation due by now, as root (before the jobs of that second)."""
+        root = self._owners.setdefault(("root", "root"), Identity(0, 0, "root", "root"))
+        while len(self.ar_results) < len(self.ars):
+            line = self.ars[len(self.ar_results)]
+            if self.trace.start + line.at > self.now:
+                return
+            done = self.feed.submit_ar(root, line.spec, self.now)
+            self.ar_results.append((line, done.job_id, done.refusal))
+            self._apply(done.outcome)
+
+    # -- submissions ---------------------------------------------------------------
+
+    def _plan(self) -> None:
+        """Every job into the heap, except those that follow a job by a think time."""
+        rng = random.Random(self.settings.seed) if self.settings.seed is not None else None
+        self.results = [JobResult(job, i) for i, job in enumerate(self.trace.jobs)]
+        for index, job in enumerate(self.trace.jobs):
+            self._by_number.setdefault(job.number, index)
+        start = float(self.trace.start)
+        for index, job in enumerate(self.trace.jobs):
+            lead = self._by_number.get(job.preceding) if job.preceding is not None else None
+            if lead is not None and lead != index and job.think is not None:
+                self._followers.setdefault(lead, []).append(index)
+                continue
+            key = rng.random() if rng is not None else float(index)
+            self._queue.append((start + job.submit, key, index))
+        heapq.heapify(self._queue)
+
+    def _owner(self, job: TraceJob) -> Identity:
+        key = (job.user, job.group)
+        who = self._owners.get(key)
+        if who is None:
+            who = self._owners[key] = Identity(job.uid, job.gid, job.user, job.group)
+        return who
+
+    def _submit(self, index: int) -> None:
+        result = self.results[index]
+        job = result.job
+        spec = job_spec(job, self.defaults)
+        lead = self._lead_in_system(job)
+        if lead is not None:
+            spec["hold_jid"] = [str(lead)]
+        done = self.feed.submit(self._owner(job), spec, self.now, self.jsv, self._apply)
+        result.submitted = self.now - self.trace.start
+        if done.job_id is None:
+            result.refusal = done.refusal
+            self.ended += 1
+            return
+        result.job_id = done.job_id
+        self._by_id[done.job_id] = result
+        self._apply(done.outcome)
+
+    def _lead_in_system(self, job: TraceJob) -> int | None:
+        """The job id of a preceding job still in the cell (``-hold_jid`` on it)."""
+        if job.preceding is None:
+            return None
+        index = self._by_number.get(job.preceding)
+        if index is None:
+            return None
+        lead = self.results[index]
+        return lead.job_id if lead.job_id is not None and lead.end is None else None
+
+    # -- effects -------------------------------------------------------------------
+
+    def _apply(self, out: Outcome) -> None:
+        for record in out.reports:
+            if self.events is not None:
+                self.events.add(record)
+            if isinstance(record, Acct):
+                self._ended(record)
+            elif isinstance(record, JobLog) and record.event == "running":
+                self._started(record)
+        if self.events is not None and self.events.pending >= FLUSH_LINES:
+            self.events.flush()
+
+    def _started(self, record: JobLog) -> None:
+        result = self._by_id.get(record.job_number)
+        if result is not None:
+            result.start = record.event_time - float(self.trace.start)
+
+    def _ended(self, record: Acct) -> None:
+        result = self._by_id.get(record.job_number)
+        if result is None:
+            return
+        start = float(self.trace.start)
+        result.start = record.start_time - start
+        result.end = record.end_time - start
+        result.queue, result.host = record.qname, record.hostname
+        result.slots, result.failed = record.slots, record.failed
+        result.exit_status = record.exit_status
+        self.ended += 1
+        for follower in self._followers.pop(result.index, []):
+            think = self.trace.jobs[follower].think or 0.0
+            heapq.heappush(self._queue, (record.end_time + think, float(follower), follower))
+        if self.settings.progress is not None:
+            self.settings.progress(self.now - start, self.ended)

@@ -1,0 +1,220 @@
+"""A trace as the simulator replays it: jobs with their submit time, runtime and requests.
+
+Two sources give the same :class:`TraceJob` list:
+
+- an SWF 2.2 trace (:mod:`qmaster.sim.swf`): run time -> simulated runtime,
+  requested processors -> slots (allocated processors when the request is
+  unknown), requested time -> ``h_rt``, requested memory (KB per processor) ->
+  a per-slot ``h_vmem`` request, user and group ids -> the owner, queue number
+  -> a queue (names from the ``; Queues: 1=all.q ...`` header), preceding job
+  and think time -> a dependency;
+- minige's (or Grid Engine's) ``accounting`` file: one job per line, submitted
+  at its ``submission_time``, running ``ru_wallclock`` seconds, with the
+  requests its ``category`` recorded (read back with qsub's own grammar by
+  :mod:`qmaster.sim.mapping`) and its granted PE and slots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from qmaster.events.parse import ParseError, parse_accounting_line
+from qmaster.events.records import NONE_STR, Acct
+from qmaster.sim import swf
+
+DEFAULT_START = 1_767_225_600
+"""The wall time of a trace's second 0 when its header has no ``UnixStartTime``."""
+FIRST_UID = 10_000
+"""Users of an accounting trace get uids from here, in order of first appearance."""
+
+
+@dataclass(slots=True)
+class TraceJob:
+    """One job of a trace, in the simulator's terms."""
+
+    number: int
+    submit: float
+    """Seconds after the trace's start."""
+    runtime: float
+    slots: int
+    user: str
+    group: str
+    uid: int
+    gid: int
+    name: str
+    requests: dict[str, str] = field(default_factory=dict)
+    """Hard ``-l`` requests (``h_rt``, ``h_vmem`` per slot)."""
+    queue: str | None = None
+    category: str | None = None
+    """An accounting trace's recorded category (qsub options), replayed as requests."""
+    pe: str | None = None
+    preceding: int | None = None
+    think: float | None = None
+    swf: str = ""
+    """The job's SWF line (fields joined by spaces: one string per job, not 18), written
+    back with the simulated wait and run time."""
+
+
+@dataclass(slots=True)
+class Trace:
+    """The jobs of a trace in trace order, and what could not be replayed."""
+
+    jobs: list[TraceJob]
+    start: int
+    kind: str
+    skipped: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    header: list[str] = field(default_factory=list)
+
+
+def load(path: Path) -> Trace:
+    """Read an SWF trace or an accounting file (told apart by their first record)."""
+    if _looks_like_accounting(path):
+        return from_accounting(path)
+    header = swf.SwfHeader()
+    with swf.open_text(path) as stream:
+        return from_swf(header, swf.read(stream, header))
+
+
+def _looks_like_accounting(path: Path) -> bool:
+    with swf.open_text(path) as stream:
+        for raw in stream:
+            text = raw.strip()
+            if text and not text.startswith(("#", ";")):
+                return text.count(":") >= 40
+    return False
+
+
+# -- SWF ---------------------------------------------------------------------------
+
+
+def from_swf(header: swf.SwfHeader, records: Iterable[swf.SwfRecord]) -> Trace:
+    """Map SWF job lines to trace jobs (read as they come: ``header`` fills while the
+    comments before the first job are read); lines with no runtime or size are skipped."""
+    trace = Trace([], DEFAULT_START, "swf")
+    queues: dict[int, str] | None = None
+    unnamed: set[int] = set()
+    for record in records:
+        if queues is None:
+            queues = header.queues()
+        job = _swf_job(record, queues, unnamed, trace.skipped)
+        if job is not None:
+            trace.jobs.append(job)
+    trace.start = header.get_int("UnixStartTime") or DEFAULT_START
+    trace.header = list(header.lines)
+    if unnamed:
+        numbers = ", ".join(str(n) for n in sorted(unnamed))
+        trace.notes.append(
+            f"queue number(s) {numbers} have no name in the header's '; Queues:' line; "
+            "their jobs request no queue"
+        )
+    return trace
+
+
+def _swf_job(
+    record: swf.SwfRecord, queues: dict[int, str], unnamed: set[int], skipped: list[str]
+) -> TraceJob | None:
+    number = int(record.number(0))
+    runtime = record.known(3)
+    slots = record.known(7) or record.known(4)
+    submit = record.known(1)
+    if runtime is None or submit is None or not slots:
+        what = "submit time" if submit is None else "run time" if runtime is None else "size"
+        skipped.append(f"line {record.line}: job {number}: {what} unknown")
+        return None
+    uid, gid = record.known(11), record.known(12)
+    job = TraceJob(
+        number=number,
+        submit=submit,
+        runtime=runtime,
+        slots=int(slots),
+        user=f"user{int(uid)}" if uid is not None else "unknown",
+        group=f"group{int(gid)}" if gid is not None else "unknown",
+        uid=FIRST_UID + int(uid) if uid is not None else 65534,
+        gid=FIRST_UID + int(gid) if gid is not None else 65534,
+        name=f"swf{number}",
+        swf=swf.format_record(record.fields),
+    )
+    h_rt, memory = record.known(8), record.known(9)
+    if h_rt:
+        job.requests["h_rt"] = swf.whole(h_rt)
+    if memory:
+        job.requests["h_vmem"] = f"{swf.whole(memory)}K"
+    queue = record.known(14)
+    if queue is not None and int(queue) in queues:
+        job.queue = queues[int(queue)]
+    elif queue is not None:
+        unnamed.add(int(queue))
+    preceding = record.known(16)
+    if preceding:
+        job.preceding = int(preceding)
+        job.think = record.known(17)
+    return job
+
+
+# -- accounting ------------------------------------------------------------------------
+
+
+def from_accounting(path: Path) -> Trace:
+    """One trace job per accounting line, in order of submission."""
+    records: list[Acct] = []
+    skipped: list[str] = []
+    with swf.open_text(path) as stream:
+        for line, raw in enumerate(stream, 1):
+            try:
+                record = parse_accounting_line(raw)
+            except ParseError as exc:
+                skipped.append(f"line {line}: {exc}")
+                continue
+            if record is not None:
+                records.append(record)
+    records.sort(key=lambda r: r.submission_time)
+    start = records[0].submission_time if records else DEFAULT_START
+    ids: dict[str, int] = {}
+    jobs = [_acct_job(n, r, start, ids) for n, r in enumerate(records, 1)]
+    return Trace(jobs, start, "accounting", skipped)
+
+
+def _acct_job(number: int, record: Acct, start: int, ids: dict[str, int]) -> TraceJob:
+    runtime = float(record.ru_wallclock or max(record.end_time - record.start_time, 0))
+    submit = float(record.submission_time - start)
+    uid = ids.setdefault(f"u:{record.owner}", FIRST_UID + len(ids))
+    gid = ids.setdefault(f"g:{record.group}", FIRST_UID + len(ids))
+    job = TraceJob(
+        number=number,
+        submit=submit,
+        runtime=runtime,
+        slots=max(record.slots, 1),
+        user=record.owner,
+        group=record.group,
+        uid=uid,
+        gid=gid,
+        name=record.job_name,
+        category=None if record.category == NONE_STR else record.category,
+        pe=None if record.granted_pe == NONE_STR else record.granted_pe,
+    )
+    job.swf = swf.format_record(
+        [
+            str(number),
+            swf.whole(submit),
+            "-1",
+            swf.whole(runtime),
+            str(job.slots),
+            "-1",
+            "-1",
+            str(job.slots),
+            "-1",
+            "-1",
+            "1",
+            str(uid - FIRST_UID),
+            str(gid - FIRST_UID),
+            "-1",
+            "-1",
+            "-1",
+            "-1",
+            "-1",
+        ]
+    )
+    return job
