@@ -47,12 +47,20 @@ class Fill:
     errors: list[str] = field(default_factory=list)
 
     def rate(self, first: bool, share: float = 0.1) -> float | None:
-        """Submissions per second over the first (or last) ``share`` of the acknowledgements."""
+        """Submissions per second over the first (or last) ``share`` of the acknowledgements.
+
+        Timed from acknowledgement to acknowledgement, so the clients' start (forking,
+        connecting) is not counted against the daemon.
+        """
         n = int(len(self.acks) * share)
         if n < 2:
             return None
-        span = self.acks[n - 1] - self.started if first else self.acks[-1] - self.acks[-n - 1]
-        return n / span if span > 0 else None
+        span = self.acks[n - 1] - self.acks[0] if first else self.acks[-1] - self.acks[-n]
+        return (n - 1) / span if span > 0 else None
+
+    def overall(self) -> float | None:
+        """Submissions per second over the whole fill, acknowledgement to acknowledgement."""
+        return self.rate(first=True, share=1.0)
 
 
 def _client(
