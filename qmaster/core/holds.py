@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from qmaster.core.errors import InvalidRequest, NotManager, PermissionDenied
-from qmaster.core.jobs import Job
+from qmaster.core.jobs import Job, hold_bits
 from qmaster.core.states import TaskState
 from qmaster.core.taskids import TaskIds
 
@@ -156,7 +156,7 @@ def new_hold(job: Job, user_hold: object, hold_list: str | None) -> frozenset[st
 
 def set_hold(job: Job, hold: frozenset[str]) -> None:
     """Store the hold bits; the spec's ``h`` (what a JSV sees) follows the user hold."""
-    job.hold = hold
+    job.hold = hold_bits(hold)
     spec = dict(job.spec)
     if USER in hold:
         spec["h"] = True

@@ -63,7 +63,7 @@ def reschedule_task(
         reports.job_log(job, task.task_id, "restart", "qw", now, host=host, message=RESCHEDULED)
     )
     back_to_pending(job, task, out)
-    job.restarted.add(task.task_id)
+    job.restarted = job.restarted | {task.task_id}
     core.spool_job(out, job)
     if job.spec.get("ar"):
         job_left(core, job, now, out)

@@ -19,7 +19,7 @@ from qmaster.core.confrefs import check_ckpt, check_project, check_user, default
 from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
 from qmaster.core.holds import start_time_of
 from qmaster.core.jobchecks import check_array_holds, check_checkpointing, check_deadline
-from qmaster.core.jobs import Identity, Job, TaskRange
+from qmaster.core.jobs import Identity, Job, TaskRange, hold_bits
 from qmaster.core.machine import Core, Request
 from qmaster.core.outcome import Outcome
 from qmaster.core.registry import handler
@@ -145,7 +145,7 @@ def handle_submit(core: Core, req: Request, now: float, out: Outcome) -> None:
     check_priority(spec, operator=core.is_operator(req.identity))
     check_array_holds(core, req.identity.user, spec, array)
     check_job_ar(core, req.identity, spec, now)
-    job = Job(0, req.identity, now, spec, array=array, hold=frozenset("u" if spec.get("h") else ""))
+    job = Job(0, req.identity, now, spec, array=array, hold=hold_bits("u" if spec.get("h") else ""))
     n_tasks = (array.last - array.first) // array.step + 1 if array else 1
     if args.verify in ("v", "p"):
         out.answers.extend(verification(core, job, args.verify, now))
