@@ -120,40 +120,60 @@ def running_jobs_per_user(core: Core) -> dict[str, int]:
     return out
 
 
-@lru_cache(maxsize=4096)
-def _queues(names: tuple[str, ...]) -> tuple[str, ...]:
-    """One tuple for equal queue lists of many jobs (a million jobs in fifty categories
-    hold fifty)."""
-    return names
+@dataclass(frozen=True, slots=True)
+class _Parts:
+    """What a request takes from the category's part of a specification."""
+
+    hard: dict[str, str]
+    soft: dict[str, str]
+    hard_queues: tuple[str, ...]
+    soft_queues: tuple[str, ...]
+    master_queues: tuple[str, ...]
+    pe_name: str | None
+    pe_min: int
+    pe_max: int
+    project: str | None
+    runtime_limit: float | None
+    category: str
 
 
 @lru_cache(maxsize=4096)
-def _shared_resources(items: tuple[tuple[str, str], ...]) -> dict[str, str]:
-    return dict(items)
+def _parts(
+    hard: tuple[tuple[str, str], ...],
+    soft: tuple[tuple[str, str], ...],
+    queues: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]],
+    pe: tuple[str | None, int, int],
+    project: str | None,
+) -> _Parts:
+    """Worked out once per distinct request, and shared: a million jobs in fifty
+    categories hold fifty resource dicts and queue lists, and parse no time twice."""
+    hard_d, soft_d = dict(hard), dict(soft)
+    h_rt = hard_d.get("h_rt")
+    (hard_q, soft_q, master_q), (pe_name, pe_min, pe_max) = queues, pe
+    key = request_key(hard_d, soft_d, hard_q, soft_q, pe_name, pe_min, pe_max, master_q, project)
+    return _Parts(hard_d, soft_d, *queues, *pe, project,
+                  parse_time(h_rt) if h_rt is not None else None, category_text(key))  # fmt: skip
 
 
-def _resources(requests: dict[str, Any] | None) -> dict[str, str]:
-    """A job's resource requests as text, one dict for equal requests (never changed)."""
-    return _shared_resources(
-        tuple((str(k), str(v)) for k, v in requests.items()) if requests else ()
-    )
+def _items(requests: dict[str, Any] | None) -> tuple[tuple[str, str], ...]:
+    return tuple((str(k), str(v)) for k, v in requests.items()) if requests else ()
 
 
 def _request(job: Job) -> JobRequest:
     """The job's request with its category, no tasks."""
     spec = job.spec
-    hard = _resources(spec.get("l_hard"))
-    soft = _resources(spec.get("l_soft"))
-    hard_queues = _queues(tuple(spec.get("q_hard") or ()))
-    soft_queues = _queues(tuple(spec.get("q_soft") or ()))
-    master_queues = _queues(tuple(spec.get("masterq") or ()))
-    pe_name = spec.get("pe_name")
-    pe_min = int(spec.get("pe_min") or 1)
-    pe_max = int(spec.get("pe_max") or spec.get("pe_min") or 1)
+    queues = (
+        tuple(spec.get("q_hard") or ()),
+        tuple(spec.get("q_soft") or ()),
+        tuple(spec.get("masterq") or ()),
+    )
+    pe = (
+        spec.get("pe_name"),
+        int(spec.get("pe_min") or 1),
+        int(spec.get("pe_max") or spec.get("pe_min") or 1),
+    )
     project = str(spec["P"]) if spec.get("P") else None
-    h_rt = hard.get("h_rt")
-    key = request_key(hard, soft, hard_queues, soft_queues, pe_name, pe_min, pe_max,
-                      master_queues, project)  # fmt: skip
+    parts = _parts(_items(spec.get("l_hard")), _items(spec.get("l_soft")), queues, pe, project)
     return JobRequest(
         job_id=job.job_id,
         priority=job.priority,
@@ -162,17 +182,17 @@ def _request(job: Job) -> JobRequest:
         group=job.owner.group,
         task_ids=(),
         slots=job.slots,
-        pe_name=pe_name,
-        pe_min=pe_min,
-        pe_max=pe_max,
-        hard_queues=hard_queues,
-        soft_queues=soft_queues,
-        hard_resources=hard,
-        soft_resources=soft,
-        master_queues=master_queues,
+        pe_name=parts.pe_name,
+        pe_min=parts.pe_min,
+        pe_max=parts.pe_max,
+        hard_queues=parts.hard_queues,
+        soft_queues=parts.soft_queues,
+        hard_resources=parts.hard,
+        soft_resources=parts.soft,
+        master_queues=parts.master_queues,
         reserve=bool(spec.get("R")),
-        runtime_limit=parse_time(h_rt) if h_rt is not None else None,
+        runtime_limit=parts.runtime_limit,
         deadline=deadline_epoch(spec.get("dl")),
         project=project,
-        category=category_text(key),
+        category=parts.category,
     )
