@@ -33,6 +33,7 @@ from qmaster.gdi.answers import Answer, Quality, Status
 from qmaster.gdi.connection import GdiProtocol
 from qmaster.gdi.frames import encode_frame
 from qmaster.gdi.messages import Envelope
+from qmaster.sharedstrings import SharedStrings
 
 log = structlog.get_logger("gdi")
 _PEERCRED = struct.Struct("3i")
@@ -206,6 +207,9 @@ class GdiServer:
 
 
 _ENVELOPE_KEYS = frozenset({"v", "op", "args", "user"})
+#: Requests share their strings with earlier ones: a million jobs submitted with the
+#: same names, paths and requests hold one copy of each (see qmaster.sharedstrings).
+_DECODE = SharedStrings(limit=1 << 16).decode
 
 
 def parse_envelope(body: bytes) -> Envelope:
@@ -214,8 +218,8 @@ def parse_envelope(body: bytes) -> Envelope:
     Anything unusual goes through the pydantic model, whose errors say what is wrong.
     """
     try:
-        raw = json.loads(body)
-    except ValueError:
+        raw = _DECODE(body.decode())
+    except ValueError:  # not UTF-8, or not JSON
         raw = None
     if (
         isinstance(raw, dict)
