@@ -49,6 +49,10 @@ class PendingIndex:
         self.weight = weight
         self.groups: dict[Hashable, list[SortKey]] = {}
         self.where: dict[int, tuple[Hashable, SortKey]] = {}
+        # one object per group key and per priority value, not one per job (~100 bytes
+        # a job at a million pending)
+        self._keys: dict[Hashable, Hashable] = {}
+        self._orders: dict[int, float] = {}
         for job in core.jobs.values():
             found = self._place(job)
             if found is not None:
@@ -65,8 +69,11 @@ class PendingIndex:
         if memo.in_ar:
             return None
         base = memo.base
-        order = (-(self.weight * npprior(base.priority)), base.submit_time, base.job_id)
-        return group_key(base, base.owner, base.group), order
+        first = self._orders.get(base.priority)
+        if first is None:
+            first = self._orders[base.priority] = -(self.weight * npprior(base.priority))
+        key = group_key(base, base.owner, base.group)
+        return self._keys.setdefault(key, key), (first, base.submit_time, base.job_id)
 
     def file(self, job: Job) -> None:
         """Put a job where it belongs now."""
@@ -85,6 +92,7 @@ class PendingIndex:
         del members[bisect_left(members, found[1])]
         if not members:
             del self.groups[found[0]]
+            del self._keys[found[0]]
 
     def group_of(self, job_id: int) -> Hashable | None:
         """The key of the job's group, or None when it is not filed."""
