@@ -22,8 +22,9 @@ from bisect import bisect_left, insort
 from collections.abc import Callable, Hashable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from qmaster.core.job_priority import deadline_epoch
 from qmaster.core.jobs import Job
-from qmaster.core.schedjobs import pending_request, request_memo
+from qmaster.core.schedjobs import category_of, pending_request
 from qmaster.core.view import assemble, build_view, weights
 from schedd import JobRequest
 from schedd.priority import npprior
@@ -37,9 +38,12 @@ INDEX_KEY = "pending_index"
 SortKey = tuple[float, float, int]
 
 
-def group_key(request: JobRequest, owner: str, group: str) -> Hashable:
-    """What puts two jobs in one group: their category, owner, ``-R`` and deadline."""
-    return (request.category, owner, group, request.reserve, request.deadline is not None)
+def group_key(job: Job) -> Hashable:
+    """What puts two jobs in one group: their category, owner, ``-R`` and deadline (as
+    their requests would have them, worked out without making the requests)."""
+    spec = job.spec
+    timed = deadline_epoch(spec.get("dl")) is not None
+    return (category_of(job), job.owner.user, job.owner.group, bool(spec.get("R")), timed)
 
 
 class PendingIndex:
@@ -63,17 +67,14 @@ class PendingIndex:
 
     def _place(self, job: Job) -> tuple[Hashable, SortKey] | None:
         """The job's group and place in it (None without pending tasks or while held)."""
-        if not job.pending or job.verify_wait is not None or job.hold:
+        if not job.pending or job.verify_wait is not None or job.hold or job.spec.get("ar"):
             return None
-        memo = request_memo(job)
-        if memo.in_ar:
-            return None
-        base = memo.base
-        first = self._orders.get(base.priority)
+        priority = job.priority
+        first = self._orders.get(priority)
         if first is None:
-            first = self._orders[base.priority] = -(self.weight * npprior(base.priority))
-        key = group_key(base, base.owner, base.group)
-        return self._keys.setdefault(key, key), (first, base.submit_time, base.job_id)
+            first = self._orders[priority] = -(self.weight * npprior(priority))
+        key = group_key(job)
+        return self._keys.setdefault(key, key), (first, job.submit_time, job.job_id)
 
     def file(self, job: Job) -> None:
         """Put a job where it belongs now."""

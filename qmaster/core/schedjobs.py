@@ -159,9 +159,15 @@ def _items(requests: dict[str, Any] | None) -> tuple[tuple[str, str], ...]:
     return tuple((str(k), str(v)) for k, v in requests.items()) if requests else ()
 
 
-def _request(job: Job) -> JobRequest:
-    """The job's request with its category, no tasks."""
-    spec = job.spec
+def category_of(job: Job) -> str:
+    """The job's category (the text of its request's category key), without making its
+    request: the pending index files every waiting job by it, and makes the request of
+    a job only when a pass reaches it (a million waiting jobs in fifty categories are
+    filed without a million requests)."""
+    return _job_parts(job.spec).category
+
+
+def _job_parts(spec: dict[str, Any]) -> _Parts:
     queues = (
         tuple(spec.get("q_hard") or ()),
         tuple(spec.get("q_soft") or ()),
@@ -173,7 +179,13 @@ def _request(job: Job) -> JobRequest:
         int(spec.get("pe_max") or spec.get("pe_min") or 1),
     )
     project = str(spec["P"]) if spec.get("P") else None
-    parts = _parts(_items(spec.get("l_hard")), _items(spec.get("l_soft")), queues, pe, project)
+    return _parts(_items(spec.get("l_hard")), _items(spec.get("l_soft")), queues, pe, project)
+
+
+def _request(job: Job) -> JobRequest:
+    """The job's request with its category, no tasks."""
+    spec = job.spec
+    parts = _job_parts(spec)
     return JobRequest(
         job_id=job.job_id,
         priority=job.priority,
@@ -193,6 +205,6 @@ def _request(job: Job) -> JobRequest:
         reserve=bool(spec.get("R")),
         runtime_limit=parts.runtime_limit,
         deadline=deadline_epoch(spec.get("dl")),
-        project=project,
+        project=parts.project,
         category=parts.category,
     )

@@ -69,3 +69,17 @@ def test_equal_requests_share_their_parts_and_keep_their_category() -> None:
     assert other.hard_resources == {"arch": "lx-amd64", "h_rt": "60"}
     for base in (first, other):
         assert base.category == with_category(base).category
+
+
+def test_a_pass_makes_the_requests_only_of_the_jobs_it_reaches() -> None:
+    """Waiting jobs are filed by category; a pass makes the scheduler request of the first
+    job of each category only (a million waiting jobs cost no million requests)."""
+    core = make_core()
+    for n in range(30):
+        submit(core, CMDARGS=["100"], l_hard={"arch": "no-such-arch"}, N=f"w{n}")
+    for _ in range(20):
+        submit(core, CMDARGS=["100"], l_hard={"arch": "no-such-arch"}, q_hard=["all.q"])
+    run_until(core, T0 + 5)
+    assert set(states(core, T0 + 5).values()) == {"qw"}
+    with_request = [job.job_id for job in _jobs(core) if job.request_memo is not None]
+    assert with_request == [1, 31]
