@@ -75,6 +75,9 @@ class SizeResult:
     rate_first: float | None = None
     rate_last: float | None = None
     rate_empty: float | None = None
+    cpu_first_s: float | None = None
+    cpu_last_s: float | None = None
+    cpu_empty_s: float | None = None
     idle_cpu_pct: float | None = None
     dispatch_after_delete_s: list[float | None] = field(default_factory=list)
     qsub_s: list[float] = field(default_factory=list)
@@ -102,6 +105,7 @@ class Baseline:
     rss_bytes: int
     rate: float | None
     pending: int = 0
+    cpu_per_job: float | None = None
 
 
 @contextmanager
@@ -138,12 +142,15 @@ def start_runners(cell: RunningCell, args: argparse.Namespace) -> Baseline:
     print(f"{slots:,} runners running", flush=True)
     rss = d.rss_bytes(cell.pid())
     first = min(BASELINE_JOBS, min(args.size_list) // 2)
-    empty = d.fill(cell.cell.socket, 0, first, runners=False, deadline=deadline, stall=args.stall)
+    empty = d.fill(
+        cell.cell.socket, 0, first, runners=False, deadline=deadline, stall=args.stall,
+        pid=cell.pid(),
+    )  # fmt: skip
     if len(empty.job_ids) < first or empty.errors:
         raise RuntimeError(f"only {len(empty.job_ids)} of {first} pending jobs accepted")
     rate = empty.overall()
     print(f"{first:,} pending jobs into the empty cell: {rate or 0:,.0f}/s", flush=True)
-    return Baseline(got.job_ids, rss, rate, first)
+    return Baseline(got.job_ids, rss, rate, first, empty.cpu_per_job(first=True, share=1.0))
 
 
 def measure_daemon(
@@ -193,11 +200,14 @@ def fill_size(
     cell: RunningCell, base: Baseline, pending: int, size: int, args: argparse.Namespace
 ) -> SizeResult:
     """Submit pending jobs from ``pending`` up to ``size`` within the budget."""
-    result = SizeResult(size, rate_empty=base.rate, rss_empty_bytes=base.rss_bytes)
+    result = SizeResult(size, rate_empty=base.rate, rss_empty_bytes=base.rss_bytes,
+                        cpu_empty_s=base.cpu_per_job)  # fmt: skip
     started, budget = time.monotonic(), args.budget
     got = d.fill(
-        cell.cell.socket, pending, size, runners=False, deadline=started + budget, stall=args.stall
-    )
+        cell.cell.socket, pending, size, runners=False, deadline=started + budget,
+        stall=args.stall, pid=cell.pid(),
+    )  # fmt: skip
+    result.cpu_first_s, result.cpu_last_s = got.cpu_per_job(True), got.cpu_per_job(False)
     result.fill_seconds = time.monotonic() - started
     result.pending_jobs = pending + len(got.job_ids)
     result.pending_tasks = tasks_of(result.pending_jobs)
