@@ -9,7 +9,8 @@ environment variable ``BENCH_SCALE_SIZES`` sets the default, so ``make bench``
 can run smaller ones). Per size it prints, beside issue 11's targets:
 
 * submissions/s over the first and the last 10 % of the fill, against the
-  rate into the cell before any job was pending;
+  rate into the empty cell: the first ``BASELINE_JOBS`` pending jobs of the same
+  mix, submitted before any job was pending (they stay, and count);
 * the daemon's CPU while idle (``/proc/<pid>/stat`` over 5 s);
 * ``qdel -f`` of a running job → the next pending job dispatched (daemon,
   includes the wait for the next pass);
@@ -55,6 +56,9 @@ DEFAULT_SIZES = "10000,100000,1000000"
 SIZES_ENV = "BENCH_SCALE_SIZES"
 VICTIMS_PER_SIZE = 3
 RUNS = 30
+#: Pending jobs submitted into the empty cell (every slot busy, nothing pending): the
+#: rate every fill is held against, measured on the same mix of jobs.
+BASELINE_JOBS = 5_000
 
 
 @dataclass(slots=True)
@@ -71,6 +75,9 @@ class SizeResult:
     rate_first: float | None = None
     rate_last: float | None = None
     rate_empty: float | None = None
+    cpu_first_s: float | None = None
+    cpu_last_s: float | None = None
+    cpu_empty_s: float | None = None
     idle_cpu_pct: float | None = None
     dispatch_after_delete_s: list[float | None] = field(default_factory=list)
     qsub_s: list[float] = field(default_factory=list)
@@ -97,6 +104,8 @@ class Baseline:
     runners: list[int]
     rss_bytes: int
     rate: float | None
+    pending: int = 0
+    cpu_per_job: float | None = None
 
 
 @contextmanager
@@ -120,7 +129,8 @@ def _budget_note(result: SizeResult, what: str, budget: float) -> None:
 
 
 def start_runners(cell: RunningCell, args: argparse.Namespace) -> Baseline:
-    """Fill every slot with a runner and wait until all of them run."""
+    """Fill every slot with a runner and wait until all of them run; then time the first
+    pending jobs into the cell, the baseline of every fill."""
     slots = HOSTS * SLOTS
     deadline = time.monotonic() + args.budget
     got = d.fill(cell.cell.socket, 0, slots, runners=True, deadline=deadline, stall=args.stall)
@@ -130,7 +140,17 @@ def start_runners(cell: RunningCell, args: argparse.Namespace) -> Baseline:
     if running < slots:
         raise RuntimeError(f"only {running} of {slots} runners running after the budget")
     print(f"{slots:,} runners running", flush=True)
-    return Baseline(got.job_ids, d.rss_bytes(cell.pid()), got.rate(first=True))
+    rss = d.rss_bytes(cell.pid())
+    first = min(BASELINE_JOBS, min(args.size_list) // 2)
+    empty = d.fill(
+        cell.cell.socket, 0, first, runners=False, deadline=deadline, stall=args.stall,
+        pid=cell.pid(),
+    )  # fmt: skip
+    if len(empty.job_ids) < first or empty.errors:
+        raise RuntimeError(f"only {len(empty.job_ids)} of {first} pending jobs accepted")
+    rate = empty.overall()
+    print(f"{first:,} pending jobs into the empty cell: {rate or 0:,.0f}/s", flush=True)
+    return Baseline(got.job_ids, rss, rate, first, empty.cpu_per_job(first=True, share=1.0))
 
 
 def measure_daemon(
@@ -180,11 +200,14 @@ def fill_size(
     cell: RunningCell, base: Baseline, pending: int, size: int, args: argparse.Namespace
 ) -> SizeResult:
     """Submit pending jobs from ``pending`` up to ``size`` within the budget."""
-    result = SizeResult(size, rate_empty=base.rate, rss_empty_bytes=base.rss_bytes)
+    result = SizeResult(size, rate_empty=base.rate, rss_empty_bytes=base.rss_bytes,
+                        cpu_empty_s=base.cpu_per_job)  # fmt: skip
     started, budget = time.monotonic(), args.budget
     got = d.fill(
-        cell.cell.socket, pending, size, runners=False, deadline=started + budget, stall=args.stall
-    )
+        cell.cell.socket, pending, size, runners=False, deadline=started + budget,
+        stall=args.stall, pid=cell.pid(),
+    )  # fmt: skip
+    result.cpu_first_s, result.cpu_last_s = got.cpu_per_job(True), got.cpu_per_job(False)
     result.fill_seconds = time.monotonic() - started
     result.pending_jobs = pending + len(got.job_ids)
     result.pending_tasks = tasks_of(result.pending_jobs)
@@ -214,7 +237,7 @@ def run_daemon(
     results: list[SizeResult] = []
     with scale_cell(root, conf) as cell:
         base = start_runners(cell, args)
-        pending = 0
+        pending = base.pending
         for n, size in enumerate(sizes):
             result = fill_size(cell, base, pending, size, args)
             results.append(result)
@@ -254,7 +277,7 @@ def machine_note() -> dict[str, object]:
 
 
 def run(args: argparse.Namespace) -> list[SizeResult]:
-    sizes = sorted({int(s) for s in args.sizes.split(",") if s.strip()})
+    sizes = args.size_list
     print(f"scale: {HOSTS:,} hosts × {SLOTS} slots, {CATEGORIES} categories, sizes "
           f"{', '.join(f'{s:,}' for s in sizes)}, budget {args.budget:g} s per size; "
           f"{machine_note()}", flush=True)  # fmt: skip
@@ -288,7 +311,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     only = parser.add_mutually_exclusive_group()
     only.add_argument("--daemon-only", action="store_true", help="skip core.tick")
     only.add_argument("--core-only", action="store_true", help="only core.tick")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    args.size_list = sorted({int(s) for s in args.sizes.split(",") if s.strip()})
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,17 +6,22 @@ daemon received, submitted through :meth:`Core.handle` as the daemon would.
 Time is virtual: each tick is one ``schedule_interval`` later than the last,
 so a pass is due at every tick. Measured: an idle tick (a pass with nothing
 changed) and the tick after one running job was deleted (the pass that fills
-its slot), each timed around :meth:`Core.tick` alone.
+its slot), each timed around :meth:`Core.tick` alone. The garbage collector
+runs under the daemon's policy (:mod:`qmaster.gcpolicy`), and a collection
+settles the fill's garbage before the timed ticks, as it would in the idle
+daemon.
 """
 
 from __future__ import annotations
 
+import gc
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bench.scale_cell import HOSTS, SLOTS, pending_spec, runner_spec
+from qmaster import gcpolicy
 from qmaster.conf.store import ClusterConfig
 from qmaster.core import Core, CoreSettings, Identity, Outcome
 from qmaster.stimuli_wire import parse
@@ -46,6 +51,7 @@ class CoreFiller:
 
     def __init__(self, conf_dir: Path) -> None:
         self.core = Core(ClusterConfig.load_dir(conf_dir), CoreSettings())
+        gcpolicy.install()  # as in the daemon: what survives a full collection is frozen
         self.now = T0
         self.pending = 0
         self.runners: list[int] = []
@@ -82,6 +88,7 @@ class CoreFiller:
     def measure(self) -> TickFigures:
         """Time an idle tick, then the tick after one runner is deleted."""
         self._advance()  # settle whatever the last submissions asked for
+        gc.collect()  # the fill's garbage, and a freeze of what lives on (as the daemon's)
         started = time.perf_counter()
         self._advance()
         idle = time.perf_counter() - started

@@ -15,8 +15,10 @@ import multiprocessing
 import os
 import statistics
 import subprocess
+import threading
 import time
 from array import array
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
 
 CLIENTS = 4
 IDLE_SECONDS = 5.0
+CPU_SAMPLE_SECONDS = 0.1
 SETTLE_SECONDS = 2.0
 
 
@@ -45,14 +48,41 @@ class Fill:
     job_ids: list[int] = field(default_factory=list)
     refused: int = 0
     errors: list[str] = field(default_factory=list)
+    cpu: list[tuple[float, float]] = field(default_factory=list)
+    """(monotonic time, the daemon's CPU seconds so far), sampled while the fill ran."""
 
     def rate(self, first: bool, share: float = 0.1) -> float | None:
-        """Submissions per second over the first (or last) ``share`` of the acknowledgements."""
+        """Submissions per second over the first (or last) ``share`` of the acknowledgements.
+
+        Timed from acknowledgement to acknowledgement, so the clients' start (forking,
+        connecting) is not counted against the daemon.
+        """
         n = int(len(self.acks) * share)
         if n < 2:
             return None
-        span = self.acks[n - 1] - self.started if first else self.acks[-1] - self.acks[-n - 1]
-        return n / span if span > 0 else None
+        span = self.acks[n - 1] - self.acks[0] if first else self.acks[-1] - self.acks[-n]
+        return (n - 1) / span if span > 0 else None
+
+    def cpu_per_job(self, first: bool, share: float = 0.1) -> float | None:
+        """The daemon's CPU seconds per submission over the first (or last) ``share`` of
+        the acknowledgements: unlike the rate, not lowered by other load on the machine."""
+        n = int(len(self.acks) * share)
+        if n < 2 or len(self.cpu) < 2:
+            return None
+        t0, t1 = (self.acks[0], self.acks[n - 1]) if first else (self.acks[-n], self.acks[-1])
+        used = self._cpu_at(t1) - self._cpu_at(t0)
+        return used / (n - 1) if used > 0 else None
+
+    def _cpu_at(self, t: float) -> float:
+        """The daemon's CPU seconds at time ``t``, between the two samples around it."""
+        times = [s[0] for s in self.cpu]
+        i = min(max(bisect_left(times, t), 1), len(times) - 1)
+        (ta, ca), (tb, cb) = self.cpu[i - 1], self.cpu[i]
+        return ca + (cb - ca) * min(max((t - ta) / (tb - ta), 0.0), 1.0) if tb > ta else cb
+
+    def overall(self) -> float | None:
+        """Submissions per second over the whole fill, acknowledgement to acknowledgement."""
+        return self.rate(first=True, share=1.0)
 
 
 def _client(
@@ -80,16 +110,39 @@ def _client(
     queue.put((acks.tobytes(), ids.tobytes(), refused, error))
 
 
+def _sample_cpu(pid: int, into: list[tuple[float, float]], done: threading.Event) -> None:
+    while True:
+        try:
+            into.append((time.monotonic(), process_cpu_seconds(pid)))
+        except OSError:
+            return
+        if done.wait(CPU_SAMPLE_SECONDS):
+            into.append((time.monotonic(), process_cpu_seconds(pid)))
+            return
+
+
 def fill(
-    path: Path, first: int, last: int, *, runners: bool, deadline: float, stall: float
+    path: Path,
+    first: int,
+    last: int,
+    *,
+    runners: bool,
+    deadline: float,
+    stall: float,
+    pid: int | None = None,
 ) -> Fill:
     """Submit jobs ``first`` .. ``last - 1`` from ``CLIENTS`` processes until ``deadline``.
 
     A client whose request goes unanswered for ``stall`` seconds stops with an error.
+    With ``pid`` (the daemon's), its CPU time is sampled while the fill runs.
     """
     ctx = multiprocessing.get_context("fork")
     queue = ctx.Queue()
     result = Fill(time.monotonic())
+    done = threading.Event()
+    sampler = threading.Thread(target=_sample_cpu, args=(pid, result.cpu, done), daemon=True)
+    if pid is not None:
+        sampler.start()
     workers = [
         ctx.Process(
             target=_client,
@@ -113,6 +166,9 @@ def fill(
             result.errors.append(error)
     for w in workers:
         w.join(timeout=30)
+    done.set()
+    if pid is not None:
+        sampler.join(timeout=5)
     result.acks.sort()
     result.job_ids.sort()
     return result

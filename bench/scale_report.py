@@ -26,6 +26,10 @@ def _ms(seconds: float | None) -> float | None:
     return None if seconds is None else seconds * 1000.0
 
 
+def _us(seconds: float | None) -> float | None:
+    return None if seconds is None else seconds * 1e6
+
+
 def _at_most(value: float | None, limit: float) -> bool | None:
     return None if value is None else value <= limit
 
@@ -46,6 +50,13 @@ def _rows(r: SizeResult) -> list[Row | str]:
     add("submissions/s, last 10 % of this fill", r.rate_last, "/s", baseline=r.rate_empty,
         baseline_name="into the empty cell", target=f"≥ {RATE_RATIO}× empty",
         met=None if ratio is None else ratio >= RATE_RATIO)  # fmt: skip
+    cpu_ratio = r.cpu_last_s / r.cpu_empty_s if r.cpu_last_s and r.cpu_empty_s else None
+    add("daemon CPU per submission, first 10 % of this fill", _us(r.cpu_first_s), "µs",
+        baseline=_us(r.cpu_empty_s), baseline_name="into the empty cell")  # fmt: skip
+    add("daemon CPU per submission, last 10 % of this fill", _us(r.cpu_last_s), "µs",
+        baseline=_us(r.cpu_empty_s), baseline_name="into the empty cell",
+        target=f"≤ {1 / RATE_RATIO:g}× empty (the rate target in CPU)",
+        met=None if cpu_ratio is None else cpu_ratio <= 1 / RATE_RATIO)  # fmt: skip
     add("daemon CPU while idle (% of one CPU)", r.idle_cpu_pct, "%",
         target=f"≤ {IDLE_CPU_PCT:g} %", met=_at_most(r.idle_cpu_pct, IDLE_CPU_PCT))  # fmt: skip
     waits = [w for w in r.dispatch_after_delete_s if w is not None]

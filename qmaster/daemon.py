@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from qmaster import logs
+from qmaster import gcpolicy, logs
 from qmaster.cell import Cell
 from qmaster.clock import Clock, RealClock
 from qmaster.complexes.values import parse_time
@@ -106,6 +106,7 @@ class Daemon:
         except SpoolError as exc:
             raise StartupError(str(exc)) from exc
         self.core = self._recover()
+        gcpolicy.install()
         self.committer = Committer(self.spool, self._reload, inline=self.settings.sync == "normal")
         self.events = EventFiles(self.cell.common, flush_interval=1.0)
         self._configure_events()
@@ -207,6 +208,7 @@ class Daemon:
         await self.jsv.close()
 
     def _close(self) -> None:
+        gcpolicy.uninstall()
         with contextlib.suppress(Exception):
             self.events.close()
         with contextlib.suppress(Exception):

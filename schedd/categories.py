@@ -16,7 +16,7 @@ made the slow way (the property tests compare both).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Hashable, Sequence
+from collections.abc import Callable, Container, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from functools import lru_cache
@@ -80,17 +80,25 @@ def access_matters(view: View) -> bool:
 
 def base_key(job: JobRequest) -> Hashable:
     """What makes two jobs' requests interchangeable for matching (owner aside)."""
-    return (
-        tuple(job.hard_resources.items()),
-        tuple(job.soft_resources.items()) if job.soft_resources else (),
-        job.hard_queues,
-        job.soft_queues,
-        job.pe_name,
-        job.pe_min,
-        job.pe_max,
-        job.master_queues,
-        job.project,
-    )
+    return request_key(job.hard_resources, job.soft_resources, job.hard_queues,
+                       job.soft_queues, job.pe_name, job.pe_min, job.pe_max,
+                       job.master_queues, job.project)  # fmt: skip
+
+
+def request_key(
+    hard: Mapping[str, str],
+    soft: Mapping[str, str],
+    hard_queues: tuple[str, ...],
+    soft_queues: tuple[str, ...],
+    pe_name: str | None,
+    pe_min: int,
+    pe_max: int,
+    master_queues: tuple[str, ...],
+    project: str | None,
+) -> Hashable:
+    """:func:`base_key` of a request not yet made (its parts as they will be)."""
+    return (tuple(hard.items()), tuple(soft.items()) if soft else (), hard_queues,
+            soft_queues, pe_name, pe_min, pe_max, master_queues, project)  # fmt: skip
 
 
 def with_category(job: JobRequest) -> JobRequest:
@@ -99,11 +107,11 @@ def with_category(job: JobRequest) -> JobRequest:
     The key is the text of :func:`base_key`: a string caches its hash, so a pass
     looks each job's category up without rehashing nested tuples.
     """
-    return replace(job, category=_category_text(base_key(job)))
+    return replace(job, category=category_text(base_key(job)))
 
 
 @lru_cache(maxsize=4096)
-def _category_text(key: Hashable) -> str:
+def category_text(key: Hashable) -> str:
     """The text of a category key, made once per distinct key (jobs share few categories)."""
     return repr(key)
 

@@ -210,7 +210,8 @@ class Job:
     def derived_pending(self) -> TaskIds:
         """What ``pending`` must hold: the job's tasks but those that left pending (costs
         the ranges and the task objects, never the ids of the whole range)."""
-        return TaskIds.of(self.all_task_ids()) - TaskIds.from_ids(self.tasks)
+        every = TaskIds.of(self.all_task_ids())
+        return every - TaskIds.from_ids(self.tasks) if self.tasks else every
 
     def is_finished(self) -> bool:
         return not self.pending and all(t.state is TaskState.FINISHED for t in self.tasks.values())

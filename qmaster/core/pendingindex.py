@@ -22,8 +22,9 @@ from bisect import bisect_left, insort
 from collections.abc import Callable, Hashable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from qmaster.core.job_priority import deadline_epoch
 from qmaster.core.jobs import Job
-from qmaster.core.schedjobs import pending_request, request_memo
+from qmaster.core.schedjobs import category_of, pending_request
 from qmaster.core.view import assemble, build_view, weights
 from schedd import JobRequest
 from schedd.priority import npprior
@@ -37,9 +38,12 @@ INDEX_KEY = "pending_index"
 SortKey = tuple[float, float, int]
 
 
-def group_key(request: JobRequest, owner: str, group: str) -> Hashable:
-    """What puts two jobs in one group: their category, owner, ``-R`` and deadline."""
-    return (request.category, owner, group, request.reserve, request.deadline is not None)
+def group_key(job: Job) -> Hashable:
+    """What puts two jobs in one group: their category, owner, ``-R`` and deadline (as
+    their requests would have them, worked out without making the requests)."""
+    spec = job.spec
+    timed = deadline_epoch(spec.deadline) is not None
+    return (category_of(job), job.owner.user, job.owner.group, bool(spec.reserve), timed)
 
 
 class PendingIndex:
@@ -49,6 +53,10 @@ class PendingIndex:
         self.weight = weight
         self.groups: dict[Hashable, list[SortKey]] = {}
         self.where: dict[int, tuple[Hashable, SortKey]] = {}
+        # one object per group key and per priority value, not one per job (~100 bytes
+        # a job at a million pending)
+        self._keys: dict[Hashable, Hashable] = {}
+        self._orders: dict[int, float] = {}
         for job in core.jobs.values():
             found = self._place(job)
             if found is not None:
@@ -59,14 +67,14 @@ class PendingIndex:
 
     def _place(self, job: Job) -> tuple[Hashable, SortKey] | None:
         """The job's group and place in it (None without pending tasks or while held)."""
-        if not job.pending or job.verify_wait is not None or job.hold:
+        if not job.pending or job.verify_wait is not None or job.hold or job.spec.ar:
             return None
-        memo = request_memo(job)
-        if memo.in_ar:
-            return None
-        base = memo.base
-        order = (-(self.weight * npprior(base.priority)), base.submit_time, base.job_id)
-        return group_key(base, base.owner, base.group), order
+        priority = job.priority
+        first = self._orders.get(priority)
+        if first is None:
+            first = self._orders[priority] = -(self.weight * npprior(priority))
+        key = group_key(job)
+        return self._keys.setdefault(key, key), (first, job.submit_time, job.job_id)
 
     def file(self, job: Job) -> None:
         """Put a job where it belongs now."""
@@ -85,6 +93,7 @@ class PendingIndex:
         del members[bisect_left(members, found[1])]
         if not members:
             del self.groups[found[0]]
+            del self._keys[found[0]]
 
     def group_of(self, job_id: int) -> Hashable | None:
         """The key of the job's group, or None when it is not filed."""

@@ -33,6 +33,7 @@ from qmaster.gdi.connection import GdiProtocol
 from qmaster.gdi.frames import encode_frame
 from qmaster.gdi.messages import Envelope
 from qmaster.model import Identity
+from qmaster.sharedstrings import SharedStrings
 
 log = structlog.get_logger("gdi")
 _PEERCRED = struct.Struct("3i")
@@ -212,6 +213,9 @@ class GdiServer:
 
 
 _ENVELOPE_KEYS = frozenset({"v", "op", "args", "user"})
+#: Requests share their strings with earlier ones: a million jobs submitted with the
+#: same names, paths and requests hold one copy of each (see qmaster.sharedstrings).
+_DECODE = SharedStrings(limit=1 << 16).decode
 
 
 def parse_envelope(body: bytes) -> Envelope:
@@ -220,8 +224,8 @@ def parse_envelope(body: bytes) -> Envelope:
     Anything unusual goes through the pydantic model, whose errors say what is wrong.
     """
     try:
-        raw = json.loads(body)
-    except (ValueError, RecursionError):  # pydantic's parser bounds the depth itself
+        raw = _DECODE(body.decode())
+    except (ValueError, RecursionError):  # not UTF-8, not JSON; pydantic bounds the depth
         raw = None
     if (
         isinstance(raw, dict)

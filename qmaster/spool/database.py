@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from qmaster.model import SpoolDelta
+from qmaster.sharedstrings import Decode, SharedStrings
 from qmaster.spool import damage
 
 SCHEMA_VERSION = 1
@@ -67,23 +68,6 @@ class LazySnapshot:
     counters: dict[str, int] = field(default_factory=dict)
     ars: list[dict[str, Any]] = field(default_factory=list)
     story: list[tuple[int, list[Any]]] = field(default_factory=list)
-
-
-Decode = Callable[[str], Any]
-
-
-class SharedStrings:
-    """A JSON decoder whose objects share their keys and string values: 100,000 specs
-    of the same user hold one copy of ``SGE_O_PATH``, not 100,000 (a third of the memory
-    recovered job specs took)."""
-
-    def __init__(self) -> None:
-        self._seen: dict[str, str] = {}
-        self.decode: Decode = json.JSONDecoder(object_pairs_hook=self._object).decode
-
-    def _object(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        seen = self._seen.setdefault
-        return {seen(k, k): seen(v, v) if type(v) is str else v for k, v in pairs}
 
 
 class Spool:

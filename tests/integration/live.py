@@ -11,7 +11,7 @@ import asyncio
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,9 +83,14 @@ class LiveDaemon:
 
 
 def start_daemon(
-    root: Path, settings: DaemonSettings | None = None, clock: Clock | None = None
+    root: Path,
+    settings: DaemonSettings | None = None,
+    clock: Clock | None = None,
+    *,
+    run: Callable[[Coroutine[Any, Any, None]], None] = asyncio.run,
 ) -> LiveDaemon:
-    """Create a cell under ``root`` and serve it from a thread; return once it is ready."""
+    """Create a cell under ``root`` and serve it from a thread; return once it is ready
+    (``run``: the event loop's runner, e.g. ``uvloop.run`` as ``qmaster start`` uses)."""
     cell = Cell(root, "default")
     init_cell(cell)
     daemon = Daemon(cell, settings or DaemonSettings(), clock=clock)
@@ -98,7 +103,7 @@ def start_daemon(
             await daemon.run(ready=ready.set)
 
         try:
-            asyncio.run(main())
+            run(main())
         except BaseException as exc:  # reported by the fixture
             live.error.append(exc)
             ready.set()
