@@ -133,7 +133,7 @@ def _existing(path: Path, what: str) -> Path:
 def _optional(data: dict[str, Any], key: str, kind: type) -> Any:
     value = data.get(key)
     if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
-        raise GridError(f"{key}: a {kind.__name__} is expected")
+        raise GridError(f"{key}: {'an integer' if kind is int else 'a string'} is expected")
     return value
 
 
