@@ -21,7 +21,7 @@ TRACE = ROOT / "examples" / "sim" / "golden.swf"
 def _summary(wait: float) -> dict[str, object]:
     figures = {"mean_wait": wait, "median_wait": 0.0, "p95_wait": 2 * wait}
     figures["mean_bounded_slowdown"] = 1.5
-    totals = dict.fromkeys(("jobs", "submitted", "ended", "slots"), 4)
+    totals: dict[str, object] = dict.fromkeys(("jobs", "submitted", "ended", "slots"), 4)
     totals.update(refused=0, not_started=0, makespan=100.0, utilisation=0.5)
     return {**totals, "all": figures, "per_user": {"u": {}}}
 
