@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from qmaster.cell import DEFAULT_CONF_DIR
+from qmaster.complexes.values import parse_time
 
 SPECIAL = ("cell", "jsv", "reserve")
 """Axes that are not sched_configuration keys."""
@@ -118,7 +119,7 @@ def parse_grid(data: dict[str, Any], base: Path, keys: frozenset[str]) -> Grid:
         cell=_cell(data, base),
         axes=tuple((name, _axis(name, values, base, keys)) for name, values in axes.items()),
         seed=_optional(data, "seed", int),
-        until=_optional(data, "until", str),
+        until=_until(_optional(data, "until", str)),
         pe=_optional(data, "pe", str),
         ars=_existing(base / data["ars"], "ars") if "ars" in data else None,
     )
@@ -135,6 +136,15 @@ def _optional(data: dict[str, Any], key: str, kind: type) -> Any:
     if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
         raise GridError(f"{key}: {'an integer' if kind is int else 'a string'} is expected")
     return value
+
+
+def _until(text: str | None) -> str | None:
+    if text is not None:
+        try:
+            parse_time(text)
+        except ValueError as exc:
+            raise GridError(f"until: {exc}") from None
+    return text
 
 
 def _axis(name: str, values: Any, base: Path, keys: frozenset[str]) -> tuple[Scalar, ...]:

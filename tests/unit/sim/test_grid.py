@@ -83,6 +83,7 @@ def test_no_axes_is_one_point_per_trace(tmp_path: Path) -> None:
         ("[axes]\njsv = ['nothing.sh']\n", "nothing.sh: no such file"),
         ("seed = 'x'\n", "seed: an integer is expected"),
         ("workers = 2\n", "unknown key 'workers'"),
+        ("until = 'soon'\n", 'until: wrong type in "soon"'),
     ],
 )
 def test_bad_grids_are_refused(tmp_path: Path, body: str, message: str) -> None:
