@@ -108,3 +108,10 @@ def test_trace_stem_drops_gz_and_format() -> None:
     """A trace's stem leaves out .gz and its format suffix."""
     assert trace_stem(Path("x/CTC-SP2-1996.swf.gz")) == "CTC-SP2-1996"
     assert trace_stem(Path("accounting")) == "accounting"
+
+
+def test_example_grid_reads() -> None:
+    """The example grid in examples/sim (paths relative to it) gives its four points."""
+    grid = load_grid(EXAMPLES / "sweep.toml")
+    assert grid.cell == (EXAMPLES / "cell").resolve()
+    assert len(points(grid)) == 4
