@@ -10,7 +10,8 @@ wall-second of the replay and the process's peak RSS. When AccaSim 1.1.3 is
 installed where ``run_accasim.sh`` puts it (``$PEERS_DIR/accasim``, default
 ``$TMPDIR/minige-peers``), its FIFO and EASY dispatchers run on the same file
 in the same run and the ratio is printed; otherwise its reference figures are
-quoted from ``shared/bench/README.md``, marked as such.
+quoted from ``shared/bench/README.md``, marked as such. Then
+:mod:`bench.sim_compare` compares the two job by job on a small trace.
 """
 
 from __future__ import annotations
@@ -164,7 +165,9 @@ def main(argv: list[str] | None = None) -> int:
                         print(f"AccaSim {peer_policy} failed, its figure is quoted: {exc}")
                 label = f"{load:.2f} {name}"
                 print(_row(label, ours, peer, QUOTED.get(load, (0.0, 0.0))[n]), flush=True)
-    return 0
+    from bench import sim_compare  # it imports this module, so only once this one is loaded
+
+    return sim_compare.main()
 
 
 if __name__ == "__main__":

@@ -5,6 +5,9 @@ reads an SWF 2.2 trace (gzipped or not) or an accounting file, replays it on
 the cell configured in ``DIR`` (default: the project's ``conf/``) and writes
 ``accounting``, ``reporting``, ``trace.swf``, ``summary.txt``,
 ``summary.json`` and the plots into the output folder.
+
+``qsim sweep GRID.toml [--out DIR] [--workers N] [--dask ADDRESS]`` replays a
+grid of traces x configurations (see :mod:`qmaster.sim.grid`).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import click
 from qmaster.cell import DEFAULT_CONF_DIR
 from qmaster.conf.errors import ConfigError
 from qmaster.jsv.errors import JsvError
-from qmaster.sim import progress
+from qmaster.sim import progress, sweep_cli
 from qmaster.sim.driver import SimulationStuck
 from qmaster.sim.mapping import DEFAULT_PE, MappingError
 from qmaster.sim.replay import ReplayOptions, replay, until_seconds
@@ -101,3 +104,19 @@ def _keep(bars: list[progress.Bar], bar: progress.Bar | None) -> progress.Bar | 
     if bar is not None:
         bars.append(bar)
     return bar
+
+
+@main.command("sweep")
+@click.argument("grid", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("qsim-sweep"),
+    show_default=True,
+    help="Output folder: one folder per point, sweep.csv, sweep.json, sweep.png.",
+)
+@click.option("--workers", type=click.IntRange(min=1), help="Local processes (default: cores).")
+@click.option("--dask", "address", metavar="ADDRESS", help="Run on this Dask scheduler.")
+def sweep_command(grid: Path, out: Path, workers: int | None, address: str | None) -> None:
+    """Replay every point of GRID (TOML: traces x configuration axes); one table of all."""
+    sys.exit(sweep_cli.run(grid, out, workers, address))
