@@ -21,7 +21,7 @@ from pathlib import Path
 from bench.scale_cell import HOSTS, SLOTS, pending_spec, write_conf
 from bench.scale_core import OWNER, CoreFiller
 from qmaster.clock import RealClock
-from qmaster.core import CoreSettings, Request
+from qmaster.core import CoreSettings
 from qmaster.core.outcome import SpoolDelta
 from qmaster.core.spool_image import SpoolImage
 from qmaster.gdi.client import request_body
@@ -29,6 +29,7 @@ from qmaster.gdi.messages import ARGS
 from qmaster.gdi.server import parse_envelope
 from qmaster.recovery import recover_core
 from qmaster.spool.database import Spool
+from qmaster.stimuli_wire import stimulus_of
 
 
 def rss_kib() -> int:
@@ -45,7 +46,7 @@ def fill(filler: CoreFiller, jobs: int) -> float:
     for n in range(jobs):
         env = parse_envelope(request_body("submit", {"job": pending_spec(n), "verify": "n"}))
         args = ARGS["submit"].model_validate(env.args)
-        filler.core.handle(Request(OWNER, "submit", args), filler.now)
+        filler.core.handle(stimulus_of(OWNER, "submit", args), filler.now)
         if n % 5000 == 4999:
             filler._advance()
     filler._advance()
