@@ -25,6 +25,8 @@ def local(tmp_path: Path) -> Iterator[LiveDaemon]:
     running = start_daemon(tmp_path / "sge", DaemonSettings(execution="local"))
     try:
         yield running
+        if running.thread.is_alive():
+            running.validate_state()  # what the test left passes the core's invariants
     finally:
         running.stop()
     assert not running.error, f"daemon failed: {running.error!r}"
@@ -107,6 +109,7 @@ def test_qdel_kills_the_jobs_whole_process_group(local: LiveDaemon, tmp_path: Pa
     assert local.call("submit", script(text, cwd=str(tmp_path))).ok
     pid = int(wait_for(lambda: pidfile.exists() and pidfile.read_text().strip(), what="pid"))
     assert alive(pid)
+    local.validate_state()  # a running local task (no planned end) is spooled and checked
     assert local.call("delete", {"job_ids": ["1"]}).ok
     wait_for(lambda: not alive(pid), what="the job's child to die")
     (line,) = wait_for(lambda: acct_of(local, 1), what="accounting line of job 1")
