@@ -59,4 +59,5 @@ def test_a_report_for_a_task_no_longer_running_changes_nothing() -> None:
     """A late report (the job was killed and accounted already) writes nothing."""
     core = make_core(local_execution=True)
     out = core.handle(ended(7, 0), T0)
-    assert not out.reports and not out.spool
+    assert not out.reports
+    assert not out.spool
