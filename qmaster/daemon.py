@@ -190,6 +190,8 @@ class Daemon:
                 ready()
             async with asyncio.TaskGroup() as tg:
                 self._tasks = tg
+                if self.execd is not None:
+                    self.execd.adopt()  # the tasks that ran on while no qmaster was up
                 background = [
                     tg.create_task(self.server.sweep(), name="gdi-idle-sweeper"),
                     tg.create_task(self.committer.run(), name="committer"),

@@ -1,25 +1,29 @@
 """A local execution host: the daemon's tasks run as real processes on this machine.
 
-On :class:`~qmaster.core.effects.StartTask` the task's script (or ``-b y``
-command) is started in its own session, as the job's owner when the daemon
-runs as root (otherwise only the daemon's own user's jobs run: another
-owner's task goes into error state), in its working directory, with Grid
-Engine's environment and output files (:mod:`qmaster.execd.jobenv`). Its end
-is seen through a pidfd, reaped with ``os.wait4`` and handed to the core as
-:class:`~qmaster.core.stimuli.TaskEnded` with the exit status and the
-child's resource usage. :class:`~qmaster.core.effects.KillTask` SIGKILLs the
-task's process group.
+On :class:`~qmaster.core.effects.StartTask` the task gets a directory in the
+cell's ``spool/execd/active_jobs`` with what Grid Engine's execd would run
+(:mod:`qmaster.execd.jobenv`: command line, working directory, environment,
+output files) and a shepherd (:mod:`qmaster.execd.shepherd`) in its own
+session that starts it as the job's owner when the daemon runs as root
+(otherwise only the daemon's own user's jobs run: another owner's task goes
+into error state). The shepherd's exit is seen through a pidfd; what it
+recorded is handed to the core as :class:`~qmaster.core.stimuli.TaskEnded`,
+and the directory removed once that is written.
+:class:`~qmaster.core.effects.KillTask` has the shepherd SIGKILL the job's
+process group. Shepherds outlive the qmaster: a restarted one adopts them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import pwd
 import shutil
 import signal
 import subprocess
+import sys
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,8 +34,9 @@ from qmaster.cell import Cell
 from qmaster.core import Core, Identity
 from qmaster.core import effects as fx
 from qmaster.core.jobs import Job, Task
+from qmaster.core.states import TaskState
 from qmaster.core.stimuli import TaskEnded
-from qmaster.execd import jobenv
+from qmaster.execd import jobenv, shepherd
 
 log = logs.get("execd")
 
@@ -40,16 +45,15 @@ Key = tuple[int, int]
 
 @dataclass(slots=True)
 class Running:
-    """A task's process and what is removed when it ends."""
+    """A task's shepherd: its pid and pidfd; ``child`` unless adopted after a restart."""
 
-    proc: subprocess.Popen[bytes]
+    pid: int
     pidfd: int
-    tmpdir: Path
-    script: Path | None
+    child: bool
 
 
 class LocalExecutor:
-    """Runs the started tasks of a ``execution = "local"`` cell."""
+    """Runs the started tasks of a ``execution = "local"`` cell, each under a shepherd."""
 
     def __init__(
         self,
@@ -64,7 +68,8 @@ class LocalExecutor:
         self._spawn = spawn
         self.running: dict[Key, Running] = {}
         self.me = Identity(os.getuid(), os.getgid(), _name(os.getuid()), "")
-        self.scripts = cell.path / "spool" / "execd" / "job_scripts"
+        self.spool = cell.path / "spool" / "execd"
+        self.active = self.spool / "active_jobs"
 
     def perform(self, effect: fx.StartTask | fx.KillTask) -> None:
         """Start or kill a task."""
@@ -78,88 +83,113 @@ class LocalExecutor:
         try:
             self.start(job, task, effect.queue, effect.host)
         except OSError as exc:
-            log.warning(
-                "execd_start_failed", job_id=job.job_id, task_id=task.task_id, error=str(exc)
-            )
-            self._report(
-                job.job_id, task.task_id, error=f"error: can't start job: {exc.strerror or exc}"
-            )
+            log.warning("execd_start_failed", job_id=job.job_id, error=str(exc))
+            why = f"error: can't start job: {exc.strerror or exc}"
+            self._report(TaskEnded(self.me, job.job_id, task.task_id, 0, error=why))
 
     def start(self, job: Job, task: Task, queue: str, host: str) -> None:
-        """Spawn the task's process."""
+        """Write the task's directory and start its shepherd."""
         owner = job.owner
         if os.getuid() != 0 and owner.uid != os.getuid():
             why = f'error: execd is not running as root: can\'t switch to user "{owner.user}"'
-            self._report(job.job_id, task.task_id, error=why)
+            self._report(TaskEnded(self.me, job.job_id, task.task_id, 0, error=why))
             return
+        directory = self.active / f"{job.job_id}.{task.task_id}"
+        shutil.rmtree(directory, ignore_errors=True)
+        directory.mkdir(parents=True)
         workdir = jobenv.working_directory(job)
         tmpdir = self._tmpdir(job, task, queue)
-        script = self._script(job, task.task_id)
+        script = self._script(job, directory)
         where = jobenv.Placement(queue, host, workdir, tmpdir, script)
         out = jobenv.output_path(job, task, host, workdir, "o")
         err = out if job.spec.join else jobenv.output_path(job, task, host, workdir, "e")
         env = jobenv.environment(job, task, where, self.cell, out, err)
-        stdin = self._stdin(job, workdir)
-        env["SGE_STDIN_PATH"] = stdin
-        with contextlib.ExitStack() as files:
-            fout = files.enter_context(self._open_output(out, owner))
-            ferr = fout if err == out else files.enter_context(self._open_output(err, owner))
-            fin = files.enter_context(open(stdin, "rb"))
-            proc = subprocess.Popen(
-                jobenv.argv(job, script),
-                cwd=workdir,
-                env=env,
-                stdin=fin,
-                stdout=fout,
-                stderr=ferr,
-                start_new_session=True,
-                close_fds=True,
-                **self._as_owner(owner),
-            )
-        pidfd = os.pidfd_open(proc.pid)
-        key = (job.job_id, task.task_id)
-        self.running[key] = Running(proc, pidfd, tmpdir, script)
-        asyncio.get_running_loop().add_reader(pidfd, self._reap, key)
-        log.info("execd_started", job_id=job.job_id, task_id=task.task_id, pid=proc.pid)
+        env["SGE_STDIN_PATH"] = stdin = self._stdin(job, workdir)
+        env["SGE_JOB_SPOOL_DIR"] = str(directory)
+        config = {
+            "argv": jobenv.argv(job, script),
+            "cwd": str(workdir),
+            "env": env,
+            "stdin": stdin,
+            "stdout": str(out),
+            "stderr": str(err),
+            "owner": _as_owner(owner),
+            "tmpdir": str(tmpdir),
+        }
+        (directory / shepherd.CONFIG).write_text(json.dumps(config))
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "qmaster.execd.shepherd", str(directory)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            close_fds=True,
+        )
+        proc.returncode = 0  # reaped by _ended with os.wait4, not by Popen
+        self._watch((job.job_id, task.task_id), proc.pid, child=True)
+        log.info("execd_started", job_id=job.job_id, task_id=task.task_id, shepherd=proc.pid)
+
+    def adopt(self) -> None:
+        """After a restart: watch the shepherds still running, report those that ended
+        while the qmaster was down, and put tasks whose shepherd is lost into error state."""
+        known: set[Key] = set()
+        for directory in sorted(self.active.glob("*.*")) if self.active.is_dir() else []:
+            job_id, _, task_id = directory.name.partition(".")
+            key = (int(job_id), int(task_id))
+            known.add(key)
+            pid_file = directory / shepherd.SHEPHERD_PID
+            pid = int(pid_file.read_text()) if pid_file.exists() else 0
+            try:
+                self._watch(key, pid, child=False)
+            except (ProcessLookupError, ValueError):
+                self._ended(key)
+        for job in list(self._core().jobs.values()):
+            for task in job.tasks.values():
+                key = (job.job_id, task.task_id)
+                if task.state is TaskState.RUNNING and key not in known:
+                    why = "error: the task's shepherd was lost"
+                    self._report(TaskEnded(self.me, key[0], key[1], 0, error=why))
 
     def kill(self, job_id: int, task_id: int) -> None:
-        """SIGKILL the task's process group (its session)."""
+        """Tell the task's shepherd to SIGKILL the job's process group."""
         found = self.running.get((job_id, task_id))
         if found is not None:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(found.proc.pid, signal.SIGKILL)
+                os.kill(found.pid, signal.SIGTERM)
 
-    def _reap(self, key: Key) -> None:
-        found = self.running.pop(key)
-        asyncio.get_running_loop().remove_reader(found.pidfd)
-        os.close(found.pidfd)
-        _, status, usage = os.wait4(found.proc.pid, 0)
-        code = os.waitstatus_to_exitcode(status)
-        found.proc.returncode = code
-        # the rest of the session goes with the job, as Grid Engine's shepherd kills it
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(found.proc.pid, signal.SIGKILL)
-        shutil.rmtree(found.tmpdir, ignore_errors=True)
-        if found.script is not None:
-            found.script.unlink(missing_ok=True)
-        ended = TaskEnded(
-            self.me,
-            key[0],
-            key[1],
-            exit_status=128 - code if code < 0 else code,
-            signalled=code < 0,
-            ru_utime=usage.ru_utime,
-            ru_stime=usage.ru_stime,
-            ru_maxrss=float(usage.ru_maxrss),
-        )
-        self._spawn(self._deliver(ended), "execd-task-ended")
+    def _watch(self, key: Key, pid: int, *, child: bool) -> None:
+        if pid <= 0:
+            raise ValueError(pid)
+        pidfd = os.pidfd_open(pid)
+        self.running[key] = Running(pid, pidfd, child)
+        asyncio.get_running_loop().add_reader(pidfd, self._ended, key)
 
-    def _report(self, job_id: int, task_id: int, *, error: str) -> None:
-        ended = TaskEnded(self.me, job_id, task_id, exit_status=0, error=error)
-        self._spawn(self._deliver(ended), "execd-task-error")
+    def _ended(self, key: Key) -> None:
+        """The shepherd exited: hand the core what it recorded."""
+        found = self.running.pop(key, None)
+        if found is not None:
+            asyncio.get_running_loop().remove_reader(found.pidfd)
+            os.close(found.pidfd)
+            if found.child:
+                os.waitpid(found.pid, 0)
+        directory = self.active / f"{key[0]}.{key[1]}"
+        try:
+            status = json.loads((directory / shepherd.STATUS).read_text())
+        except (OSError, ValueError):  # the shepherd itself was killed
+            status = {"exit_status": 137, "signalled": True}
+        self._report(TaskEnded(self.me, key[0], key[1], **status), directory)
 
-    async def _deliver(self, ended: TaskEnded) -> None:
+    def _report(self, ended: TaskEnded, directory: Path | None = None) -> None:
+        self._spawn(self._deliver(ended, directory), "execd-task-ended")
+
+    async def _deliver(self, ended: TaskEnded, directory: Path | None) -> None:
+        """Hand the core the task's end; its directory goes once that is written."""
         await self._handle(ended)
+        if directory is not None:
+            with contextlib.suppress(OSError, ValueError):
+                config = json.loads((directory / shepherd.CONFIG).read_text())
+                shutil.rmtree(config["tmpdir"], ignore_errors=True)
+            shutil.rmtree(directory, ignore_errors=True)
 
     def _tmpdir(self, job: Job, task: Task, queue: str) -> Path:
         qi = self._core().queue_instance(queue)
@@ -170,11 +200,11 @@ class LocalExecutor:
             os.chown(path, job.owner.uid, job.owner.gid)
         return path
 
-    def _script(self, job: Job, task_id: int) -> Path | None:
+    @staticmethod
+    def _script(job: Job, directory: Path) -> Path | None:
         if job.spec.binary or job.spec.script is None:
             return None
-        self.scripts.mkdir(parents=True, exist_ok=True)
-        path = self.scripts / f"{job.job_id}.{task_id}"
+        path = directory / "job_script"
         path.write_text(job.spec.script)
         path.chmod(0o755)
         return path
@@ -187,26 +217,20 @@ class LocalExecutor:
         text = given[0].partition(":")[2] if ":" in given[0] else given[0]
         return str(workdir / text)
 
-    @staticmethod
-    def _open_output(path: Path, owner: Identity) -> Any:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        if os.getuid() == 0:
-            os.fchown(fd, owner.uid, owner.gid)
-        return os.fdopen(fd, "ab")
-
-    @staticmethod
-    def _as_owner(owner: Identity) -> dict[str, Any]:
-        if os.getuid() != 0 or owner.uid == 0:
-            return {}
-        try:
-            groups = os.getgrouplist(owner.user, owner.gid)
-        except KeyError:
-            groups = [owner.gid]
-        return {"user": owner.uid, "group": owner.gid, "extra_groups": groups}
-
 
 def _name(uid: int) -> str:
     try:
         return pwd.getpwuid(uid).pw_name
     except KeyError:
         return str(uid)
+
+
+def _as_owner(owner: Identity) -> dict[str, Any]:
+    """Popen's user switch to the job's owner (none when the daemon is no root)."""
+    if os.getuid() != 0 or owner.uid == 0:
+        return {}
+    try:
+        groups = os.getgrouplist(owner.user, owner.gid)
+    except KeyError:
+        groups = [owner.gid]
+    return {"user": owner.uid, "group": owner.gid, "extra_groups": groups}

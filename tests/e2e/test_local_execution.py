@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from qmaster.testing import RunningCell, create_cell, fail_on_internal_errors
-from tests.e2e.cells import stop_quietly
+from tests.e2e.cells import kill9, stop, stop_quietly
 from tests.e2e.other_user import nobody_ids, run_as
 
 pytestmark = pytest.mark.timeout(120)
@@ -74,3 +74,53 @@ def test_a_script_job_runs_as_its_submitter(local_cell: RunningCell) -> None:
     assert done.returncode == 0, done.stderr
     assert wait_file(work / "who.o1") == f"{uid}\n"
     assert (work / "who.o1").stat().st_uid == uid
+
+
+def accounting(cell: RunningCell, timeout: float = 20.0) -> list[list[str]]:
+    """The accounting file's lines as fields, once it has one."""
+    path = cell.cell.common / "accounting"
+    deadline = time.monotonic() + timeout
+    while True:
+        text = path.read_text() if path.exists() else ""
+        lines = [ln.split(":") for ln in text.splitlines() if ln and not ln.startswith("#")]
+        if lines or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize("crash", [False, True], ids=["qmaster-stop", "kill-9"])
+def test_jobs_run_on_through_a_qmaster_restart(
+    local_cell: RunningCell, tmp_path: Path, crash: bool
+) -> None:
+    """A job that ends while the qmaster is down (stopped or killed) and one that ends after
+    it is back are both accounted with their own exit status: the shepherds outlive it."""
+    work = tmp_path / "w"
+    work.mkdir()
+    gate = work / "gate"
+    for status, wait in ((5, "sleep 1"), (6, f"while [ ! -e {gate} ]; do sleep 0.1; done")):
+        text = f"touch started.$JOB_ID\n{wait}\nexit {status}\n"
+        (work / "job.sh").write_text(text)
+        local_cell.run("qsub", "-cwd", "job.sh", cwd=work, check=True)
+    wait_file_exists(work / "started.1")
+    wait_file_exists(work / "started.2")
+    (kill9 if crash else stop)(local_cell)
+    time.sleep(1.5)  # job 1 ends while no qmaster runs
+    local_cell.start()
+    lines = accounting(local_cell)
+    assert [(f[5], f[12], f[11]) for f in lines] == [("1", "5", "0")]
+    assert local_cell.run("qstat").stdout.count(" r ") == 1
+    gate.touch()
+    deadline = time.monotonic() + 20
+    while len(lines) < 2 and time.monotonic() < deadline:
+        lines = accounting(local_cell)
+        time.sleep(0.1)
+    assert [(f[5], f[12], f[11]) for f in lines] == [("1", "5", "0"), ("2", "6", "0")]
+
+
+def wait_file_exists(path: Path, timeout: float = 20.0) -> None:
+    """Wait until the file exists."""
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        if time.monotonic() > deadline:
+            pytest.fail(f"{path} was not created")
+        time.sleep(0.05)
