@@ -135,10 +135,15 @@ class LocalExecutor:
         known: set[Key] = set()
         for directory in sorted(self.active.glob("*.*")) if self.active.is_dir() else []:
             job_id, _, task_id = directory.name.partition(".")
+            pid = _shepherd_pid(directory)
+            if not task_id.isdigit():  # killed before the restart
+                if pid:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGTERM)
+                _remove(directory)
+                continue
             key = (int(job_id), int(task_id))
             known.add(key)
-            pid_file = directory / shepherd.SHEPHERD_PID
-            pid = int(pid_file.read_text()) if pid_file.exists() else 0
             try:
                 self._watch(key, pid, child=False)
             except (ProcessLookupError, ValueError):
@@ -151,11 +156,31 @@ class LocalExecutor:
                     self._report(TaskEnded(self.me, key[0], key[1], 0, error=why))
 
     def kill(self, job_id: int, task_id: int) -> None:
-        """Tell the task's shepherd to SIGKILL the job's process group."""
-        found = self.running.get((job_id, task_id))
-        if found is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(found.pid, signal.SIGTERM)
+        """Tell the task's shepherd to SIGKILL the job's process group.
+
+        The core has ended the task itself: the shepherd's end is not reported, and its
+        directory is renamed at once so that a new run of the task has its own.
+        """
+        found = self.running.pop((job_id, task_id), None)
+        if found is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(found.pid, signal.SIGTERM)
+        directory = self.active / f"{job_id}.{task_id}"
+        gone = directory.with_name(f"{directory.name}.killed.{found.pid}")
+        with contextlib.suppress(OSError):
+            directory.rename(gone)
+        loop = asyncio.get_running_loop()
+        loop.remove_reader(found.pidfd)
+        loop.add_reader(found.pidfd, self._killed, found, gone)
+
+    def _killed(self, found: Running, directory: Path) -> None:
+        """A killed task's shepherd exited: its directory goes."""
+        asyncio.get_running_loop().remove_reader(found.pidfd)
+        os.close(found.pidfd)
+        if found.child:
+            os.waitpid(found.pid, 0)
+        _remove(directory)
 
     def _watch(self, key: Key, pid: int, *, child: bool) -> None:
         if pid <= 0:
@@ -186,10 +211,7 @@ class LocalExecutor:
         """Hand the core the task's end; its directory goes once that is written."""
         await self._handle(ended)
         if directory is not None:
-            with contextlib.suppress(OSError, ValueError):
-                config = json.loads((directory / shepherd.CONFIG).read_text())
-                shutil.rmtree(config["tmpdir"], ignore_errors=True)
-            shutil.rmtree(directory, ignore_errors=True)
+            _remove(directory)
 
     def _tmpdir(self, job: Job, task: Task, queue: str) -> Path:
         qi = self._core().queue_instance(queue)
@@ -234,3 +256,21 @@ def _as_owner(owner: Identity) -> dict[str, Any]:
     except KeyError:
         groups = [owner.gid]
     return {"user": owner.uid, "group": owner.gid, "extra_groups": groups}
+
+
+def _shepherd_pid(directory: Path) -> int:
+    """The pid of the task's shepherd while it runs, else 0 (a pid reused since is none)."""
+    try:
+        pid = int((directory / shepherd.SHEPHERD_PID).read_text())
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (OSError, ValueError):
+        return 0
+    return pid if b"qmaster.execd.shepherd" in command else 0
+
+
+def _remove(directory: Path) -> None:
+    """Remove a task's directory and its TMPDIR."""
+    with contextlib.suppress(OSError, ValueError):
+        config = json.loads((directory / shepherd.CONFIG).read_text())
+        shutil.rmtree(config["tmpdir"], ignore_errors=True)
+    shutil.rmtree(directory, ignore_errors=True)

@@ -124,3 +124,12 @@ def wait_file_exists(path: Path, timeout: float = 20.0) -> None:
         if time.monotonic() > deadline:
             pytest.fail(f"{path} was not created")
         time.sleep(0.05)
+
+
+def test_qsub_sync_y_exits_with_the_real_jobs_exit_status(
+    local_cell: RunningCell, tmp_path: Path
+) -> None:
+    """qsub -sync y of a job that exits 3 waits for it and exits 3, as Grid Engine's qsub."""
+    done = local_cell.run("qsub", "-sync", "y", "-cwd", "-b", "y", "exit", "3", cwd=tmp_path)
+    assert done.stdout.splitlines()[-1] == "Job 1 exited with exit code 3."
+    assert done.returncode == 3

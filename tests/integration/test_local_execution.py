@@ -137,3 +137,25 @@ def test_a_job_runs_until_its_process_ends(local: LiveDaemon, tmp_path: Path) ->
     assert acct_of(local, 1) == []
     wait_for(lambda: acct_of(local, 1), what="accounting line of job 1")
     assert os.path.exists(tmp_path / "sleep.o1")
+
+
+def test_a_rescheduled_job_runs_again_and_only_the_new_run_counts(
+    local: LiveDaemon, tmp_path: Path
+) -> None:
+    """qmod -rj kills the first run's processes; the job runs again (RESTARTED=1) and its
+    second run's end, not the first's, is what is accounted."""
+    log = tmp_path / "runs"
+    text = f"echo $$ $RESTARTED >> {log}\nsleep 100\n"
+    assert local.call("submit", script(text, cwd=str(tmp_path), r=True)).ok
+    wait_for(lambda: log.exists() and log.read_text(), what="the first run")
+    first = int(log.read_text().split()[0])
+    assert local.call("qmod", {"action": "rj", "targets": ["1"]}).ok
+    wait_for(lambda: len(log.read_text().splitlines()) == 2, what="the second run")
+    wait_for(lambda: not alive(first), what="the first run to die")
+    second, restarted = log.read_text().splitlines()[1].split()
+    assert restarted == "1"
+    assert alive(int(second))
+    assert [r["state"] for r in rows(local)] == ["Rr"]
+    local.validate_state()
+    assert local.call("delete", {"job_ids": ["1"]}).ok
+    wait_for(lambda: not alive(int(second)), what="the second run to die")
