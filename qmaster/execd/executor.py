@@ -100,14 +100,19 @@ class LocalExecutor:
         workdir = jobenv.working_directory(job)
         tmpdir = self._tmpdir(job, task, queue)
         script = self._script(job, directory)
-        where = jobenv.Placement(queue, host, workdir, tmpdir, script)
+        attrs = qi.attrs if (qi := self._core().queue_instance(queue)) else {}
+        shell = attrs.get("shell", jobenv.DEFAULT_SHELL)
+        mode = attrs.get("shell_start_mode", "posix_compliant")
+        where = jobenv.Placement(queue, host, workdir, tmpdir, script, shell, mode)
         out = jobenv.output_path(job, task, host, workdir, "o")
         err = out if job.spec.join else jobenv.output_path(job, task, host, workdir, "e")
         env = jobenv.environment(job, task, where, self.cell, out, err)
         env["SGE_STDIN_PATH"] = stdin = self._stdin(job, workdir)
+        if jobenv.script_on_stdin(job, where):
+            stdin = str(script)
         env["SGE_JOB_SPOOL_DIR"] = str(directory)
         config = {
-            "argv": jobenv.argv(job, script),
+            "argv": jobenv.argv(job, where),
             "cwd": str(workdir),
             "env": env,
             "stdin": stdin,

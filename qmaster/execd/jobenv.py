@@ -29,6 +29,8 @@ class Placement:
     workdir: Path
     tmpdir: Path
     script: Path | None
+    shell: str = DEFAULT_SHELL  # the queue's shell
+    start_mode: str = "posix_compliant"  # the queue's shell_start_mode
 
 
 def home_of(user: str) -> str:
@@ -82,22 +84,34 @@ def output_path(job: Job, task: Task, host: str, workdir: Path, kind: str) -> Pa
     return path / default if path.is_dir() else path
 
 
-def shell_of(job: Job) -> str:
-    """``-S`` (its first path, without a ``hostname:``), else ``/bin/sh``."""
+def shell_of(job: Job, queue_shell: str = DEFAULT_SHELL) -> str:
+    """``-S`` (its first path, without a ``hostname:``), else the queue's shell."""
     shells = job.spec.shells or ()
-    return shells[0].partition(":")[2] or shells[0] if shells else DEFAULT_SHELL
+    return shells[0].partition(":")[2] or shells[0] if shells else queue_shell
 
 
-def argv(job: Job, script: Path | None) -> list[str]:
-    """The command line: a ``-b y`` command, through the shell unless ``-shell no``,
-    or the shell reading the job's script."""
+def script_on_stdin(job: Job, where: Placement) -> bool:
+    """``shell_start_mode script_from_stdin``: the shell reads the script on its input."""
+    return where.script is not None and where.start_mode == "script_from_stdin"
+
+
+def argv(job: Job, where: Placement) -> list[str]:
+    """The command line as the queue's ``shell_start_mode`` has it: a ``-b y`` command
+    through the shell (unless ``-shell no``); a script run by ``-S`` or the queue's shell
+    (``posix_compliant``), by its own ``#!`` line (``unix_behavior``), or read by that
+    shell on its input (``script_from_stdin``)."""
     args = list(job.spec.args or ())
-    command = job.spec.command or ""
-    if script is None:
+    shell = shell_of(job, where.shell)
+    if where.script is None:
+        command = job.spec.command or ""
         if job.spec.shell is False:
             return [command, *args]
-        return [shell_of(job), "-c", " ".join([command, *args])]
-    return [shell_of(job), str(script), *args]
+        return [shell, "-c", " ".join([command, *args])]
+    if where.start_mode == "unix_behavior":
+        return [str(where.script), *args]
+    if script_on_stdin(job, where):
+        return [shell, *args]
+    return [shell, str(where.script), *args]
 
 
 def environment(
@@ -110,7 +124,7 @@ def environment(
         "HOME": home_of(owner),
         "USER": owner,
         "LOGNAME": owner,
-        "SHELL": shell_of(job),
+        "SHELL": shell_of(job, where.shell),
         "PATH": DEFAULT_PATH,
     }
     env.update(as_map(job.spec.env))
