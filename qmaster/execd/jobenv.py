@@ -6,7 +6,6 @@ owner's password entry), so that :mod:`qmaster.execd.executor` only spawns.
 
 from __future__ import annotations
 
-import os
 import pwd
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +17,7 @@ from qmaster.core.jobspec import as_map
 UNDEFINED = "undefined"
 DEFAULT_PATH = "/usr/local/bin:/bin:/usr/bin"
 DEFAULT_SHELL = "/bin/sh"
+ARCH = "lx-amd64"  # what the cell's util/arch and its hosts' arch load value say
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +154,7 @@ def environment(
             "SGE_STDIN_PATH": "/dev/null",
             "ENVIRONMENT": "BATCH",
             "RESTARTED": "1" if task.restarted else "0",
-            "ARC": os.uname().sysname.lower() + "-" + os.uname().machine,
+            "ARC": ARCH,
         }
     )
     env["SGE_ARCH"] = env["ARC"]
