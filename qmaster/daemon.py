@@ -315,7 +315,7 @@ class Daemon:
                 log.info(name, **fields)
             case fx.VerifyJob():
                 return self.verifier.verify(effect)
-            case fx.StartTask() | fx.KillTask():
+            case fx.StartTask() | fx.KillTask() | fx.SignalTask():
                 if self.execd is not None:  # else the core plays the simulated hosts' part
                     self.execd.perform(effect)
             case fx.ConfigChanged():

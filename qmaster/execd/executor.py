@@ -71,10 +71,13 @@ class LocalExecutor:
         self.spool = cell.path / "spool" / "execd"
         self.active = self.spool / "active_jobs"
 
-    def perform(self, effect: fx.StartTask | fx.KillTask) -> None:
-        """Start or kill a task."""
+    def perform(self, effect: fx.StartTask | fx.KillTask | fx.SignalTask) -> None:
+        """Start, kill or signal a task."""
         if isinstance(effect, fx.KillTask):
             self.kill(effect.job_id, effect.task_id)
+            return
+        if isinstance(effect, fx.SignalTask):
+            self.signal(effect.job_id, effect.task_id, effect.signal)
             return
         job = self._core().jobs.get(effect.job_id)
         task = job.tasks.get(effect.task_id) if job else None
@@ -178,6 +181,16 @@ class LocalExecutor:
         loop = asyncio.get_running_loop()
         loop.remove_reader(found.pidfd)
         loop.add_reader(found.pidfd, self._killed, found, gone)
+
+    def signal(self, job_id: int, task_id: int, name: str) -> None:
+        """Send the job's process group SIG``name`` (STOP, CONT), as Grid Engine's execd
+        suspends and resumes a job; a job its shepherd has not started yet is left be."""
+        if (job_id, task_id) not in self.running:
+            return
+        directory = self.active / f"{job_id}.{task_id}"
+        with contextlib.suppress(OSError, ValueError):
+            job_pid = int((directory / shepherd.JOB_PID).read_text())
+            os.killpg(job_pid, signal.Signals[f"SIG{name}"])
 
     def _killed(self, found: Running, directory: Path) -> None:
         """A killed task's shepherd exited: its directory goes."""

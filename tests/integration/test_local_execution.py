@@ -159,3 +159,26 @@ def test_a_rescheduled_job_runs_again_and_only_the_new_run_counts(
     local.validate_state()
     assert local.call("delete", {"job_ids": ["1"]}).ok
     wait_for(lambda: not alive(int(second)), what="the second run to die")
+
+
+def state_of(pid: int) -> str:
+    """The process's state letter in /proc (R, S, T for stopped...)."""
+    return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+
+
+def test_qmod_suspends_and_resumes_the_jobs_processes(local: LiveDaemon, tmp_path: Path) -> None:
+    """qmod -sj stops the job's process (SIGSTOP), qmod -usj lets it run on (SIGCONT)."""
+    pidfile = tmp_path / "pid"
+    assert local.call(
+        "submit", script(f"echo $$ > {pidfile}\nexec sleep 100\n", cwd=str(tmp_path))
+    ).ok
+    pid = int(wait_for(lambda: pidfile.exists() and pidfile.read_text().strip(), what="pid"))
+    assert local.call("qmod", {"action": "sj", "targets": ["1"]}).ok
+    wait_for(lambda: state_of(pid) == "T", what="the job to be stopped")
+    assert [r["state"] for r in rows(local)] == ["s"]
+    local.validate_state()
+    assert local.call("qmod", {"action": "usj", "targets": ["1"]}).ok
+    wait_for(lambda: state_of(pid) != "T", what="the job to run on")
+    local.validate_state()
+    assert local.call("delete", {"job_ids": ["1"]}).ok
+    wait_for(lambda: not alive(pid), what="the job to die")

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
-from qmaster.core.effects import StartTask
+from qmaster.core.effects import SignalTask, StartTask
 from qmaster.core.stimuli import TaskEnded
 from qmaster.events.records import Acct
-from tests.unit.core.helpers import ALICE, ROOT, T0, make_core, rows, run_until, states, submit
+from tests.unit.core.helpers import (
+    ALICE,
+    ROOT,
+    T0,
+    make_core,
+    request,
+    rows,
+    run_until,
+    states,
+    submit,
+)
 
 
 def ended(job_id: int, status: int, **more: object) -> TaskEnded:
@@ -61,3 +71,18 @@ def test_a_report_for_a_task_no_longer_running_changes_nothing() -> None:
     out = core.handle(ended(7, 0), T0)
     assert not out.reports
     assert not out.spool
+
+
+def test_suspending_and_resuming_signal_the_task() -> None:
+    """qmod -sj asks the execd to SIGSTOP the task, -usj to SIGCONT it; it stays running."""
+    core = make_core(local_execution=True)
+    submit(core, ALICE)
+    run_until(core, T0 + 5)
+    stop = request(core, ROOT, "qmod", T0 + 6, action="sj", targets=["1"])
+    assert [e for e in stop.effects() if isinstance(e, SignalTask)] == [
+        SignalTask(1, 0, "host1", "STOP")
+    ]
+    cont = request(core, ROOT, "qmod", T0 + 7, action="usj", targets=["1"])
+    assert [e.signal for e in cont.effects() if isinstance(e, SignalTask)] == ["CONT"]
+    assert states(core, T0 + 8) == {"1": "r"}
+    core.validate_state()
