@@ -34,6 +34,7 @@ from qmaster.core.stimuli import Asked
 from qmaster.events.clients import EVENT_CLIENT_OPS, event_client_request
 from qmaster.events.subscribers import Subscribers
 from qmaster.events.writer import EventFiles
+from qmaster.execd.executor import LocalExecutor
 from qmaster.gdi.answers import Status
 from qmaster.gdi.messages import ARGS, Envelope, SubscribeArgs
 from qmaster.gdi.server import GdiServer, Reply, Stream, error_reply
@@ -83,6 +84,10 @@ class Daemon:
         self.jsv = JsvGate(settings.jsv_pool_size)
         self.verifier = JsvDriver(self.jsv, self._spawn, self.handle)
         self.lock = CellLock(cell.lock)
+        local = settings.execution == "local"
+        self.execd = (
+            LocalExecutor(cell, lambda: self.core, self.handle, self._spawn) if local else None
+        )
         self.core: Core
         self.spool: Spool
         self.committer: Committer
@@ -132,6 +137,7 @@ class Daemon:
             default_runtime=self.settings.default_runtime,
             admins=frozenset({"root", me}),
             qmaster_host=self.host,
+            local_execution=self.execd is not None,
         )
 
     def _recover(self) -> Core:
@@ -185,6 +191,8 @@ class Daemon:
                 ready()
             async with asyncio.TaskGroup() as tg:
                 self._tasks = tg
+                if self.execd is not None:
+                    self.execd.adopt()  # the tasks that ran on while no qmaster was up
                 background = [
                     tg.create_task(self.server.sweep(), name="gdi-idle-sweeper"),
                     tg.create_task(self.committer.run(), name="committer"),
@@ -309,8 +317,9 @@ class Daemon:
                 log.info(name, **fields)
             case fx.VerifyJob():
                 return self.verifier.verify(effect)
-            case fx.StartTask() | fx.KillTask():
-                pass  # the execution hosts are simulated: the core plays their part
+            case fx.StartTask() | fx.KillTask() | fx.SignalTask():
+                if self.execd is not None:  # else the core plays the simulated hosts' part
+                    self.execd.perform(effect)
             case fx.ConfigChanged():
                 self._configure_events()
                 await self.jsv.configure(self.core.config.global_conf)

@@ -29,6 +29,7 @@ class DaemonSettings(BaseModel):
     request_timeout: float = Field(10.0, gt=0)
     default_runtime: float = Field(1.0, ge=0)
     sync: Literal["normal", "full"] = "normal"
+    execution: Literal["simulated", "local"] = "simulated"
 
 
 def _env_overrides(env: Mapping[str, str]) -> dict[str, str]:

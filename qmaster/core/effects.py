@@ -82,6 +82,17 @@ class KillTask:
 
 
 @dataclass(frozen=True, slots=True)
+class SignalTask:
+    """A running task is sent a signal by its execd: ``STOP`` when it is suspended
+    (qmod -s, its queue suspended), ``CONT`` when it runs on."""
+
+    job_id: int
+    task_id: int
+    host: str
+    signal: str
+
+
+@dataclass(frozen=True, slots=True)
 class ConfigChanged:
     """The configuration changed: settings taken from it are read again."""
 
@@ -109,6 +120,7 @@ Effect = (
     | VerifyJob
     | StartTask
     | KillTask
+    | SignalTask
     | ConfigChanged
     | StopQmaster
     | Reply

@@ -9,6 +9,8 @@ status of a signalled job (128 + signal).
 
 from __future__ import annotations
 
+import math
+
 from qmaster.complexes.values import parse_time
 from qmaster.core import reports, suspension
 from qmaster.core.arlimit import ar_runtime_limit
@@ -68,7 +70,11 @@ def _limit(job: Job, core: Core, task: Task, name: str) -> float | None:
 def end_of_run(core: Core, job: Job, task: Task) -> tuple[float, int, int]:
     """When the running task ends, its exit status and accounting(5)'s ``failed``."""
     assert task.start_time is not None
-    runtime = simulated_runtime(job, core.settings.default_runtime)
+    runtime = (
+        math.inf
+        if core.settings.local_execution
+        else simulated_runtime(job, core.settings.default_runtime)
+    )
     status = int(lookup(job.spec.env, EXIT_STATUS_VAR) or 0)
     end, exit_status, failed = task.start_time + runtime, status, 0
     s_rt = _limit(job, core, task, "s_rt")
@@ -235,6 +241,13 @@ def planned_end(core: Core, job: Job, task: Task) -> tuple[float, int, int]:
     return task.plan
 
 
+def arm_end(core: Core, job: Job, task: Task) -> None:
+    """Set the timer of the task's planned end (a local task without limits has none)."""
+    end_at = planned_end(core, job, task)[0]
+    if end_at != math.inf:
+        core.set_timer(end_at, "end", job.job_id, task.task_id)
+
+
 def start(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
     """The simulated execd starts the task, or puts it into error state."""
     workdir = job.spec.wd or job.spec.cwd
@@ -255,7 +268,7 @@ def start(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
     queue = task.queue or ""
     out.emit(StartTask(job.job_id, task.task_id, queue, queue.partition("@")[2]))
     _report(core, out, job, task, "running", now)
-    core.set_timer(task.plan[0], "end", job.job_id, task.task_id)
+    arm_end(core, job, task)
     suspension.started(core, job, task, now, out)
 
 
@@ -352,7 +365,7 @@ def restore_task_timers(core: Core, job: Job, now: float) -> None:
         if task.state is TaskState.TRANSFERRING:
             core.set_timer(now, "start", job.job_id, task.task_id)
         elif task.state is TaskState.RUNNING:
-            core.set_timer(planned_end(core, job, task)[0], "end", job.job_id, task.task_id)
+            arm_end(core, job, task)
         elif task.state is TaskState.DELETING:
             core.set_timer(now, "end", job.job_id, task.task_id)
 

@@ -52,6 +52,9 @@ class CoreSettings:
     default_runtime: float = 1.0
     admins: frozenset[str] = frozenset({"root"})
     qmaster_host: str = "localhost"
+    local_execution: bool = False
+    """A started task runs until its driver reports its end (``TaskEnded``); only
+    ``h_rt``/``s_rt`` end it from the core."""
 
 
 def _enterable(_path: str, _owner: Identity) -> str | None:

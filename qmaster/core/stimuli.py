@@ -153,6 +153,22 @@ class JsvVerdict(Asked):
 
 
 @dataclass(frozen=True, slots=True)
+class TaskEnded(Asked):
+    """A local execution host reports that a task's process ended (``execution = "local"``):
+    its exit status (128 + signal when ``signalled``) and the child's resource usage
+    (seconds, ``maxrss`` in kilobytes); ``error``: the task could not be started, why."""
+
+    job_id: int
+    task_id: int
+    exit_status: int
+    signalled: bool = False
+    ru_utime: float = 0.0
+    ru_stime: float = 0.0
+    ru_maxrss: float = 0.0
+    error: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class TimeAdvanced:
     """Time passed: due timers fire and a scheduling pass runs when one is due."""
 
@@ -246,6 +262,7 @@ Stimulus = (
     | Shutdown
     | KillExecd
     | JsvVerdict
+    | TaskEnded
     | TimeAdvanced
     | JobList
     | JobDetail

@@ -8,9 +8,11 @@ kept on the task (``Task.suspended``) and spooled with it.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from qmaster.core import reports
+from qmaster.core.effects import SignalTask
 from qmaster.core.jobs import Job, Task
 from qmaster.core.outcome import Outcome
 from qmaster.core.qinstances import letters
@@ -45,6 +47,7 @@ def suspend(core: Core, job: Job, task: Task, why: str, now: float, out: Outcome
     if was_running:
         task_noted(job.job_id, task.task_id, "running -> suspended", task.queue)
         _log(job, task, "suspended", now, out)
+        _signal(job, task, "STOP", out)
     return was_running
 
 
@@ -57,9 +60,11 @@ def resume(core: Core, job: Job, task: Task, why: str, now: float, out: Outcome)
         status, failed = (task.plan[1], task.plan[2]) if task.plan else (0, 0)
         task.plan = (now + (task.remaining or 0.0), status, failed)
         task.remaining = None
-        core.set_timer(task.plan[0], "end", job.job_id, task.task_id)
+        if task.plan[0] != math.inf:  # a local task without limits: its process ends it
+            core.set_timer(task.plan[0], "end", job.job_id, task.task_id)
         task_noted(job.job_id, task.task_id, "suspended -> running", task.queue)
         _log(job, task, "unsuspended", now, out)
+        _signal(job, task, "CONT", out)
     core.spool_task(out, job, task)
     return not task.suspended
 
@@ -88,6 +93,11 @@ def started(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
     """A task starting in a suspended queue instance is suspended at once."""
     if task.queue and suspends(letters(core, task.queue)):
         suspend(core, job, task, BY_QUEUE, now, out)
+
+
+def _signal(job: Job, task: Task, signal: str, out: Outcome) -> None:
+    host = task.queue.partition("@")[2] if task.queue else ""
+    out.emit(SignalTask(job.job_id, task.task_id, host, signal))
 
 
 def _log(job: Job, task: Task, event: str, now: float, out: Outcome) -> None:

@@ -18,6 +18,7 @@ or loaded from a real spool).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Iterator
 
@@ -262,7 +263,9 @@ def check_task_timers(core: Core) -> list[str]:
         elif task.state is TaskState.RUNNING and not task.suspended:
             if task.plan is None:
                 problems.append(f"{name} runs without a planned end")
-            elif not any(at <= task.plan[0] + _EPSILON for at in timers.get(key_end, ())):
+            elif task.plan[0] != math.inf and not any(  # a local task's end is reported
+                at <= task.plan[0] + _EPSILON for at in timers.get(key_end, ())
+            ):
                 problems.append(f"{name} runs with no end timer at or before {task.plan[0]}")
     for job in core.jobs.values():
         at = _start_time(job)

@@ -41,3 +41,15 @@ def test_bad_value_is_named(tmp_path: Path) -> None:
     """A bad value names its setting."""
     with pytest.raises(ConfigError, match='invalid value for setting "sync"'):
         load_settings(tmp_path / "missing.toml", env={"MINIGE_SYNC": "sometimes"})
+
+
+def test_execution_mode_is_simulated_unless_set_local(tmp_path: Path) -> None:
+    """execution is "simulated" by default, "local" from the file or MINIGE_EXECUTION."""
+    path = tmp_path / "q.toml"
+    assert load_settings(path, env={}).execution == "simulated"
+    path.write_text('execution = "local"\n')
+    assert load_settings(path, env={}).execution == "local"
+    env = {"MINIGE_EXECUTION": "simulated"}
+    assert load_settings(path, env=env).execution == "simulated"
+    with pytest.raises(ConfigError, match='invalid value for setting "execution"'):
+        load_settings(path, env={"MINIGE_EXECUTION": "remote"})

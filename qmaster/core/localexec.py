@@ -1,0 +1,65 @@
+"""The end of a task that ran as a real process (``execution = "local"``).
+
+In local mode the core plans no end for a started task (see
+:func:`qmaster.core.lifecycle.end_of_run`): it runs until its driver reports
+:class:`~qmaster.core.stimuli.TaskEnded`, which is accounted as Grid Engine's
+execd reports a job its shepherd reaped: the real exit status, ``failed``
+100 for a job that died through a signal, and the child's resource usage.
+A task it could not start goes into error state (``Eqw``) with the reason.
+A report about a task no longer running (killed by qdel or ``h_rt``, which the
+core has accounted already) changes nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from qmaster.core import reports
+from qmaster.core.jobs import Job, Task
+from qmaster.core.lifecycle import FAILED_AFTER_JOB, finish
+from qmaster.core.machine import Core
+from qmaster.core.outcome import Outcome
+from qmaster.core.registry import handler
+from qmaster.core.states import TaskState
+from qmaster.core.stimuli import TaskEnded
+from qmaster.events.records import Acct
+
+
+@handler(TaskEnded)
+def handle_task_ended(core: Core, args: TaskEnded, now: float, out: Outcome) -> None:
+    """Account the task's end with what its process really did."""
+    job = core.jobs.get(args.job_id)
+    task = job.tasks.get(args.task_id) if job else None
+    if job is None or task is None or task.state is not TaskState.RUNNING:
+        return
+    if args.error:
+        not_started(core, job, task, args.error, now, out)
+        return
+    failed = FAILED_AFTER_JOB if args.signalled else 0
+    first = len(out.reports)
+    finish(core, job, task, now, out, exit_status=args.exit_status, event="finished", failed=failed)
+    for i, record in enumerate(out.reports[first:], first):
+        if isinstance(record, Acct):
+            out.reports[i] = dataclasses.replace(
+                record,
+                ru_utime=args.ru_utime,
+                ru_stime=args.ru_stime,
+                ru_maxrss=args.ru_maxrss,
+                cpu=args.ru_utime + args.ru_stime,
+            )
+
+
+def not_started(core: Core, job: Job, task: Task, why: str, now: float, out: Outcome) -> None:
+    """The execution host could not start the task: its job goes into error state, as
+    when its working directory is missing (the slots are free again)."""
+    core.booked.release((job.job_id, task.task_id))
+    core.mark_changed(now)
+    task.move(job.job_id, TaskState.ERROR, "the execd could not start it")
+    task.message = why
+    task.assignment = ()
+    task.start_time = None
+    task.plan = None
+    core.spool_task(out, job, task)
+    out.reports.append(
+        reports.job_log(job, task.task_id, "error", task.state.value, now, message=why)
+    )

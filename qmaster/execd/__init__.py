@@ -1,0 +1,1 @@
+"""The local execution host: jobs that run as real processes (``execution = "local"``)."""

@@ -1,0 +1,294 @@
+"""A local execution host: the daemon's tasks run as real processes on this machine.
+
+On :class:`~qmaster.core.effects.StartTask` the task gets a directory in the
+cell's ``spool/execd/active_jobs`` with what Grid Engine's execd would run
+(:mod:`qmaster.execd.jobenv`: command line, working directory, environment,
+output files) and a shepherd (:mod:`qmaster.execd.shepherd`) in its own
+session that starts it as the job's owner when the daemon runs as root
+(otherwise only the daemon's own user's jobs run: another owner's task goes
+into error state). The shepherd's exit is seen through a pidfd; what it
+recorded is handed to the core as :class:`~qmaster.core.stimuli.TaskEnded`,
+and the directory removed once that is written.
+:class:`~qmaster.core.effects.KillTask` has the shepherd SIGKILL the job's
+process group. Shepherds outlive the qmaster: a restarted one adopts them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import pwd
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from qmaster import logs
+from qmaster.cell import Cell
+from qmaster.core import Core, Identity
+from qmaster.core import effects as fx
+from qmaster.core.jobs import Job, Task
+from qmaster.core.states import TaskState
+from qmaster.core.stimuli import TaskEnded
+from qmaster.execd import jobenv, shepherd
+
+log = logs.get("execd")
+
+Key = tuple[int, int]
+
+
+@dataclass(slots=True)
+class Running:
+    """A task's shepherd: its pid and pidfd; ``child`` unless adopted after a restart."""
+
+    pid: int
+    pidfd: int
+    child: bool
+
+
+class LocalExecutor:
+    """Runs the started tasks of a ``execution = "local"`` cell, each under a shepherd."""
+
+    def __init__(
+        self,
+        cell: Cell,
+        core: Callable[[], Core],
+        handle: Callable[[TaskEnded], Awaitable[object]],
+        spawn: Callable[[Coroutine[Any, Any, None], str], None],
+    ) -> None:
+        self.cell = cell
+        self._core = core
+        self._handle = handle
+        self._spawn = spawn
+        self.running: dict[Key, Running] = {}
+        self.me = Identity(os.getuid(), os.getgid(), _name(os.getuid()), "")
+        self.spool = cell.path / "spool" / "execd"
+        self.active = self.spool / "active_jobs"
+
+    def perform(self, effect: fx.StartTask | fx.KillTask | fx.SignalTask) -> None:
+        """Start, kill or signal a task."""
+        if isinstance(effect, fx.KillTask):
+            self.kill(effect.job_id, effect.task_id)
+            return
+        if isinstance(effect, fx.SignalTask):
+            self.signal(effect.job_id, effect.task_id, effect.signal)
+            return
+        job = self._core().jobs.get(effect.job_id)
+        task = job.tasks.get(effect.task_id) if job else None
+        if job is None or task is None:
+            return
+        try:
+            self.start(job, task, effect.queue, effect.host)
+        except OSError as exc:
+            log.warning("execd_start_failed", job_id=job.job_id, error=str(exc))
+            why = f"error: can't start job: {exc.strerror or exc}"
+            self._report(TaskEnded(self.me, job.job_id, task.task_id, 0, error=why))
+
+    def start(self, job: Job, task: Task, queue: str, host: str) -> None:
+        """Write the task's directory and start its shepherd."""
+        owner = job.owner
+        if os.getuid() != 0 and owner.uid != os.getuid():
+            why = f'error: execd is not running as root: can\'t switch to user "{owner.user}"'
+            self._report(TaskEnded(self.me, job.job_id, task.task_id, 0, error=why))
+            return
+        directory = self.active / f"{job.job_id}.{task.task_id}"
+        shutil.rmtree(directory, ignore_errors=True)
+        directory.mkdir(parents=True)
+        workdir = jobenv.working_directory(job)
+        tmpdir = self._tmpdir(job, task, queue)
+        script = self._script(job, directory)
+        attrs = qi.attrs if (qi := self._core().queue_instance(queue)) else {}
+        shell = attrs.get("shell", jobenv.DEFAULT_SHELL)
+        mode = attrs.get("shell_start_mode", "posix_compliant")
+        where = jobenv.Placement(queue, host, workdir, tmpdir, script, shell, mode)
+        out = jobenv.output_path(job, task, host, workdir, "o")
+        err = out if job.spec.join else jobenv.output_path(job, task, host, workdir, "e")
+        env = jobenv.environment(job, task, where, self.cell, out, err)
+        env["SGE_STDIN_PATH"] = stdin = self._stdin(job, workdir)
+        if jobenv.script_on_stdin(job, where):
+            stdin = str(script)
+        env["SGE_JOB_SPOOL_DIR"] = str(directory)
+        config = {
+            "argv": jobenv.argv(job, where),
+            "cwd": str(workdir),
+            "env": env,
+            "stdin": stdin,
+            "stdout": str(out),
+            "stderr": str(err),
+            "owner": _as_owner(owner),
+            "tmpdir": str(tmpdir),
+        }
+        (directory / shepherd.CONFIG).write_text(json.dumps(config))
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "qmaster.execd.shepherd", str(directory)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            close_fds=True,
+        )
+        proc.returncode = 0  # reaped by _ended with os.wait4, not by Popen
+        self._watch((job.job_id, task.task_id), proc.pid, child=True)
+        log.info("execd_started", job_id=job.job_id, task_id=task.task_id, shepherd=proc.pid)
+
+    def adopt(self) -> None:
+        """After a restart: watch the shepherds still running, report those that ended
+        while the qmaster was down, and put tasks whose shepherd is lost into error state."""
+        known: set[Key] = set()
+        for directory in sorted(self.active.glob("*.*")) if self.active.is_dir() else []:
+            job_id, _, task_id = directory.name.partition(".")
+            pid = _shepherd_pid(directory)
+            if not task_id.isdigit():  # killed before the restart
+                if pid:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGTERM)
+                _remove(directory)
+                continue
+            key = (int(job_id), int(task_id))
+            known.add(key)
+            try:
+                self._watch(key, pid, child=False)
+            except (ProcessLookupError, ValueError):
+                self._ended(key)
+        for job in list(self._core().jobs.values()):
+            for task in job.tasks.values():
+                key = (job.job_id, task.task_id)
+                if task.state is TaskState.RUNNING and key not in known:
+                    why = "error: the task's shepherd was lost"
+                    self._report(TaskEnded(self.me, key[0], key[1], 0, error=why))
+
+    def kill(self, job_id: int, task_id: int) -> None:
+        """Tell the task's shepherd to SIGKILL the job's process group.
+
+        The core has ended the task itself: the shepherd's end is not reported, and its
+        directory is renamed at once so that a new run of the task has its own.
+        """
+        found = self.running.pop((job_id, task_id), None)
+        if found is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(found.pid, signal.SIGTERM)
+        directory = self.active / f"{job_id}.{task_id}"
+        gone = directory.with_name(f"{directory.name}.killed.{found.pid}")
+        with contextlib.suppress(OSError):
+            directory.rename(gone)
+        loop = asyncio.get_running_loop()
+        loop.remove_reader(found.pidfd)
+        loop.add_reader(found.pidfd, self._killed, found, gone)
+
+    def signal(self, job_id: int, task_id: int, name: str) -> None:
+        """Send the job's process group SIG``name`` (STOP, CONT), as Grid Engine's execd
+        suspends and resumes a job; a job its shepherd has not started yet is left be."""
+        if (job_id, task_id) not in self.running:
+            return
+        directory = self.active / f"{job_id}.{task_id}"
+        with contextlib.suppress(OSError, ValueError):
+            job_pid = int((directory / shepherd.JOB_PID).read_text())
+            os.killpg(job_pid, signal.Signals[f"SIG{name}"])
+
+    def _killed(self, found: Running, directory: Path) -> None:
+        """A killed task's shepherd exited: its directory goes."""
+        asyncio.get_running_loop().remove_reader(found.pidfd)
+        os.close(found.pidfd)
+        if found.child:
+            os.waitpid(found.pid, 0)
+        _remove(directory)
+
+    def _watch(self, key: Key, pid: int, *, child: bool) -> None:
+        if pid <= 0:
+            raise ValueError(pid)
+        pidfd = os.pidfd_open(pid)
+        self.running[key] = Running(pid, pidfd, child)
+        asyncio.get_running_loop().add_reader(pidfd, self._ended, key)
+
+    def _ended(self, key: Key) -> None:
+        """The shepherd exited: hand the core what it recorded."""
+        found = self.running.pop(key, None)
+        if found is not None:
+            asyncio.get_running_loop().remove_reader(found.pidfd)
+            os.close(found.pidfd)
+            if found.child:
+                os.waitpid(found.pid, 0)
+        directory = self.active / f"{key[0]}.{key[1]}"
+        try:
+            status = json.loads((directory / shepherd.STATUS).read_text())
+        except (OSError, ValueError):  # the shepherd itself was killed
+            status = {"exit_status": 137, "signalled": True}
+        self._report(TaskEnded(self.me, key[0], key[1], **status), directory)
+
+    def _report(self, ended: TaskEnded, directory: Path | None = None) -> None:
+        self._spawn(self._deliver(ended, directory), "execd-task-ended")
+
+    async def _deliver(self, ended: TaskEnded, directory: Path | None) -> None:
+        """Hand the core the task's end; its directory goes once that is written."""
+        await self._handle(ended)
+        if directory is not None:
+            _remove(directory)
+
+    def _tmpdir(self, job: Job, task: Task, queue: str) -> Path:
+        qi = self._core().queue_instance(queue)
+        base = Path(qi.attrs.get("tmpdir", "/tmp") if qi else "/tmp")
+        path = base / f"{job.job_id}.{task.task_id or 1}.{queue.partition('@')[0]}"
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if os.getuid() == 0:
+            os.chown(path, job.owner.uid, job.owner.gid)
+        return path
+
+    @staticmethod
+    def _script(job: Job, directory: Path) -> Path | None:
+        if job.spec.binary or job.spec.script is None:
+            return None
+        path = directory / "job_script"
+        path.write_text(job.spec.script)
+        path.chmod(0o755)
+        return path
+
+    @staticmethod
+    def _stdin(job: Job, workdir: Path) -> str:
+        given = job.spec.stdin or ()
+        if not given:
+            return os.devnull
+        text = given[0].partition(":")[2] if ":" in given[0] else given[0]
+        return str(workdir / text)
+
+
+def _name(uid: int) -> str:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
+
+
+def _as_owner(owner: Identity) -> dict[str, Any]:
+    """Popen's user switch to the job's owner (none when the daemon is no root)."""
+    if os.getuid() != 0 or owner.uid == 0:
+        return {}
+    try:
+        groups = os.getgrouplist(owner.user, owner.gid)
+    except KeyError:
+        groups = [owner.gid]
+    return {"user": owner.uid, "group": owner.gid, "extra_groups": groups}
+
+
+def _shepherd_pid(directory: Path) -> int:
+    """The pid of the task's shepherd while it runs, else 0 (a pid reused since is none)."""
+    try:
+        pid = int((directory / shepherd.SHEPHERD_PID).read_text())
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (OSError, ValueError):
+        return 0
+    return pid if b"qmaster.execd.shepherd" in command else 0
+
+
+def _remove(directory: Path) -> None:
+    """Remove a task's directory and its TMPDIR."""
+    with contextlib.suppress(OSError, ValueError):
+        config = json.loads((directory / shepherd.CONFIG).read_text())
+        shutil.rmtree(config["tmpdir"], ignore_errors=True)
+    shutil.rmtree(directory, ignore_errors=True)

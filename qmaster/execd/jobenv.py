@@ -1,0 +1,163 @@
+"""How Grid Engine's execd lays out a task it starts: environment, output paths, argv.
+
+Pure functions of the job, its task and where it runs (no I/O but reading the
+owner's password entry), so that :mod:`qmaster.execd.executor` only spawns.
+"""
+
+from __future__ import annotations
+
+import pwd
+from dataclasses import dataclass
+from pathlib import Path
+
+from qmaster.cell import Cell
+from qmaster.core.jobs import Job, Task
+from qmaster.core.jobspec import as_map
+
+UNDEFINED = "undefined"
+DEFAULT_PATH = "/usr/local/bin:/bin:/usr/bin"
+DEFAULT_SHELL = "/bin/sh"
+ARCH = "lx-amd64"  # what the cell's util/arch and its hosts' arch load value say
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a task runs: its master queue instance, its host, its directories."""
+
+    queue: str
+    host: str
+    workdir: Path
+    tmpdir: Path
+    script: Path | None
+    shell: str = DEFAULT_SHELL  # the queue's shell
+    start_mode: str = "posix_compliant"  # the queue's shell_start_mode
+
+
+def home_of(user: str) -> str:
+    """The user's home directory, ``/`` when the user has no password entry."""
+    try:
+        return pwd.getpwnam(user).pw_dir
+    except KeyError:
+        return "/"
+
+
+def working_directory(job: Job) -> Path:
+    """``-wd``/``-cwd``, else the owner's home directory."""
+    chosen = job.spec.wd or job.spec.cwd
+    return Path(chosen) if chosen else Path(home_of(job.owner.user))
+
+
+def is_array(job: Job) -> bool:
+    """The job was submitted with ``-t``."""
+    return job.spec.task_first is not None
+
+
+def _task_suffix(job: Job, task: Task) -> str:
+    return f".{task.task_id}" if is_array(job) else ""
+
+
+def _expand(path: str, job: Job, task: Task, host: str) -> str:
+    """qsub(1)'s pseudo environment variables in a ``-o``/``-e`` path."""
+    task_id = str(task.task_id) if is_array(job) else UNDEFINED
+    for name, value in (
+        ("$USER", job.owner.user),
+        ("$JOB_ID", str(job.job_id)),
+        ("$JOB_NAME", job.name),
+        ("$HOSTNAME", host),
+        ("$TASK_ID", task_id),
+    ):
+        path = path.replace(name, value)
+    return path
+
+
+def output_path(job: Job, task: Task, host: str, workdir: Path, kind: str) -> Path:
+    """The task's ``o``/``e`` file: ``-o``/``-e`` (a file or a directory), else
+    ``NAME.<kind>JOBID[.TASKID]`` in the working directory."""
+    given = job.spec.stdout if kind == "o" else job.spec.stderr
+    default = f"{job.name}.{kind}{job.job_id}{_task_suffix(job, task)}"
+    if not given:
+        return workdir / default
+    text = given[0]
+    if ":" in text:  # [hostname:]path: every host is this one
+        text = text.partition(":")[2]
+    path = workdir / _expand(text, job, task, host)
+    return path / default if path.is_dir() else path
+
+
+def shell_of(job: Job, queue_shell: str = DEFAULT_SHELL) -> str:
+    """``-S`` (its first path, without a ``hostname:``), else the queue's shell."""
+    shells = job.spec.shells or ()
+    return shells[0].partition(":")[2] or shells[0] if shells else queue_shell
+
+
+def script_on_stdin(job: Job, where: Placement) -> bool:
+    """``shell_start_mode script_from_stdin``: the shell reads the script on its input."""
+    return where.script is not None and where.start_mode == "script_from_stdin"
+
+
+def argv(job: Job, where: Placement) -> list[str]:
+    """The command line as the queue's ``shell_start_mode`` has it: a ``-b y`` command
+    through the shell (unless ``-shell no``); a script run by ``-S`` or the queue's shell
+    (``posix_compliant``), by its own ``#!`` line (``unix_behavior``), or read by that
+    shell on its input (``script_from_stdin``)."""
+    args = list(job.spec.args or ())
+    shell = shell_of(job, where.shell)
+    if where.script is None:
+        command = job.spec.command or ""
+        if job.spec.shell is False:
+            return [command, *args]
+        return [shell, "-c", " ".join([command, *args])]
+    if where.start_mode == "unix_behavior":
+        return [str(where.script), *args]
+    if script_on_stdin(job, where):
+        return [shell, *args]
+    return [shell, str(where.script), *args]
+
+
+def environment(
+    job: Job, task: Task, where: Placement, cell: Cell, out: Path, err: Path
+) -> dict[str, str]:
+    """The task's environment: the owner's basics, the job's ``-v``/``-V`` and
+    ``SGE_O_*`` variables, then Grid Engine's own."""
+    owner = job.owner.user
+    env = {
+        "HOME": home_of(owner),
+        "USER": owner,
+        "LOGNAME": owner,
+        "SHELL": shell_of(job, where.shell),
+        "PATH": DEFAULT_PATH,
+    }
+    env.update(as_map(job.spec.env))
+    array = is_array(job)
+    hosts = {qi.partition("@")[2] for qi, _ in task.assignment}
+    env.update(
+        {
+            "JOB_ID": str(job.job_id),
+            "JOB_NAME": job.name,
+            "REQUEST": job.name,
+            "JOB_SCRIPT": str(where.script or job.spec.command or ""),
+            "SGE_TASK_ID": str(task.task_id) if array else UNDEFINED,
+            "SGE_TASK_FIRST": str(job.spec.task_first) if array else UNDEFINED,
+            "SGE_TASK_LAST": str(job.spec.task_last) if array else UNDEFINED,
+            "SGE_TASK_STEPSIZE": str(job.spec.task_step or 1) if array else UNDEFINED,
+            "NSLOTS": str(task.slots or job.slots),
+            "NHOSTS": str(len(hosts) or 1),
+            "NQUEUES": str(len(task.assignment) or 1),
+            "QUEUE": where.queue.partition("@")[0],
+            "HOSTNAME": where.host,
+            "TMPDIR": str(where.tmpdir),
+            "TMP": str(where.tmpdir),
+            "SGE_ROOT": str(cell.root),
+            "SGE_CELL": cell.name,
+            "SGE_STDOUT_PATH": str(out),
+            "SGE_STDERR_PATH": str(err),
+            "SGE_STDIN_PATH": "/dev/null",
+            "ENVIRONMENT": "BATCH",
+            "RESTARTED": "1" if task.restarted else "0",
+            "ARC": ARCH,
+        }
+    )
+    env["SGE_ARCH"] = env["ARC"]
+    if job.spec.pe_name:
+        env["PE"] = job.spec.pe_name
+    return env

@@ -1,0 +1,184 @@
+"""execution = "local": dispatched tasks run as real processes and are accounted as they ended."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from qmaster.conf.settings import DaemonSettings
+from tests.integration.live import LiveDaemon, start_daemon, wait_for
+from tests.integration.test_timers import EXIT_STATUS, FAILED, acct_of, rows
+
+pytestmark = pytest.mark.timeout(60)
+
+RU_UTIME, RU_STIME, RU_MAXRSS = 14, 15, 16
+
+
+@pytest.fixture
+def local(tmp_path: Path) -> Iterator[LiveDaemon]:
+    """A daemon whose tasks run on this machine."""
+    running = start_daemon(tmp_path / "sge", DaemonSettings(execution="local"))
+    try:
+        yield running
+        if running.thread.is_alive():
+            running.validate_state()  # what the test left passes the core's invariants
+    finally:
+        running.stop()
+    assert not running.error, f"daemon failed: {running.error!r}"
+
+
+def binary(command: str, *args: str, **spec: Any) -> dict[str, Any]:
+    """A submit request for the ``-b y`` job ``command args``."""
+    return {"job": {"CMDNAME": command, "CMDARGS": list(args), "b": True, **spec}}
+
+
+def script(text: str, **spec: Any) -> dict[str, Any]:
+    """A submit request for a job script."""
+    return {"job": {"CMDNAME": "job.sh", "CMDARGS": [], "script": text, **spec}}
+
+
+def alive(pid: int) -> bool:
+    """The process exists and is no zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+def test_a_binary_job_runs_in_its_working_directory_and_is_accounted(
+    local: LiveDaemon, tmp_path: Path
+) -> None:
+    """'echo $JOB_ID > file' writes the job id; accounting says exit status 0, failed 0."""
+    target = tmp_path / "out.txt"
+    reply = local.call("submit", binary("echo", "$JOB_ID", ">", "out.txt", cwd=str(tmp_path)))
+    assert reply.ok, reply
+    wait_for(lambda: target.exists() and target.read_text(), what="the job's file")
+    assert target.read_text() == "1\n"
+    (line,) = wait_for(lambda: acct_of(local, 1), what="accounting line of job 1")
+    assert (line[FAILED], line[EXIT_STATUS]) == ("0", "0")
+    assert float(line[RU_MAXRSS]) > 0
+
+
+def test_a_jobs_exit_status_is_accounted(local: LiveDaemon, tmp_path: Path) -> None:
+    """A job that exits 3 is accounted with exit status 3 and failed 0."""
+    local.call("submit", binary("exit", "3", cwd=str(tmp_path)))
+    (line,) = wait_for(lambda: acct_of(local, 1), what="accounting line of job 1")
+    assert (line[FAILED], line[EXIT_STATUS]) == ("0", "3")
+
+
+def test_stdout_goes_to_name_o_jobid_with_grid_engines_environment(
+    local: LiveDaemon, tmp_path: Path
+) -> None:
+    """An array task's output is NAME.oJOBID.TASKID and shows Grid Engine's variables."""
+    text = 'echo "$JOB_NAME $SGE_TASK_ID $SGE_TASK_FIRST $SGE_TASK_LAST $NSLOTS $ENVIRONMENT"\n'
+    text += 'echo "tmp=$TMPDIR" ; test -d "$TMPDIR" && echo tmpdir-ok\necho oops >&2\n'
+    spec = {"N": "hello", "cwd": str(tmp_path), "t_min": 1, "t_max": 2, "t_step": 1}
+    assert local.call("submit", script(text, **spec)).ok
+    wait_for(lambda: len(acct_of(local, 1)) == 2, what="both tasks accounted")
+    out = (tmp_path / "hello.o1.2").read_text().splitlines()
+    assert out[0] == "hello 2 1 2 1 BATCH"
+    assert out[2] == "tmpdir-ok"
+    assert not Path(out[1].removeprefix("tmp=")).exists()  # removed after the task
+    assert (tmp_path / "hello.e1.1").read_text() == "oops\n"
+
+
+def test_a_non_array_job_sees_undefined_task_ids_and_joins_output(
+    local: LiveDaemon, tmp_path: Path
+) -> None:
+    """With -j y and -o DIR, stderr joins stdout in DIR/NAME.oJOBID; SGE_TASK_ID is undefined."""
+    outdir = tmp_path / "logs"
+    outdir.mkdir()
+    text = 'echo "$SGE_TASK_ID $SGE_STDOUT_PATH"\necho err >&2\n'
+    spec = {"N": "j", "cwd": str(tmp_path), "o": [str(outdir)], "j": True}
+    assert local.call("submit", script(text, **spec)).ok
+    wait_for(lambda: acct_of(local, 1), what="accounting line of job 1")
+    lines = (outdir / "j.o1").read_text().splitlines()
+    assert lines == [f"undefined {outdir / 'j.o1'}", "err"]
+
+
+def test_qdel_kills_the_jobs_whole_process_group(local: LiveDaemon, tmp_path: Path) -> None:
+    """qdel of a running 'sleep 100' kills it and its children; accounting says 137, failed 100."""
+    pidfile = tmp_path / "pid"
+    text = f"sleep 100 &\necho $! > {pidfile}\nwait\n"
+    assert local.call("submit", script(text, cwd=str(tmp_path))).ok
+    pid = int(wait_for(lambda: pidfile.exists() and pidfile.read_text().strip(), what="pid"))
+    assert alive(pid)
+    local.validate_state()  # a running local task (no planned end) is spooled and checked
+    assert local.call("delete", {"job_ids": ["1"]}).ok
+    wait_for(lambda: not alive(pid), what="the job's child to die")
+    (line,) = wait_for(lambda: acct_of(local, 1), what="accounting line of job 1")
+    assert (line[FAILED], line[EXIT_STATUS]) == ("100", "137")
+
+
+def test_h_rt_kills_a_running_job(local: LiveDaemon, tmp_path: Path) -> None:
+    """A 'sleep 100' job under h_rt=1 is killed after a second: exit 137, failed 100."""
+    pidfile = tmp_path / "pid"
+    spec = {"cwd": str(tmp_path), "l_hard": {"h_rt": "0:0:1"}}
+    assert local.call("submit", script(f"echo $$ > {pidfile}\nexec sleep 100\n", **spec)).ok
+    pid = int(wait_for(lambda: pidfile.exists() and pidfile.read_text().strip(), what="pid"))
+    (line,) = wait_for(lambda: acct_of(local, 1), what="accounting line of job 1")
+    assert (line[FAILED], line[EXIT_STATUS]) == ("100", "137")
+    wait_for(lambda: not alive(pid), what="the job to die")
+    assert not rows(local)
+
+
+def test_a_job_runs_until_its_process_ends(local: LiveDaemon, tmp_path: Path) -> None:
+    """A local job is not ended by the simulated runtime: 'sleep 2' still runs after 1 s."""
+    local.call("submit", binary("sleep", "2", cwd=str(tmp_path)))
+    wait_for(lambda: any(r["state"] == "r" for r in rows(local)), what="job 1 running")
+    time.sleep(1.2)
+    assert [r["state"] for r in rows(local)] == ["r"]
+    assert acct_of(local, 1) == []
+    wait_for(lambda: acct_of(local, 1), what="accounting line of job 1")
+    assert os.path.exists(tmp_path / "sleep.o1")
+
+
+def test_a_rescheduled_job_runs_again_and_only_the_new_run_counts(
+    local: LiveDaemon, tmp_path: Path
+) -> None:
+    """qmod -rj kills the first run's processes; the job runs again (RESTARTED=1) and its
+    second run's end, not the first's, is what is accounted."""
+    log = tmp_path / "runs"
+    text = f"echo $$ $RESTARTED >> {log}\nsleep 100\n"
+    assert local.call("submit", script(text, cwd=str(tmp_path), r=True)).ok
+    wait_for(lambda: log.exists() and log.read_text(), what="the first run")
+    first = int(log.read_text().split()[0])
+    assert local.call("qmod", {"action": "rj", "targets": ["1"]}).ok
+    wait_for(lambda: len(log.read_text().splitlines()) == 2, what="the second run")
+    wait_for(lambda: not alive(first), what="the first run to die")
+    second, restarted = log.read_text().splitlines()[1].split()
+    assert restarted == "1"
+    assert alive(int(second))
+    assert [r["state"] for r in rows(local)] == ["Rr"]
+    local.validate_state()
+    assert local.call("delete", {"job_ids": ["1"]}).ok
+    wait_for(lambda: not alive(int(second)), what="the second run to die")
+
+
+def state_of(pid: int) -> str:
+    """The process's state letter in /proc (R, S, T for stopped...)."""
+    return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+
+
+def test_qmod_suspends_and_resumes_the_jobs_processes(local: LiveDaemon, tmp_path: Path) -> None:
+    """qmod -sj stops the job's process (SIGSTOP), qmod -usj lets it run on (SIGCONT)."""
+    pidfile = tmp_path / "pid"
+    assert local.call(
+        "submit", script(f"echo $$ > {pidfile}\nexec sleep 100\n", cwd=str(tmp_path))
+    ).ok
+    pid = int(wait_for(lambda: pidfile.exists() and pidfile.read_text().strip(), what="pid"))
+    assert local.call("qmod", {"action": "sj", "targets": ["1"]}).ok
+    wait_for(lambda: state_of(pid) == "T", what="the job to be stopped")
+    assert [r["state"] for r in rows(local)] == ["s"]
+    local.validate_state()
+    assert local.call("qmod", {"action": "usj", "targets": ["1"]}).ok
+    wait_for(lambda: state_of(pid) != "T", what="the job to run on")
+    local.validate_state()
+    assert local.call("delete", {"job_ids": ["1"]}).ok
+    wait_for(lambda: not alive(pid), what="the job to die")

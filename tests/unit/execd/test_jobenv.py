@@ -1,0 +1,81 @@
+"""How a local task is laid out: its command line, output files and environment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from qmaster.cell import Cell
+from qmaster.core.jobs import Job, Task
+from qmaster.execd import jobenv
+from tests.unit.core.helpers import ALICE, T0, make_core, run_until, submit
+
+SCRIPT = Path("/spool/1.0/job_script")
+
+
+def started(**spec: Any) -> tuple[Job, Task]:
+    """Job 1 submitted with ``spec``, dispatched and started."""
+    core = make_core(local_execution=True)
+    submit(core, ALICE, **spec)
+    run_until(core, T0 + 1)
+    job = core.jobs[1]
+    return job, next(iter(job.tasks.values()))
+
+
+def where(
+    shell: str = "/bin/sh", mode: str = "posix_compliant", script: Path | None = SCRIPT
+) -> jobenv.Placement:
+    """A placement on all.q@host1 with the queue's shell and shell_start_mode."""
+    return jobenv.Placement("all.q@host1", "host1", Path("/w"), Path("/tmp/x"), script, shell, mode)
+
+
+def test_a_script_runs_by_the_queues_shell_unless_s_names_one() -> None:
+    """posix_compliant: the queue's shell runs the script with its arguments; -S wins."""
+    job, _ = started(CMDARGS=["a", "b"], script="echo hi\n")
+    assert jobenv.argv(job, where("/bin/ksh")) == ["/bin/ksh", str(SCRIPT), "a", "b"]
+    job, _ = started(CMDARGS=[], script="echo\n", S=["host1:/bin/bash"])
+    assert jobenv.argv(job, where("/bin/ksh")) == ["/bin/bash", str(SCRIPT)]
+
+
+def test_shell_start_modes() -> None:
+    """unix_behavior runs the script itself (its #! line); script_from_stdin feeds it."""
+    job, _ = started(CMDARGS=["x"], script="echo\n")
+    assert jobenv.argv(job, where(mode="unix_behavior")) == [str(SCRIPT), "x"]
+    assert jobenv.argv(job, where(mode="script_from_stdin")) == ["/bin/sh", "x"]
+    assert jobenv.script_on_stdin(job, where(mode="script_from_stdin"))
+
+
+def test_a_binary_command_runs_through_the_shell_unless_shell_no() -> None:
+    """-b y echo $HOME is 'sh -c "echo $HOME"'; with -shell n it is exec'd as given."""
+    job, _ = started(CMDNAME="echo", CMDARGS=["$HOME"], b=True)
+    assert jobenv.argv(job, where(script=None)) == ["/bin/sh", "-c", "echo $HOME"]
+    job, _ = started(CMDNAME="echo", CMDARGS=["$HOME"], b=True, shell=False)
+    assert jobenv.argv(job, where(script=None)) == ["echo", "$HOME"]
+
+
+def test_output_paths_expand_grid_engines_pseudo_variables(tmp_path: Path) -> None:
+    """-o out/$USER.$JOB_ID.$TASK_ID names a file; a directory gets NAME.oJOBID.TASKID."""
+    job, task = started(N="n", o=["out/$USER.$JOB_ID.$TASK_ID"], t_min=1, t_max=3, t_step=1)
+    path = jobenv.output_path(job, task, "host1", tmp_path, "o")
+    assert path == tmp_path / "out" / f"alice.1.{task.task_id}"
+    (tmp_path / "logs").mkdir()
+    job, task = started(N="n", e=["host1:logs"])
+    assert jobenv.output_path(job, task, "host1", tmp_path, "e") == tmp_path / "logs" / "n.e1"
+    assert jobenv.output_path(job, task, "host1", tmp_path, "o") == tmp_path / "n.o1"
+
+
+def test_the_environment_has_grid_engines_variables() -> None:
+    """JOB_ID, NSLOTS, QUEUE, undefined task ids for a non-array job; -v wins over basics."""
+    job, task = started(N="j", v={"PATH": "/opt/bin", "FOO": "1"})
+    env = jobenv.environment(
+        job, task, where(), Cell(Path("/sge"), "c"), Path("/w/j.o1"), Path("/w/j.e1")
+    )
+    assert (env["JOB_ID"], env["JOB_NAME"], env["NSLOTS"], env["QUEUE"]) == ("1", "j", "1", "all.q")
+    assert (env["SGE_TASK_ID"], env["SGE_TASK_STEPSIZE"]) == ("undefined", "undefined")
+    assert (env["PATH"], env["FOO"], env["USER"], env["ENVIRONMENT"]) == (
+        "/opt/bin",
+        "1",
+        "alice",
+        "BATCH",
+    )
+    assert (env["SGE_ROOT"], env["SGE_CELL"], env["TMPDIR"]) == ("/sge", "c", "/tmp/x")
