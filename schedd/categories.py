@@ -85,17 +85,12 @@ def base_key(job: JobRequest) -> Hashable:
                        job.master_queues, job.project)  # fmt: skip
 
 
-def request_key(
-    hard: Mapping[str, str],
-    soft: Mapping[str, str],
-    hard_queues: tuple[str, ...],
-    soft_queues: tuple[str, ...],
-    pe_name: str | None,
-    pe_min: int,
-    pe_max: int,
-    master_queues: tuple[str, ...],
-    project: str | None,
-) -> Hashable:
+Queues = tuple[str, ...]
+
+
+def request_key(hard: Mapping[str, str], soft: Mapping[str, str], hard_queues: Queues,
+                soft_queues: Queues, pe_name: str | None, pe_min: int, pe_max: int,
+                master_queues: Queues, project: str | None) -> Hashable:  # fmt: skip
     """:func:`base_key` of a request not yet made (its parts as they will be)."""
     return (tuple(hard.items()), tuple(soft.items()) if soft else (), hard_queues,
             soft_queues, pe_name, pe_min, pe_max, master_queues, project)  # fmt: skip

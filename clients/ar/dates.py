@@ -22,7 +22,8 @@ import math
 from clients.common.errors import ClientError
 from clients.submit.dates import parse_date_time
 from qmaster.complexes.timespec import parse_time_spec
-from qmaster.gdi.values import U_LONG32_MAX, bad_value, local_epoch
+from qmaster.gdi.localtime import U_LONG32_MAX, local_epoch
+from qmaster.gdi.values import bad_value
 
 DATE_OPTION_TEXT = "-a"
 """Grid Engine names ``-a`` in the date error of both ``-a`` and ``-e``."""

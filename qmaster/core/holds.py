@@ -25,7 +25,8 @@ from qmaster.core.jobspec import JobSpec
 from qmaster.core.states import TaskState
 from qmaster.core.story import holds_changed
 from qmaster.core.taskids import TaskIds
-from qmaster.gdi.values import ValueRefused, local_epoch
+from qmaster.gdi.localtime import local_epoch
+from qmaster.gdi.values import ValueRefused
 
 if TYPE_CHECKING:
     from qmaster.core.jobs import Identity

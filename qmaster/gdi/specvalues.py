@@ -23,6 +23,7 @@ from typing import Any, Final
 
 from qmaster.gdi import values as V
 from qmaster.gdi.binding import check_binding
+from qmaster.gdi.localtime import date_time_epoch
 
 Parser = Callable[[str, int], Any]
 
@@ -53,7 +54,7 @@ PARSERS: Final[dict[str, Parser]] = {
     "l_soft": lambda text, _y: V.resource_list(text),
     "ac": lambda text, _y: V.context_list("-ac", text),
     "a": lambda text, year: V.parse_date_time(text, year, "-a"),
-    "dl": lambda text, year: V.date_time_epoch(text, year, "-dl"),
+    "dl": lambda text, year: date_time_epoch(text, year, "-dl"),
     "pe_min": lambda text, _y: V.slot_range(text)[0],
     "pe_max": lambda text, _y: V.slot_range(text)[1],
     "t_min": lambda text, _y: V.task_range(text)[0],

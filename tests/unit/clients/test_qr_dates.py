@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from clients.ar.dates import date_time_epoch, hms, parse_time_value
 from clients.common.errors import ClientError
 from qmaster.complexes.values import parse_time
-from qmaster.gdi.values import local_occurrences
+from qmaster.gdi.localtime import local_occurrences
 
 from .ar_support import local_zone
 
