@@ -293,8 +293,7 @@ def finish(
     pe = granted_pe(core, job, task)
     _release(core, job, task)
     task.move(job.job_id, TaskState.FINISHED, event)
-    task.end_time = now
-    task.exit_status = exit_status
+    task.end_time, task.exit_status, task.suspended = now, exit_status, ""  # ended: not suspended
     if was_running:
         task.failed = failed
         ar = core.ars.get(job.spec.ar or 0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from qmaster.core.states import TaskState
 from tests.unit.core.helpers import (
     ALICE,
     ROOT,
@@ -56,3 +57,18 @@ def test_ke_leaves_jobs_running_and_the_host_unknown() -> None:
     submit(core, ALICE, T0 + 1, CMDARGS=["100"], l_hard={"hostname": "host1"})
     run_until(core, T0 + 2)
     assert states(core, T0 + 2) == {"1": "r", "2": "qw"}
+
+
+def test_a_suspended_task_killed_with_its_execd_is_no_longer_suspended() -> None:
+    """qconf -kej on the host of suspended array tasks: they end, and nothing says they
+    are still suspended (the state machine found 'task 1.5 is z and suspended')."""
+    core = make_core()
+    submit(core, CMDARGS=["1000"], t_min=1, t_max=200)
+    core.tick(T0 + 1)
+    core.tick(T0 + 2)
+    host = str(core.jobs[1].tasks[1].queue).partition("@")[2]
+    request(core, ROOT, "qmod", T0 + 3, action="sj", targets=["1"], force=True)
+    request(core, ROOT, "kill_execd", T0 + 4, hosts=[host], jobs=True)
+    ended = [t for t in core.jobs[1].tasks.values() if t.state is TaskState.FINISHED]
+    assert ended
+    assert all(not t.suspended for t in ended)
