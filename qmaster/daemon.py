@@ -65,8 +65,10 @@ class Daemon:
         *,
         clock: Clock | None = None,
         ignore_state_errors: bool = False,
+        gc_policy: bool = True,
     ) -> None:
         self.cell = cell
+        self.gc_policy = gc_policy  # off inside another program: it would freeze theirs too
         self.settings = settings
         self.clock = clock or RealClock()
         self.steady = SteadyClock(self.clock, lambda: self.core.now if hasattr(self, "core") else 0)
@@ -111,7 +113,8 @@ class Daemon:
         except SpoolError as exc:
             raise StartupError(str(exc)) from exc
         self.core = self._recover()
-        gcpolicy.install()
+        if self.gc_policy:
+            gcpolicy.install()
         self.committer = Committer(self.spool, self._reload, inline=self.settings.sync == "normal")
         self.events = EventFiles(self.cell.common, flush_interval=1.0)
         self._configure_events()
@@ -147,6 +150,7 @@ class Daemon:
                 self._core_settings(),
                 self.clock,
                 ignore_errors=self.ignore_state_errors,
+                freeze=self.gc_policy,
             )
         except RecoveryFailed as exc:
             raise StartupError(str(exc)) from exc

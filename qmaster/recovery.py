@@ -30,9 +30,16 @@ class RecoveryFailed(Exception):
 
 
 def recover_core(
-    spool: Spool, settings: CoreSettings, clock: Clock, *, ignore_errors: bool
+    spool: Spool,
+    settings: CoreSettings,
+    clock: Clock,
+    *,
+    ignore_errors: bool,
+    freeze: bool = True,
 ) -> Core:
-    """The core as ``spool`` holds it (damaged rows skipped with ``ignore_errors``)."""
+    """The core as ``spool`` holds it (damaged rows skipped with ``ignore_errors``); with
+    ``freeze``, the recovered state is frozen out of the collector's walks
+    (:mod:`qmaster.gcpolicy`: a daemon process's, not a test process's)."""
     started = clock.monotonic()
     collecting = gc.isenabled()
     rows = damage.TrackedRows(())
@@ -61,7 +68,8 @@ def recover_core(
     finally:
         if collecting:
             gc.enable()
-    gc.freeze()
+    if freeze:
+        gc.freeze()
     log.info(
         "state_recovered",
         jobs=len(core.jobs),

@@ -88,12 +88,14 @@ def start_daemon(
     clock: Clock | None = None,
     *,
     run: Callable[[Coroutine[Any, Any, None]], None] = asyncio.run,
+    gc_policy: bool = False,
 ) -> LiveDaemon:
     """Create a cell under ``root`` and serve it from a thread; return once it is ready
-    (``run``: the event loop's runner, e.g. ``uvloop.run`` as ``qmaster start`` uses)."""
+    (``run``: the event loop's runner, e.g. ``uvloop.run`` as ``qmaster start`` uses;
+    ``gc_policy``: freeze as a daemon process does, which freezes the test's objects too)."""
     cell = Cell(root, "default")
     init_cell(cell)
-    daemon = Daemon(cell, settings or DaemonSettings(), clock=clock)
+    daemon = Daemon(cell, settings or DaemonSettings(), clock=clock, gc_policy=gc_policy)
     ready = threading.Event()
     live = LiveDaemon(cell, daemon, threading.Thread(target=lambda: None))
 

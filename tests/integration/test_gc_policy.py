@@ -28,7 +28,7 @@ def collector() -> Iterator[None]:
 @pytest.fixture
 def uvlive(tmp_path: Path) -> Iterator[LiveDaemon]:
     """An in-process daemon on uvloop's event loop, as ``qmaster start`` runs it."""
-    running = start_daemon(tmp_path / "sge", run=uvloop.run)
+    running = start_daemon(tmp_path / "sge", run=uvloop.run, gc_policy=True)
     try:
         yield running
     finally:
@@ -41,9 +41,9 @@ def _no_jobs(live: LiveDaemon) -> bool:
     return reply.ok and not (reply.data or {}).get("jobs")
 
 
-def test_a_full_collection_freezes_what_survives(live: LiveDaemon, collector: None) -> None:
+def test_a_full_collection_freezes_what_survives(uvlive: LiveDaemon, collector: None) -> None:
     """A full collection in a running daemon takes its survivors out of later walks."""
-    assert live.call("submit", job("1000")).ok
+    assert uvlive.call("submit", job("1000")).ok
     before = gc.get_freeze_count()
     gc.collect()
     assert gc.get_freeze_count() > before
