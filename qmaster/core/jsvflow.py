@@ -35,11 +35,10 @@ from qmaster.core.jsvrules import disallowed_changes, refused_text, with_verify
 from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.registry import HOOKS, Timer, handler
-from qmaster.core.specs import altered_spec, with_full_names
+from qmaster.core.specs import altered_spec, changes_with_full_names, with_full_names
 from qmaster.core.stimuli import Alter, JsvVerdict, Submit
 from qmaster.core.submit import handle_submit
 from qmaster.core.verdicts import REVERIFY, corrected, late_verdict
-from qmaster.jsv.wirespec import full_resource_names
 from qmaster.model import Answer, Status, error
 
 ACCEPTED = ("ACCEPT", "CORRECT")
@@ -92,7 +91,7 @@ def route_alter(core: Core, args: Alter, now: float, out: Outcome) -> None:
     if not jsv_set(core):
         handle_alter(core, args, now, out)
         return
-    named = full_resource_names(dict(args.job), core.config.complexes)
+    named = changes_with_full_names(dict(args.job), core.config.complexes)
     switches = {**args.job, "h": args.hold} if args.hold is not None else args.job  # -h is "h"
     refused = disallowed_changes(switches, core.config.global_conf)
     slots: list[Slot] = []

@@ -49,12 +49,24 @@ def checked_spec(spec: JobSpec, now: float, *, complete: bool = True) -> JobSpec
 
 
 def with_full_names(spec: JobSpec, complexes: ComplexTable) -> JobSpec:
-    """``spec`` with ``-l`` shortcuts replaced by the complex names (see ``qmaster.jsv.wirespec``)."""
+    """``spec`` with ``-l`` shortcuts replaced by the complex names (``a=x`` -> ``arch=x``),
+    as Grid Engine resolves them before the server JSV sees a job, so a JSV's change of
+    ``arch`` replaces what was asked as ``a``; unknown names stay (the checks refuse them)."""
     hard = _full_names(spec.hard_resources, complexes)
     soft = _full_names(spec.soft_resources, complexes)
     if hard is spec.hard_resources and soft is spec.soft_resources:
         return spec
     return spec.changed(hard_resources=hard, soft_resources=soft)
+
+
+def changes_with_full_names(changes: dict[str, Any], complexes: ComplexTable) -> dict[str, Any]:
+    """qalter's JSV-keyed changes with their ``-l`` shortcuts resolved the same way."""
+    out = dict(changes)
+    for key in ("l_hard", "l_soft"):
+        requests = changes.get(key)
+        if requests:
+            out[key] = {_full_name(str(name), complexes): v for name, v in requests.items()}
+    return out
 
 
 def _full_names(pairs: Pairs | None, complexes: ComplexTable) -> Pairs | None:
