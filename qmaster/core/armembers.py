@@ -50,17 +50,15 @@ class ArMembers:
 
 def members(core: Core) -> ArMembers:
     """The core's index, built from its jobs the first time it is needed."""
-    kept = core.ar_members
-    if kept is None:
-        kept = core.ar_members = ArMembers(core.jobs.values())
-    assert isinstance(kept, ArMembers)
-    return kept
+    if core.ar_members is None:
+        core.ar_members = ArMembers(core.jobs.values())
+    return core.ar_members
 
 
 def jobs_changed(core: Core, job_ids: Iterable[int]) -> None:
     """File again the jobs an outcome changed (only once the index exists)."""
     kept = core.ar_members
-    if not isinstance(kept, ArMembers):
+    if kept is None:
         return
     for job_id in job_ids:
         job = core.jobs.get(job_id)
@@ -80,7 +78,7 @@ def jobs_of(core: Core, ar_id: int) -> list[Job]:
 def check(core: Core) -> list[str]:
     """The kept index against one built from the jobs (for ``validate_state``)."""
     kept = core.ar_members
-    if not isinstance(kept, ArMembers):
+    if kept is None:
         return []
     fresh = ArMembers(core.jobs.values())
     if fresh.of != kept.of:

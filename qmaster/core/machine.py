@@ -25,7 +25,7 @@ import math
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from qmaster.complexes.booking import Bookings
 from qmaster.conf.state import QueueInstanceConf
@@ -41,6 +41,9 @@ from qmaster.core.stimuli import Asked, Query, TimeAdvanced
 from qmaster.core.story import Journal, StoryLine, stimulus_name
 from schedd.calendar import Calendar
 from schedd.reasons import ReasonList
+
+if TYPE_CHECKING:  # the index's module imports this one
+    from qmaster.core.armembers import ArMembers
 
 MAX_ID = 9_999_999
 
@@ -128,7 +131,7 @@ class Core:
         self.down_hosts: set[str] = set()
         """Hosts whose execd ``qconf -ke`` shut down (``u``); a qmaster restart brings them back."""
         self.qcal_at: float | None = None
-        self.ar_members: object = None
+        self.ar_members: ArMembers | None = None
         """Which jobs are in which AR (:mod:`qmaster.core.armembers`), built when needed."""
         self.journal = Journal()
         """Stimulus ids and the jobs' stories (see :mod:`qmaster.core.story`)."""
