@@ -16,24 +16,14 @@ import sys
 from pathlib import Path
 
 from qmaster.cell import DEFAULT_CONF_DIR
+from qmaster.sim.pointcell import set_key
 
 QUEUES = (("all.q", 0, "INFINITY"), ("short.q", 1, "1:0:0"), ("long.q", 2, "INFINITY"))
 
 
 def set_value(path: Path, key: str, value: str) -> None:
     """Replace one ``key value`` line of a configuration file (continuations dropped)."""
-    out: list[str] = []
-    skipping = False
-    for line in path.read_text().splitlines():
-        if skipping:
-            skipping = line.endswith("\\")
-            continue
-        if line.split(maxsplit=1)[:1] == [key]:
-            out.append(f"{key:<21} {value}")
-            skipping = line.endswith("\\")
-            continue
-        out.append(line)
-    path.write_text("\n".join(out) + "\n")
+    path.write_text(set_key(path.read_text(), key, value, width=21))
 
 
 def _exechost(name: str, slots: int, mem_gb: int) -> str:

@@ -18,8 +18,9 @@ from pathlib import Path
 from qmaster.sim.grid import Grid, Point, Scalar
 
 
-def set_key(text: str, key: str, value: str) -> str:
-    """``text`` (a configuration file) with ``key``'s line, continuations included, replaced."""
+def set_key(text: str, key: str, value: str, width: int = 33) -> str:
+    """``text`` (a configuration file) with ``key``'s line, continuations included, replaced
+    (added when missing; the value starts after ``width`` columns)."""
     lines = text.splitlines()
     out: list[str] = []
     skipping = False
@@ -29,13 +30,13 @@ def set_key(text: str, key: str, value: str) -> str:
             skipping = line.rstrip().endswith("\\")
             continue
         if re.match(rf"{re.escape(key)}\s", line) or line.strip() == key:
-            out.append(f"{key:<33} {value}")
+            out.append(f"{key:<{width}} {value}")
             skipping = line.rstrip().endswith("\\")
             found = True
             continue
         out.append(line)
     if not found:
-        out.append(f"{key:<33} {value}")
+        out.append(f"{key:<{width}} {value}")
     return "\n".join(out) + "\n"
 
 
