@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import grp
 import json
-import os
 import pwd
 import socket
 import stat
@@ -31,6 +30,7 @@ from pydantic import ValidationError
 from qmaster.gdi.answers import Answer, Quality, Status
 from qmaster.gdi.connection import GdiProtocol
 from qmaster.gdi.frames import encode_frame
+from qmaster.gdi.listener import Listener
 from qmaster.gdi.messages import Envelope
 from qmaster.model import Identity
 from qmaster.sharedstrings import SharedStrings
@@ -139,18 +139,11 @@ class GdiServer:
         self.request_timeout = request_timeout
         self.idle_timeout = request_timeout * 6
         self.connections: set[GdiProtocol] = set()
-        self._server: asyncio.AbstractServer | None = None
+        self._listener = Listener(path, lambda: GdiProtocol(self), max_connections)
 
     async def start(self) -> None:
         prepare_socket_path(self.path)
-        loop = asyncio.get_running_loop()
-        old = os.umask(0o111)
-        try:
-            self._server = await loop.create_unix_server(
-                lambda: GdiProtocol(self), path=str(self.path), backlog=self.max_connections
-            )
-        finally:
-            os.umask(old)
+        self._listener.open()
 
     async def sweep(self) -> None:
         """Close connections idle (or stuck inside a frame) for longer than the idle timeout.
@@ -160,8 +153,11 @@ class GdiServer:
         """
         loop = asyncio.get_running_loop()
         while True:
+            planned = loop.time() + 1.0
             await asyncio.sleep(1.0)
             now = loop.time()
+            if now - planned > 0.25:  # something held the loop: say so, for the soak's sake
+                log.warning("loop_stalled", seconds=round(now - planned, 3))
             for conn in list(self.connections):
                 if conn.busy or conn.closed:
                     continue
@@ -175,8 +171,7 @@ class GdiServer:
 
     async def close(self, grace: float = 5.0) -> None:
         """Stop accepting, give open requests ``grace`` seconds, then close every connection."""
-        if self._server is not None:
-            self._server.close()
+        self._listener.close()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + grace
         while any(c.busy for c in self.connections) and loop.time() < deadline:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import socket
@@ -11,10 +12,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import uvloop
 
 from qmaster.conf.settings import DaemonSettings
 from qmaster.gdi import client
 from qmaster.gdi.frames import HEADER
+from qmaster.gdi.server import GdiServer, Reply
 from tests.integration.live import LiveDaemon, frame, start_daemon, wait_for
 
 pytestmark = pytest.mark.timeout(90)
@@ -123,3 +126,33 @@ def test_the_client_waits_while_the_connection_cap_is_reached(strict: LiveDaemon
     reply = client.call("ping", path=strict.socket_path, timeout=10)
     assert reply.ok
     assert time.monotonic() - started >= 0.4
+
+
+def test_a_burst_of_connections_is_let_in_within_a_few_loop_iterations(tmp_path: Path) -> None:
+    """200 clients connecting at once are all accepted within a few turns of uvloop's loop
+    (libuv let in one a turn: a client connecting after a burst waited seconds)."""
+    path = tmp_path / "gdi.sock"
+
+    async def never(who: object, env: object) -> Reply:
+        raise AssertionError("no request is sent")
+
+    async def scenario() -> int:
+        server = GdiServer(path, never)
+        await server.start()
+        socks = []
+        try:
+            for _ in range(200):
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.connect(str(path))  # into the listen backlog: returns at once
+                socks.append(s)
+            turns = 0
+            while len(server.connections) < 200 and turns < 1000:
+                await asyncio.sleep(0)  # one turn of the loop
+                turns += 1
+            return turns
+        finally:
+            for s in socks:
+                s.close()
+            await server.close(grace=0)
+
+    assert uvloop.run(scenario()) <= 10
