@@ -83,6 +83,25 @@ def test_every_jsv_fault_rejects_only_its_job_and_never_stalls_the_daemon(
     assert len(waits) > 20
 
 
+def test_two_hung_jsvs_stall_no_other_submission(jsv_cell: RunningCell) -> None:
+    """Two qsubs whose server JSV hangs (pool of 2, jsv_timeout 2 s): a third qsub is
+    accepted while they still wait for their rejection, which comes after 2 x the timeout."""
+    cell = jsv_cell
+    argv = ["qsub", "-N", "hang", "-b", "y", "-h", "sleep", "1"]
+    hung = [
+        subprocess.Popen(argv, env=cell.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        for _ in range(2)
+    ]
+    time.sleep(0.5)  # both are in their JSVs
+    good = cell.run("qsub", "-N", "fine", "-b", "y", "-h", "sleep", "1")
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert [p.poll() for p in hung] == [None, None], "the good qsub waited for the hung ones"
+    for p in hung:
+        out, _ = p.communicate(timeout=60)
+        assert p.returncode != 0
+        assert b'got no response from JSV script "' in out
+
+
 def test_accounting_on_a_full_disk_costs_no_job_and_no_answer(served: RunningCell) -> None:
     """The accounting and reporting files on /dev/full (ENOSPC on every write): jobs still
     run and finish, queries are answered, and nothing is logged as an internal error."""

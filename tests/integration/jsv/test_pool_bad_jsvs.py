@@ -122,6 +122,26 @@ async def test_hang_times_out_twice_then_rejects_while_others_proceed(
     assert done_meanwhile >= 5
 
 
+async def test_as_many_hung_jsvs_as_workers_stall_no_other_job(bad_jsv: str) -> None:
+    """Two hung scripts in a pool of two: a third job is verified by a new worker while
+    they wait out their timeouts (it used to wait 2 x jsv_timeout for one of them), and
+    the pool shrinks back to two scripts afterwards."""
+    pool = JsvPool(bad_jsv, size=2, timeout=2.0, quit_timeout=1.0)
+    await pool.start()
+    try:
+        hung = [asyncio.create_task(pool.verify(job("hang"), CTX)) for _ in range(2)]
+        await asyncio.sleep(0.05)
+        fine = [await pool.verify(job("fine"), CTX) for _ in range(3)]
+        assert all(v.accepted for v in fine)
+        assert not any(h.done() for h in hung), "the good jobs waited for the hung ones"
+        verdicts = await asyncio.gather(*hung)
+        assert {v.message for v in verdicts} == {f'got no response from JSV script "{bad_jsv}"'}
+        await asyncio.sleep(0.5)  # the extra workers are stopped in the background
+        assert len(pool.pids) == 2
+    finally:
+        await pool.close()
+
+
 async def test_touching_the_script_restarts_it(pool: JsvPool, bad_jsv: str) -> None:
     """A changed mtime makes the next verification use a new process."""
     before = set(pool.pids)
