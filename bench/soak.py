@@ -39,11 +39,11 @@ from bench.attacks import (
     never_readers,
     percentile,
     ping_seconds,
-    ping_while,
     roomy_conf,
     rss_mib,
     wait_for_acks,
 )
+from bench.probe import Probe
 from bench.soak_table import Table, Watch, ms, pings
 from qmaster.gdi.client import Connection, GdiError
 from qmaster.testing import RunningCell, create_cell
@@ -142,7 +142,6 @@ def many_clients(root: Path, clients: int, seconds: float, table: Table) -> None
     latencies: list[float] = []
     errors: list[str] = []
     qsubs: list[tuple[int, float]] = []
-    waits: list[float] = []
     threads = [
         threading.Thread(
             target=busy_client, args=(cell.cell.socket, stop, latencies, errors), daemon=True
@@ -150,13 +149,12 @@ def many_clients(root: Path, clients: int, seconds: float, table: Table) -> None
         for _ in range(clients)
     ]
     threads.append(threading.Thread(target=real_qsubs, args=(cell, stop, qsubs), daemon=True))
-    threads.append(
-        threading.Thread(target=ping_while, args=(cell.cell.socket, stop, waits), daemon=True)
-    )
+    probe = Probe(cell.cell.socket)
     for t in threads:
         t.start()
     time.sleep(seconds)
     stop.set()
+    waits = probe.finish()
     for t in threads:
         t.join(60)
     attack = f"{clients} clients x {seconds:.0f} s"
@@ -199,13 +197,11 @@ def slow_clients(root: Path, dribbling: int, hogs: int, seconds: float, table: T
             conn.call("job_list", {"users": ["*"], "full": True})
     watch = Watch(cell.pid())
     stop = threading.Event()
-    waits: list[float] = []
-    threads = [
-        threading.Thread(target=dribblers, args=(cell.cell.socket, dribbling, stop), daemon=True),
-        threading.Thread(target=ping_while, args=(cell.cell.socket, stop, waits), daemon=True),
-    ]
-    for t in threads:
-        t.start()
+    probe = Probe(cell.cell.socket)
+    dribbling_thread = threading.Thread(
+        target=dribblers, args=(cell.cell.socket, dribbling, stop), daemon=True
+    )
+    dribbling_thread.start()
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:  # a new wave of never-readers every 3 s
         socks = never_readers(cell.cell.socket, hogs)
@@ -213,8 +209,8 @@ def slow_clients(root: Path, dribbling: int, hogs: int, seconds: float, table: T
         for s in socks:
             s.close()
     stop.set()
-    for t in threads:
-        t.join(30)
+    waits = probe.finish()
+    dribbling_thread.join(30)
     attack = f"{dribbling} dribblers + {hogs} never-readers/3 s x {seconds:.0f} s"
     pings(table, attack, waits)
     watch.finish(table, attack)

@@ -106,7 +106,7 @@ def pings(table: Table, attack: str, waits: list[float]) -> None:
     worst = max(waits, default=float("inf"))
     table.add(
         attack,
-        "ping p50/p99/max",
+        "ping (from its own process) p50/p99/max",
         ms(waits) + f" / {worst * 1000:.0f} ms",
         "max <= 1000 ms",
         worst <= 1.0,
