@@ -41,6 +41,7 @@ from qmaster.gdi.server import GdiServer, Reply, Stream, error_reply
 from qmaster.jsv.gate import JsvGate
 from qmaster.jsv_driver import JsvDriver
 from qmaster.listing_stream import listing_stream
+from qmaster.procage import process_age
 from qmaster.recovery import RecoveryFailed, recover_core
 from qmaster.spool.committer import CommitFailed, Committer
 from qmaster.spool.database import Spool, SpoolError
@@ -112,7 +113,14 @@ class Daemon:
             self.spool = Spool(spool_dir / "spool.db", sync=self.settings.sync)
         except SpoolError as exc:
             raise StartupError(str(exc)) from exc
-        self.core = self._recover()
+        self.server = GdiServer.limited(self.socket_path, self.dispatch, self.host, self.settings)
+        try:  # listening first: a client connecting during the recovery waits in the backlog
+            self.server.listen()  # and is answered once the state is whole, not refused
+            self.core = self._recover()
+        except BaseException:
+            self.server.stop_listening()
+            self.lock.release()
+            raise
         if self.gc_policy:
             gcpolicy.install()
         self.committer = Committer(self.spool, self._reload, inline=self.settings.sync == "normal")
@@ -178,19 +186,12 @@ class Daemon:
     async def run(self, ready: Callable[[], None] | None = None) -> None:
         """Serve until stopped (``qconf -km``, ``qmaster stop``, SIGTERM)."""
         self._open()
-        self.server = GdiServer(
-            self.socket_path,
-            self.dispatch,
-            host=self.host,
-            max_frame=self.settings.max_frame_bytes,
-            max_connections=self.settings.max_connections,
-            request_timeout=self.settings.request_timeout,
-        )
         try:
             await self.jsv.configure(self.core.config.global_conf)
-            await self.server.start()
             self._write_common_files()
-            log.info("qmaster_started", socket=str(self.socket_path), pid=os.getpid())
+            log.info(
+                "qmaster_started", socket=str(self.socket_path), pid=os.getpid(), age=process_age()
+            )
             if ready:
                 ready()
             async with asyncio.TaskGroup() as tg:
@@ -389,8 +390,6 @@ class Daemon:
             await asyncio.sleep(0.2)
             if self.events.due(self.clock.monotonic()):
                 self.events.flush()
-
-    # -- subscriptions -----------------------------------------------------------
 
 
 def _unwritten(exc: CommitFailed) -> Reply:

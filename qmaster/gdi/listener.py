@@ -95,12 +95,13 @@ class Listener:
         if self._sock is not None and self._loop is not None:
             self._loop.add_reader(self._sock.fileno(), self._accept)
 
-    def close(self) -> None:
-        """Stop accepting; the socket file is left for the caller to remove."""
+    def close(self) -> bool:
+        """Stop accepting; whether the socket was open (its file is the caller's to remove)."""
         sock, self._sock = self._sock, None
         if sock is None:
-            return
+            return False
         if self._loop is not None:
             with contextlib.suppress(Exception):
                 self._loop.remove_reader(sock.fileno())
         sock.close()
+        return True

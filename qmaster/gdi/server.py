@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import structlog
 from pydantic import ValidationError
@@ -69,6 +69,17 @@ class Stream:
 
 
 Dispatch = Callable[[Identity, Envelope], Awaitable[Reply | Stream]]
+
+
+class Limits(Protocol):
+    """The daemon settings a server takes its limits from."""
+
+    @property
+    def max_frame_bytes(self) -> int: ...
+    @property
+    def max_connections(self) -> int: ...
+    @property
+    def request_timeout(self) -> float: ...
 
 
 def error_reply(text: str, status: Status = Status.ESYNTAX, *, close: bool = True) -> Reply:
@@ -141,9 +152,28 @@ class GdiServer:
         self.connections: set[GdiProtocol] = set()
         self._listener = Listener(path, lambda: GdiProtocol(self), max_connections)
 
-    async def start(self) -> None:
+    def listen(self) -> None:
+        """Bind the socket: clients queue in its backlog until the loop serves them."""
         prepare_socket_path(self.path)
         self._listener.open()
+
+    def stop_listening(self) -> None:
+        """Close the socket and remove its file, if :meth:`listen` bound it."""
+        if self._listener.close():
+            with contextlib.suppress(FileNotFoundError):
+                self.path.unlink()
+
+    @classmethod
+    def limited(cls, path: Path, dispatch: Dispatch, host: str, limits: Limits) -> GdiServer:
+        """A server with the daemon's limits (``qmaster.toml``)."""
+        return cls(
+            path,
+            dispatch,
+            host=host,
+            max_frame=limits.max_frame_bytes,
+            max_connections=limits.max_connections,
+            request_timeout=limits.request_timeout,
+        )
 
     async def sweep(self) -> None:
         """Close connections idle (or stuck inside a frame) for longer than the idle timeout.
@@ -171,15 +201,13 @@ class GdiServer:
 
     async def close(self, grace: float = 5.0) -> None:
         """Stop accepting, give open requests ``grace`` seconds, then close every connection."""
-        self._listener.close()
+        self.stop_listening()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + grace
         while any(c.busy for c in self.connections) and loop.time() < deadline:
             await asyncio.sleep(0.02)
         for conn in list(self.connections):
             conn.close()
-        with contextlib.suppress(FileNotFoundError):
-            self.path.unlink()
 
     async def handle_frame(self, body: bytes, conn: GdiProtocol, who: Identity) -> bool:
         """Answer one request frame; whether the connection stays open."""

@@ -36,9 +36,9 @@ class JsvGate:
         self.conf = conf
         url = conf.jsv_url
         timeout, threshold_ms = conf.jsv_timeout, int(conf.jsv_threshold)
-        if self.pool is None:
+        if self.pool is None:  # the daemon starting: its first answer does not wait for them
             self.pool = JsvPool(url, self.pool_size, timeout, threshold_ms)
-            await self.pool.start()
+            self.pool.start_soon()
         else:
             await self.pool.reconfigure(url, timeout, threshold_ms)
 

@@ -92,6 +92,13 @@ class JsvPool:
         self._new_generation()
         await asyncio.gather(*(self._start_one(w) for w in self._workers))
 
+    def start_soon(self) -> None:
+        """Start the scripts in the background (the daemon answers meanwhile; a job that
+        comes first waits for its worker's script)."""
+        self._new_generation()
+        for worker in self._workers:
+            worker.start_soon()
+
     async def _start_one(self, worker: JsvWorker) -> None:
         try:
             await worker.start()

@@ -109,6 +109,21 @@ class JsvWorker:
         """Start the script now (instead of at the first verification)."""
         await self._ensure()
 
+    def start_soon(self) -> None:
+        """Start the script in the background; a verification meanwhile waits for it."""
+        if self._proc is None and self._spawning is None:
+            self._spawning = self._spawn_task()
+
+    def _spawn_task(self) -> asyncio.Task[None]:
+        task = asyncio.create_task(self._spawn(), name=f"{self.name}-spawn")
+        task.add_done_callback(self._spawned)
+        return task
+
+    def _spawned(self, task: asyncio.Task[None]) -> None:
+        """Log a start that failed (the next verification gets its message)."""
+        if not task.cancelled() and task.exception() is not None:
+            self._log.error("jsv_start_failed", path=self.url.path, error=str(task.exception()))
+
     async def verify(
         self, spec: Mapping[str, Any], ctx: JsvContext, env: Mapping[str, str] | None = None
     ) -> Verdict:
@@ -219,7 +234,7 @@ class JsvWorker:
         self.stats.restarts += 1
         await self._kill()
         if self._spawning is None:
-            self._spawning = asyncio.create_task(self._spawn(), name=f"{self.name}-spawn")
+            self._spawning = self._spawn_task()
 
     async def _spawn(self) -> None:
         self._mtime = check_script(self.url.path)

@@ -138,7 +138,7 @@ def test_a_burst_of_connections_is_let_in_within_a_few_loop_iterations(tmp_path:
 
     async def scenario() -> int:
         server = GdiServer(path, never)
-        await server.start()
+        server.listen()
         socks = []
         try:
             for _ in range(200):

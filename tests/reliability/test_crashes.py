@@ -87,6 +87,35 @@ def test_kill9_during_recovery_leaves_a_cell_that_recovers(stopped_cell: Running
     assert new.data["job_id"] == 30_001
 
 
+def test_a_client_connecting_during_recovery_waits_for_the_whole_state(
+    stopped_cell: RunningCell,
+) -> None:
+    """The socket is open while 30,000 jobs are read back: a qstat then is not refused, it
+    waits and is answered with every job once the recovery is over."""
+    cell = stopped_cell
+    _prefill(cell, 30_000)
+    logged = cell.cell.messages.stat().st_size
+    proc = subprocess.Popen(
+        ["qmaster", "start", "--foreground"],
+        env=cell.env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not cell.cell.socket.exists() and time.monotonic() < deadline:
+            time.sleep(0.005)
+        with Connection(cell.cell.socket, timeout=60) as conn:
+            with cell.cell.messages.open("rb") as fh:
+                fh.seek(logged)
+                assert b"state_recovered" not in fh.read(), "the socket opened after recovery"
+            rows = conn.call("job_list", {"users": ["*"]}).data["jobs"]
+        assert len(rows) == 30_000
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+
+
 def test_sigterm_under_load_exits_0_and_keeps_everything_acknowledged(
     roomy_cell: RunningCell,
 ) -> None:
