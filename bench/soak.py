@@ -17,11 +17,7 @@ is printed at the end with the targets of issue 14; the exit status is 1 when on
 from __future__ import annotations
 
 import argparse
-import json
 import random
-import signal
-import sqlite3
-import subprocess
 import sys
 import tempfile
 import threading
@@ -38,12 +34,11 @@ from bench.attacks import (
     mixed_load,
     never_readers,
     percentile,
-    ping_seconds,
     roomy_conf,
-    rss_mib,
     wait_for_acks,
 )
 from bench.probe import Probe
+from bench.soak_restart import big_restart
 from bench.soak_table import Table, Watch, ms, pings
 from qmaster.gdi.client import Connection, GdiError
 from qmaster.testing import RunningCell, create_cell
@@ -215,75 +210,6 @@ def slow_clients(root: Path, dribbling: int, hogs: int, seconds: float, table: T
     pings(table, attack, waits)
     watch.finish(table, attack)
     _stop(cell)
-
-
-# -- a big cell restarted --------------------------------------------------------------------------
-
-
-def big_restart(root: Path, jobs: int, ars: int, table: Table) -> None:
-    cell = create_cell(root / "big", roomy_conf(root / "big-conf"))
-    cell.start(timeout=60)
-    now = time.time()
-    with Connection(cell.cell.socket) as conn:
-        assert conn.call("submit", {"job": HELD_JOB}).ok
-        for i in range(ars):
-            reply = conn.call("ar_submit", {"ar": {"a": now + 86_400 + i * 700, "d": 600.0}})
-            if not reply.ok:
-                raise SystemExit(f"AR {i} refused: {reply.answers}")
-    _stop(cell)
-    with sqlite3.connect(cell.cell.database) as db:
-        (row,) = db.execute("SELECT row FROM jobs WHERE job_id=1").fetchone()
-        db.executemany(
-            "INSERT INTO jobs VALUES (?, ?)",
-            ((i, row.replace('"job_id": 1,', f'"job_id": {i},')) for i in range(2, jobs + 1)),
-        )
-        db.execute("INSERT OR REPLACE INTO counters VALUES ('job', ?)", (jobs + 1,))
-    firsts = []
-    for _ in range(2):
-        proc = subprocess.Popen(
-            ["qmaster", "start", "--foreground"], env=cell.env,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        started = time.monotonic()
-        while ping_seconds(cell.cell.socket, timeout=0.5) == float("inf"):
-            if time.monotonic() - started > 120 or proc.poll() is not None:
-                break
-            time.sleep(0.02)
-        firsts.append(time.monotonic() - started)
-        with Connection(cell.cell.socket, timeout=60) as conn:
-            listed = len(conn.call("job_list", {"users": ["*"]}).data["jobs"])
-            granted = len(conn.call("ar_list", {"users": None, "ar_ids": None}).data["ars"])
-        rss = rss_mib(proc.pid)
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(60)
-    attack = f"restart: {jobs:,} jobs, {ars:,} ARs"
-    table.add(
-        attack,
-        "jobs / ARs listed after restart",
-        f"{listed:,} / {granted:,}",
-        "all",
-        listed == jobs and granted == ars,
-    )
-    worst = max(firsts)
-    table.add(
-        attack,
-        "first answer after start (2 starts)",
-        " / ".join(f"{t:.2f} s" for t in firsts),
-        "<= 5 s",
-        worst <= 5.0,
-    )
-    table.add(attack, "RSS after recovery", f"{rss:.0f} MiB")
-    table.add(attack, "recovery itself (state_recovered)", " / ".join(_recovery_seconds(cell)))
-
-
-def _recovery_seconds(cell: RunningCell) -> list[str]:
-    """The seconds each start's ``state_recovered`` log line gives (the rest of the time to
-    the first answer is the interpreter starting and the daemon opening its socket)."""
-    seen = []
-    for line in cell.cell.messages.read_text().splitlines():
-        if '"state_recovered"' in line:
-            seen.append(f"{json.loads(line).get('seconds')} s")
-    return seen[-2:]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
