@@ -15,13 +15,18 @@ whole within ``request_timeout`` (``frame_started``), however slowly its bytes
 drip in; a connection with no request for ``idle_timeout`` is closed
 (``last_active`` moves with whole frames and answers, not with single bytes);
 a peer that stops reading its answer for ``request_timeout`` is cut off and its
-unsent bytes dropped. A closing connection counts against ``max_connections``
+unsent bytes dropped, and so is one that asks again while leaving more than
+:data:`UNREAD_MAX` bytes of answers unread (its next request is not worked on
+before it reads). A closing connection counts against ``max_connections``
 until its descriptor is really gone.
 """
 
 from __future__ import annotations
 
 import asyncio
+import fcntl
+import struct
+import termios
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
@@ -35,6 +40,23 @@ if TYPE_CHECKING:
     from qmaster.gdi.server import GdiServer, Reply
 
 log = structlog.get_logger("gdi")
+
+
+UNREAD_MAX = 64 * 1024
+"""Bytes of answers a client may leave unread in the socket before its next request waits."""
+_UNREAD = struct.Struct("i")
+
+
+def _unread(transport: asyncio.Transport | None) -> int:
+    """Bytes written to the peer that it has not read yet (``SIOCOUTQ``; 0 if unknown)."""
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    if sock is None:
+        return 0
+    try:
+        raw = fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, bytes(_UNREAD.size))
+    except (OSError, ValueError):  # closed meanwhile (its descriptor is -1)
+        return 0
+    return int(_UNREAD.unpack(raw)[0])
 
 
 class GdiProtocol(asyncio.Protocol):
@@ -142,7 +164,8 @@ class GdiProtocol(asyncio.Protocol):
         assert self.who is not None
         keep = False
         try:
-            keep = await self.server.handle_frame(body, self, self.who)
+            if await self._read_by_peer():
+                keep = await self.server.handle_frame(body, self, self.who)
         except (ConnectionError, TimeoutError):
             pass
         except Exception:  # a bug must never take the daemon down
@@ -154,6 +177,24 @@ class GdiProtocol(asyncio.Protocol):
             self.pump()
         else:
             self.close()
+
+    async def _read_by_peer(self) -> bool:
+        """Wait until the peer has read all but :data:`UNREAD_MAX` bytes of our answers; False
+        (the connection dropped) when it has not within ``request_timeout``.
+
+        A client that asks again without reading what it was answered gets nothing more
+        worked out for it: one unread answer is all it costs (requests sent ahead, never
+        read, made the daemon build a second full listing for each such connection).
+        """
+        if _unread(self.transport) <= UNREAD_MAX:
+            return True
+        deadline = self.loop.time() + self.server.request_timeout
+        while self.loop.time() < deadline and not self.closed:
+            await asyncio.sleep(0.05)
+            if _unread(self.transport) <= UNREAD_MAX:
+                return True
+        self.abort()
+        return False
 
     # -- writing -------------------------------------------------------------------
 

@@ -241,7 +241,6 @@ class JsvPool:
         """Stop every script (QUIT, then TERM, then KILL) and wait for them."""
         workers, self._workers = self._workers, []
         self._url = None
-        self._new_generation()  # waiters get no worker: they find no JSV
         await asyncio.gather(*(w.close() for w in workers), *self._closing)
 
 

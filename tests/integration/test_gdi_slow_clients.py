@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvloop
@@ -126,6 +127,36 @@ def test_the_client_waits_while_the_connection_cap_is_reached(strict: LiveDaemon
     reply = client.call("ping", path=strict.socket_path, timeout=10)
     assert reply.ok
     assert time.monotonic() - started >= 0.4
+
+
+def test_a_client_that_asks_again_without_reading_gets_no_more_work_done(
+    strict: LiveDaemon,
+) -> None:
+    """Five listings asked at once and none read: only the first is worked out, and the
+    connection is dropped at the deadline (the second was built too, for nobody)."""
+    for i in range(300):
+        job = {"CMDNAME": "sleep", "b": True, "h": True, "N": f"n{i}" + "x" * 200}
+        assert strict.call("submit", {"job": job}).ok
+    dispatch = strict.daemon.server.dispatch
+    listings = []
+
+    async def counting(who: Any, env: Any) -> Any:
+        if env.op == "job_list":
+            listings.append(env)
+        return await dispatch(who, env)
+
+    strict.daemon.server.dispatch = counting
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.connect(str(strict.socket_path))
+    try:
+        body = b'{"v":1,"op":"job_list","args":{"users":["*"],"full":true}}'
+        s.sendall(frame(body) * 5)
+        wait_for(lambda: not strict.daemon.server.connections, timeout=10, what="dropped")
+        assert len(listings) == 1
+    finally:
+        s.close()
+        strict.daemon.server.dispatch = dispatch
 
 
 def test_a_burst_of_connections_is_let_in_within_a_few_loop_iterations(tmp_path: Path) -> None:
