@@ -79,6 +79,7 @@ class Listener:
                 loop.remove_reader(sock.fileno())
                 loop.call_later(FULL_PAUSE, self._resume)
                 return
+            conn.setblocking(False)  # whichever loop takes it: a send must never block it
             task = loop.create_task(self._attach(conn))
             self._attaching.add(task)
             task.add_done_callback(self._attaching.discard)
