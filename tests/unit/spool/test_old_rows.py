@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from qmaster.core import Core
 from qmaster.core.outcome import SpoolDelta
@@ -30,9 +31,12 @@ OLD_ROW = json.loads(
 )
 
 
-def _recovered(tmp_path: Path) -> Core:
+def _recovered(tmp_path: Path, *newer: dict[str, Any]) -> Core:
+    """The core of a spool holding OLD_ROW as that qmaster wrote it (its spec an object,
+    not text), and rows committed now."""
     spool = Spool(tmp_path / "spool.db")
-    spool.commit(SpoolDelta(jobs={1: OLD_ROW}, counters={"job": 2}))
+    spool.commit(SpoolDelta(jobs={row["job_id"]: row for row in newer}, counters={"job": 9}))
+    spool._db.execute("INSERT INTO jobs VALUES (1, ?)", (json.dumps(OLD_ROW),))
     snap = spool.load_lazily()
     base = make_core()
     jobs = list(snap.jobs)
@@ -48,6 +52,19 @@ def test_an_old_row_recovers_with_every_value(tmp_path: Path) -> None:
     assert (job.name, job.priority, job.slots, job.hold) == ("old", -5, 2, frozenset("u"))
     assert job.spec.resource("h_rt") == "60"
     assert job.spec.binding_explicit == (("binding_exp_socket0", 0), ("binding_exp_core0", 1))
+    validate_state(core)
+
+
+def test_old_and_new_rows_recover_side_by_side(tmp_path: Path) -> None:
+    """A cell spooled before, with jobs submitted since, recovers both kinds of rows."""
+    newer = {**OLD_ROW, "job_id": 2, "spec": {**OLD_ROW["spec"], "N": "new"}}
+    core = _recovered(tmp_path, newer)
+    assert [core.jobs[1].to_row(), core.jobs[2].to_row()] == [OLD_ROW, newer]
+    assert core.jobs[2].spec.env is core.jobs[1].spec.env
+    spool = Spool(tmp_path / "spool.db")
+    text = spool._db.execute("SELECT row FROM jobs WHERE job_id=2").fetchone()[0]
+    assert json.loads(text)["spec"] == json.dumps(newer["spec"])  # the new form: text
+    assert spool.load().jobs == [OLD_ROW, newer]
     validate_state(core)
 
 
