@@ -296,6 +296,22 @@ def _build(values: Iterable[Any]) -> JobSpec:
     return spec
 
 
+_SPECS_LIMIT: Final = 4096
+_specs: dict[JobSpec, JobSpec] = {}
+
+
+def shared_spec(spec: JobSpec) -> JobSpec:
+    """One object for equal specifications (frozen, so jobs may share one): a million jobs
+    submitted alike keep one JobSpec, not a million. A bounded table, emptied when full."""
+    found = _specs.get(spec)
+    if found is not None:
+        return found
+    if len(_specs) >= _SPECS_LIMIT:
+        _specs.clear()
+    _specs[spec] = spec
+    return spec
+
+
 _SPOOLED_LIMIT: Final = 4096
 _SPOOLED_LONGEST: Final = 16384
 _spooled: dict[str, JobSpec] = {}
@@ -309,8 +325,8 @@ def from_spooled(value: str | Mapping[str, Any]) -> JobSpec:
     million jobs of a few hundred distinct specifications decodes each of those once.
     The table is bounded and starts afresh when full; long texts (scripts) are not kept.
     """
-    if not isinstance(value, str):
-        return JobSpec.from_dict(value)
+    if not isinstance(value, str):  # an older row: its text made here, to share alike
+        value = json.dumps(value)
     found = _spooled.get(value)
     if found is not None:
         return found
