@@ -5,26 +5,23 @@ One transaction per commit; the daemon commits a batch of request outcomes
 before it sends their answers (group commit). WAL mode with
 ``synchronous=NORMAL`` survives a crash of the daemon (``kill -9``); ``full``
 also survives power loss, at a lower write rate. Rows are JSON (jobs, tasks)
-or Grid Engine's own file text (configuration objects). A job row's specification
-is kept as its own JSON text inside the row (``"spec": "{\"CMDNAME\": ...}"``), so
-recovery decodes each distinct specification once
-(:func:`~qmaster.core.jobspec.from_spooled`); rows spooled before hold it as an
-object and load alike.
+or Grid Engine's own file text (configuration objects); a job row keeps its
+specification's text apart (:mod:`qmaster.spool.jobrows`).
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import suppress
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 from qmaster.model import SpoolDelta
 from qmaster.sharedstrings import Decode, SharedStrings
 from qmaster.spool import damage
+from qmaster.spool.jobrows import decode_job_row, job_text, spec_as_dict
 
 SCHEMA_VERSION = 1
 
@@ -157,7 +154,7 @@ class Spool:
         no shared-strings decoder, the JobSpec interns what it keeps."""
         one: list[dict[str, Any]] = []
         for (text,) in self._db.execute("SELECT row FROM jobs ORDER BY job_id"):
-            self._decode(decode_row, text, one, ignore)
+            self._decode(decode_job_row, text, one, ignore)
             if one:
                 yield one.pop()
 
@@ -235,33 +232,3 @@ class Spool:
 
     def close(self) -> None:
         self._db.close()
-
-
-_scan: Final[Callable[[str, int], tuple[Any, int]]] = vars(json.JSONDecoder())["scan_once"]
-
-
-def decode_row(text: str) -> Any:
-    """``json.loads(text)`` without its Python-level wrapper for a row as :func:`json.dumps`
-    wrote it (anything else, and every error, goes through ``json.loads``)."""
-    try:
-        value, end = _scan(text, 0)
-    except (StopIteration, ValueError):
-        end = -1
-    return value if end == len(text) else json.loads(text)
-
-
-def job_text(row: dict[str, Any]) -> str:
-    """A job row as spooled: its ``spec`` object as JSON text inside the row's JSON."""
-    spec = row.get("spec")
-    if isinstance(spec, dict):
-        row = {**row, "spec": json.dumps(spec)}
-    return json.dumps(row)
-
-
-def spec_as_dict(row: dict[str, Any]) -> dict[str, Any]:
-    """A job row as it was committed: a ``spec`` spooled as text decoded to its object."""
-    spec = row.get("spec") if isinstance(row, dict) else None
-    if isinstance(spec, str):
-        with suppress(ValueError):  # else left as it is: recovery names the row holding it
-            row["spec"] = json.loads(spec)
-    return row

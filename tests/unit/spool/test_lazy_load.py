@@ -8,7 +8,8 @@ import pytest
 
 from qmaster.core.jobspec import from_spooled, lookup
 from qmaster.core.outcome import SpoolDelta
-from qmaster.spool.database import Spool, SpoolError, decode_row
+from qmaster.spool.database import Spool, SpoolError
+from qmaster.spool.jobrows import decode_row
 
 
 def _row(job_id: int) -> dict[str, object]:
