@@ -60,13 +60,22 @@ class Priors:
         if self._weights.waiting_time:
             inputs = [priority_input(core, j) for j in jobs]
         else:
-            inputs = [self._shared_input(j, self._first_signature(j)) for j in jobs]
-            inputs = list(self._shared.values()) if inputs else []
+            inputs = self._signatures(jobs)
         self._bounds = bounds(inputs, self._weights, now)
 
-    def _first_signature(self, job: Job) -> Signature:
-        key = self._signature_of[job.job_id] = self._signature(job)
-        return key
+    def _signatures(self, jobs: Iterable[Job]) -> list[PriorityInput]:
+        """Every job's signature, and the inputs of each distinct one. The signature is
+        the spec's: jobs submitted alike share their JobSpec, whose signature is worked
+        out once (by the spec object's id, all of them alive during this loop)."""
+        by_spec: dict[int, Signature] = {}
+        signature_of = self._signature_of
+        for job in jobs:
+            key = by_spec.get(id(job.spec))
+            if key is None:
+                key = by_spec[id(job.spec)] = self._signature(job)
+                self._shared_input(job, key)
+            signature_of[job.job_id] = key
+        return list(self._shared.values())
 
     def _signature(self, job: Job) -> Signature:
         spec = job.spec
