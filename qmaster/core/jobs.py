@@ -239,13 +239,14 @@ class Job:
         """The job of a spool row and its tasks' (a recovery of a million rows spends
         most of its time here: the spec is decoded once per distinct text, the owner
         once per user, the hold bits once per combination)."""
+        owner = owner_of(row["owner"])
         arr = row["array"]
         array = TaskRange(*arr) if arr else None
         every = TaskIds.of(array.ids() if array else range(1))
         wait = row.get("verify_wait")
         return cls(
             row["job_id"],
-            owner_of(row["owner"]),
+            owner,
             row["submit_time"],
             from_spooled(row["spec"]),
             array,
