@@ -251,13 +251,23 @@ class Job:
             from_spooled(row["spec"]),
             array,
             hold_bits(row.get("hold", "u" if row.get("user_hold") else "")),
-            every - TaskIds.from_ids(t.task_id for t in tasks) if tasks else every,
+            _pending_of(every, array, tasks),
             {t.task_id: t for t in tasks},
             VerifyWait(*wait) if wait else None,
             frozenset(row.get("restarted") or ()) or NO_TASKS,
             None,
             int(row.get("stimulus") or 0),
         )
+
+
+def _pending_of(every: TaskIds, array: TaskRange | None, tasks: list[Task]) -> TaskIds:
+    """A recovered job's pending ids: its range but the tasks that left pending (a plain
+    job whose one task left has none; its range is never walked)."""
+    if not tasks:
+        return every
+    if array is None and len(tasks) == 1 and tasks[0].task_id == 0:
+        return TaskIds()
+    return every - TaskIds.from_ids(t.task_id for t in tasks)
 
 
 _OWNERS: dict[tuple[Any, ...], Identity] = {}
