@@ -28,6 +28,7 @@ PARTS: dict[str, str] = {
     "qacct": "bench.qacct_bench",
     "array": "bench.array_bench",
     "query": "bench.query_bench",
+    "qstat": "bench.qstat_stages",
     "spec": "bench.spec_bench",
     "story": "bench.story_bench",
     "sim": "bench.sim_bench",

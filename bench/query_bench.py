@@ -37,6 +37,7 @@ from pathlib import Path
 
 from bench.common import Row, bench_conf, print_table
 from qmaster.gdi.client import Connection
+from qmaster.spool.jobrows import decode_job_row, job_text, spec_as_dict
 from qmaster.testing import RunningCell, create_cell
 
 SIZES = (10_000, 100_000)
@@ -67,12 +68,12 @@ def fill_spool(database: Path, count: int) -> None:
     """Copy the spool's one job row to job ids 1..count (the daemon is stopped)."""
     db = sqlite3.connect(database)
     (text,) = db.execute("SELECT row FROM jobs ORDER BY job_id LIMIT 1").fetchone()
-    template = json.loads(text)
+    template = spec_as_dict(decode_job_row(text))
     rows = []
     for job_id in range(1, count + 1):
         template["job_id"] = job_id
         template["submit_time"] = float(template["submit_time"]) + 0.001
-        rows.append((job_id, json.dumps(template)))
+        rows.append((job_id, job_text(template)))
     with db:
         db.execute("DELETE FROM jobs")
         db.executemany("INSERT INTO jobs VALUES (?, ?)", rows)

@@ -8,6 +8,7 @@ a test that changes a core behind its back on purpose opts out with
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import tee
 from typing import Any
 
 import pytest
@@ -51,9 +52,12 @@ class CheckedCores:
             self.images[core] = SpoolImage.of_core(core)
 
         def checked_recover(cls: type[Core], *args: Any, **kw: Any) -> Core:
-            core: Core = recover(cls, *args, **kw)
             names = ("config", "settings", "jobs", "tasks", "counters", "now")
             given = dict(zip(names, args, strict=False)) | kw
+            # rows recovery reads lazily (and once): a copy for the image, taken as it reads
+            given["jobs"], jobs = tee(given["jobs"])
+            core: Core = recover(cls, **given)
+            given["jobs"] = list(jobs)
             self.images[core] = SpoolImage.of_rows(
                 given["config"].to_rows(),
                 given["jobs"],

@@ -55,16 +55,30 @@ def job_row(row: Row, *, queue_column: bool = True, width: int = QUEUE_WIDTH) ->
 
 
 def job_rows_compact(rows: Iterable[list[Any]]) -> str:
-    """The lines :func:`job_row` prints, from compact rows (:mod:`qmaster.qstat_wire`)."""
+    """The lines :func:`job_row` prints, from compact rows (:mod:`qmaster.qstat_wire`).
+
+    What follows the job id is formatted once per distinct rest of the row: in a big
+    listing many jobs of one kind were submitted in the same second."""
     lines = []
-    for job_id, prior, name, owner, state, submit, start, queue, slots, tasks, *_ in rows:
-        when = ge_time(start if start is not None else submit)
-        lines.append(
-            f"{int(job_id):7d} {float(prior):7.5f} {name:<10.10} {owner:<12.12} "
-            f"{state:<5.5} {when} {queue or '':<30.30} {int(slots):5d} "
-            f"{str(tasks) if tasks else '       '}\n"
-        )
+    tails: dict[tuple[Any, ...], str] = {}
+    for row in rows:
+        key = tuple(row[1:10])
+        tail = tails.get(key)
+        if tail is None:
+            tail = tails[key] = _tail(*key)
+        lines.append(f"{int(row[0]):7d} {tail}")
     return "".join(lines)
+
+
+def _tail(
+    prior: float, name: str, owner: str, state: str, submit: float, start: float | None,
+    queue: str | None, slots: int, tasks: str | None,
+) -> str:  # fmt: skip
+    when = ge_time(start if start is not None else submit)
+    return (
+        f"{float(prior):7.5f} {name:<10.10} {owner:<12.12} {state:<5.5} {when} "
+        f"{queue or '':<30.30} {int(slots):5d} {str(tasks) if tasks else '       '}\n"
+    )
 
 
 def running_first(rows: Iterable[Row]) -> list[Row]:

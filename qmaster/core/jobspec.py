@@ -22,6 +22,7 @@ are kept in order as the pairs of ``binding_explicit``.
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
@@ -292,6 +293,51 @@ def _build(values: Iterable[Any]) -> JobSpec:
     spec = object.__new__(JobSpec)
     for setter, value in zip(_SETTERS, values, strict=True):
         setter(spec, value)
+    return spec
+
+
+_SPECS_LIMIT: Final = 4096
+_specs: dict[JobSpec, JobSpec] = {}
+
+
+def shared_spec(spec: JobSpec) -> JobSpec:
+    """One object for equal specifications (frozen, so jobs may share one): a million jobs
+    submitted alike keep one JobSpec, not a million. A bounded table, emptied when full."""
+    found = _specs.get(spec)
+    if found is not None:
+        return found
+    if len(_specs) >= _SPECS_LIMIT:
+        _specs.clear()
+    _specs[spec] = spec
+    return spec
+
+
+_SPOOLED_LIMIT: Final = 4096
+_SPOOLED_LONGEST: Final = 16384
+_spooled: dict[str, JobSpec] = {}
+
+
+def from_spooled(value: str | Mapping[str, Any]) -> JobSpec:
+    """The JobSpec of a spool row's ``spec``: its JSON text, or the dict of a row spooled
+    before the text form (both as :meth:`JobSpec.to_dict` gave them).
+
+    Equal texts give one shared JobSpec (frozen, so jobs may share it): recovering a
+    million jobs of a few hundred distinct specifications decodes each of those once.
+    The table is bounded and starts afresh when full; long texts (scripts) are not kept.
+    """
+    if not isinstance(value, str):  # an older row: its text made here, to share alike
+        value = json.dumps(value)
+    found = _spooled.get(value)
+    if found is not None:
+        return found
+    decoded = json.loads(value)
+    if not isinstance(decoded, dict):
+        raise ValueError(f"a job specification is a JSON object, not {type(decoded).__name__}")
+    spec = JobSpec.from_dict(decoded)
+    if len(value) <= _SPOOLED_LONGEST:
+        if len(_spooled) >= _SPOOLED_LIMIT:
+            _spooled.clear()
+        _spooled[value] = spec
     return spec
 
 

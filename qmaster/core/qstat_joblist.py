@@ -19,7 +19,7 @@ from qmaster.core.jobs import Job
 from qmaster.core.qstat_listing import Shown, enrich, keep_rows, per_queue
 from qmaster.core.qstat_rows import Priors
 from qmaster.core.stimuli import JobList
-from qmaster.qstat_wire import Row, compact
+from qmaster.qstat_wire import Row, compact, second
 from qmaster.state_filter import PENDING, selected_holds
 
 if TYPE_CHECKING:
@@ -95,7 +95,7 @@ class JobListing:
             else:
                 state = "qw"
             prior = self.priors.prior(job)
-            row = [job.job_id, prior, job.name, job.owner.user, state, job.submit_time]
+            row = [job.job_id, prior, job.name, job.owner.user, state, second(job.submit_time)]
             return [[*row, None, None, job.slots, None]]
         return [compact(r) for r in self.rows(job)]
 

@@ -55,12 +55,27 @@ class Priors:
         self._weights = weights(core)
         self._shared: dict[Signature, PriorityInput] = {}
         self._prior_of: dict[Signature, float] = {}
+        # each job's signature, worked out once per request (the bounds and its row need it)
+        self._signature_of: dict[int, Signature] = {}
         if self._weights.waiting_time:
             inputs = [priority_input(core, j) for j in jobs]
         else:
-            inputs = [self._shared_input(j) for j in jobs]
-            inputs = list(self._shared.values()) if inputs else []
+            inputs = self._signatures(jobs)
         self._bounds = bounds(inputs, self._weights, now)
+
+    def _signatures(self, jobs: Iterable[Job]) -> list[PriorityInput]:
+        """Every job's signature, and the inputs of each distinct one. The signature is
+        the spec's: jobs submitted alike share their JobSpec, whose signature is worked
+        out once (by the spec object's id, all of them alive during this loop)."""
+        by_spec: dict[int, Signature] = {}
+        signature_of = self._signature_of
+        for job in jobs:
+            key = by_spec.get(id(job.spec))
+            if key is None:
+                key = by_spec[id(job.spec)] = self._signature(job)
+                self._shared_input(job, key)
+            signature_of[job.job_id] = key
+        return list(self._shared.values())
 
     def _signature(self, job: Job) -> Signature:
         spec = job.spec
@@ -71,8 +86,7 @@ class Priors:
             spec.deadline,
         )
 
-    def _shared_input(self, job: Job) -> PriorityInput:
-        key = self._signature(job)
+    def _shared_input(self, job: Job, key: Signature) -> PriorityInput:
         found = self._shared.get(key)
         if found is None:
             found = self._shared[key] = priority_input(self._core, job)
@@ -90,10 +104,10 @@ class Priors:
         """The ``prior`` column: :func:`schedd.priority.priority_of`'s ``prio``, rounded."""
         if self._weights.waiting_time:
             return self._prior(self.input_of(job))
-        key = self._signature(job)
+        key = self._signature_of.get(job.job_id) or self._signature(job)
         found = self._prior_of.get(key)
         if found is None:
-            found = self._prior_of[key] = self._prior(self._shared_input(job))
+            found = self._prior_of[key] = self._prior(self._shared_input(job, key))
         return found
 
     def _prior(self, inp: PriorityInput) -> float:

@@ -79,7 +79,7 @@ class SpoolImage:
         """The image of a spool that holds these rows (what ``Core.recover`` was given)."""
         image = cls()
         image.config = {(k, n): text for k, n, text in config}
-        image.jobs = {int(r["job_id"]): as_stored(r) for r in jobs}
+        image.jobs = {int(r["job_id"]): as_stored(spooled_spec_thawed(r)) for r in jobs}
         for row in tasks:
             stored = as_stored(row)
             job_id = int(stored.pop("job_id"))
@@ -118,6 +118,13 @@ class SpoolImage:
                 self.ars.pop(ar_id, None)
             else:
                 self.ars[ar_id] = as_stored(ar_row)
+
+
+def spooled_spec_thawed(row: Row) -> Row:
+    """A job row as committed: a spec recovered as its JSON text (``Spool.load_lazily``)
+    in its dict form."""
+    spec = row.get("spec")
+    return {**row, "spec": json.loads(spec)} if isinstance(spec, str) else row
 
 
 def as_stored_line(line: Sequence[Any]) -> list[Any]:

@@ -19,7 +19,7 @@ from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
 from qmaster.core.holds import start_time_of
 from qmaster.core.jobchecks import check_array_holds, check_checkpointing, check_deadline
 from qmaster.core.jobs import Identity, Job, TaskRange, hold_bits
-from qmaster.core.jobspec import JobSpec
+from qmaster.core.jobspec import JobSpec, shared_spec
 from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.resources import check_account, check_priority, normalise_spec_requests
@@ -157,8 +157,9 @@ def handle_submit(
     check_array_holds(core, args.identity.user, spec, array)
     check_job_ar(core, args.identity, spec, now)
     job = Job(
-        0, args.identity, now, spec, array=array, hold=hold_bits("u" if spec.user_hold else "")
-    )
+        0, args.identity, now, shared_spec(spec), array=array,
+        hold=hold_bits("u" if spec.user_hold else ""),
+    )  # fmt: skip
     n_tasks = (array.last - array.first) // array.step + 1 if array else 1
     if args.verify in ("v", "p"):
         out.answers.extend(verification(core, job, args.verify, now))

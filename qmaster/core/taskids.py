@@ -90,7 +90,11 @@ class TaskIds(Sequence[int]):
     @classmethod
     def of(cls, ids: range) -> TaskIds:
         """The ids of one range, e.g. an array job's ``-t 1-1000000:1``."""
-        return cls((ids,))
+        if not ids:
+            return cls()
+        one = cls.__new__(cls)  # what __init__ makes of one range, without its loop
+        one._runs, one._len = [_norm(ids)], len(ids)
+        return one
 
     @classmethod
     def from_ids(cls, ids: Iterable[int]) -> TaskIds:

@@ -5,7 +5,8 @@ One transaction per commit; the daemon commits a batch of request outcomes
 before it sends their answers (group commit). WAL mode with
 ``synchronous=NORMAL`` survives a crash of the daemon (``kill -9``); ``full``
 also survives power loss, at a lower write rate. Rows are JSON (jobs, tasks)
-or Grid Engine's own file text (configuration objects).
+or Grid Engine's own file text (configuration objects); a job row keeps its
+specification's text apart (:mod:`qmaster.spool.jobrows`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 from qmaster.model import SpoolDelta
 from qmaster.sharedstrings import Decode, SharedStrings
 from qmaster.spool import damage
+from qmaster.spool.jobrows import decode_job_row, job_text, spec_as_dict
 
 SCHEMA_VERSION = 1
 
@@ -116,12 +118,13 @@ class Spool:
     def load(self, *, ignore_errors: bool = False) -> Snapshot:
         """Read every row back; a row that does not decode is an error unless ignored."""
         lazy = self.load_lazily(ignore_errors=ignore_errors)
-        jobs = list(lazy.jobs)
+        jobs = [spec_as_dict(row) for row in lazy.jobs]
         return Snapshot(jobs, lazy.tasks, lazy.config, lazy.counters, lazy.ars, lazy.story)
 
     def load_lazily(self, *, ignore_errors: bool = False) -> LazySnapshot:
         """:meth:`load`, but the job rows are decoded one at a time as they are taken, so
-        recovery never holds every row at once (a damaged one raises when reached)."""
+        recovery never holds every row at once (a damaged one raises when reached), and
+        a job row's ``spec`` is left as spooled: its JSON text (an object in older rows)."""
         decode = SharedStrings().decode
         snap = LazySnapshot()
         for job_id, text in self._db.execute("SELECT job_id, row FROM tasks"):
@@ -134,7 +137,7 @@ class Spool:
         snap.config = list(self._db.execute("SELECT kind, name, text FROM config"))
         snap.counters = dict(self._db.execute("SELECT name, value FROM counters"))
         snap.story = self._story_rows(decode, ignore_errors)
-        snap.jobs = self._job_rows(decode, ignore_errors)
+        snap.jobs = self._job_rows(ignore_errors)
         return snap
 
     def _story_rows(self, decode: Decode, ignore: bool) -> list[tuple[int, list[Any]]]:
@@ -146,10 +149,12 @@ class Spool:
                 rows.append((job_id, one.pop()))
         return rows
 
-    def _job_rows(self, decode: Decode, ignore: bool) -> Iterator[dict[str, Any]]:
+    def _job_rows(self, ignore: bool) -> Iterator[dict[str, Any]]:
+        """The job rows, their ``spec`` left as spooled (text, or an older row's object):
+        no shared-strings decoder, the JobSpec interns what it keeps."""
         one: list[dict[str, Any]] = []
         for (text,) in self._db.execute("SELECT row FROM jobs ORDER BY job_id"):
-            self._decode(decode, text, one, ignore)
+            self._decode(decode_job_row, text, one, ignore)
             if one:
                 yield one.pop()
 
@@ -195,7 +200,7 @@ class Spool:
         )
         db.executemany(
             "INSERT OR REPLACE INTO jobs VALUES (?, ?)",
-            [(jid, dumps(row)) for jid, row in delta.jobs.items() if row is not None],
+            [(jid, job_text(row)) for jid, row in delta.jobs.items() if row is not None],
         )
         db.executemany(
             "INSERT OR REPLACE INTO tasks VALUES (?, ?, ?)",

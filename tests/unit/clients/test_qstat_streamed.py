@@ -13,7 +13,7 @@ from qmaster.core import Core
 from qmaster.core.qstat_rows import ChunkedListing
 from qmaster.gdi.client import Reply
 from qmaster.stimuli_wire import parse
-from tests.unit.core.helpers import ROOT, T0
+from tests.unit.core.helpers import ALICE, ROOT, T0, make_core, submit
 from tests.unit.core.test_qstat_compact_rows import varied_cell
 
 NOW = T0 + 9
@@ -94,6 +94,40 @@ def test_streamed_output_is_byte_identical(
 ) -> None:
     """Every layout prints the same bytes and exit code whether the rows came in frames
     or in one reply."""
+    _compare(cell, argv, monkeypatch, capsys)
+
+
+@pytest.fixture(scope="module")
+def fractional_cell() -> Core:
+    """Jobs submitted and started at times with a fraction of a second."""
+    core = make_core()
+    for n in range(4):
+        submit(core, ALICE, CMDARGS=["30"], N=f"run{n}", now=T0 + 0.75)
+    for t in (1.3, 2.6, 3.9, 5.2):  # dispatched and started at fractional times
+        core.tick(T0 + t)
+    for n in range(5):
+        submit(core, ALICE, CMDARGS=["30"], N=f"wait{n}", h=True, now=T0 + 5.999)
+    return core
+
+
+@pytest.mark.parametrize("argv", [[], ["-xml"], ["-json"], ["-ext"], ["-f"]], ids=" ".join)
+def test_times_with_fractions_print_alike(
+    fractional_cell: Core,
+    argv: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Submit and start times print the same second whether the rows came in frames (whole
+    seconds on the wire) or in one reply."""
+    _compare(fractional_cell, argv, monkeypatch, capsys)
+
+
+def _compare(
+    cell: Core,
+    argv: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     monkeypatch.setattr(FakeConnection, "core", cell, raising=False)
     monkeypatch.setattr(qstat, "Connection", FakeConnection)
     monkeypatch.setattr(qstat, "CHUNK_ROWS", 3)

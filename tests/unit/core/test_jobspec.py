@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import time
 from typing import Any
 
@@ -12,13 +13,13 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from qmaster.core.errors import InvalidRequest
-from qmaster.core.jobspec import FIELDS, JobSpec, from_wire
+from qmaster.core.jobspec import FIELDS, JobSpec, from_spooled, from_wire
 from qmaster.core.specs import altered_spec, checked_spec
 from qmaster.gdi.messages import JobSpec as WireSpec
 from qmaster.gdi.specvalues import check_spec
 from qmaster.gdi.values import ValueRefused
 
-from .helpers import T0
+from .helpers import ALICE, T0, make_core, submit
 
 _TEXT = st.text(st.characters(codec="ascii", exclude_categories=("Cc",)), max_size=8)
 _WORDS = st.lists(_TEXT, max_size=3)
@@ -153,3 +154,23 @@ def test_the_wire_model_becomes_a_spec_without_the_client_jsvs() -> None:
     """-jsv scripts run in the client; the stored job does not carry them."""
     model = WireSpec.model_validate({"CMDNAME": "x", "jsv": ["/j.sh"], "N": "n"})
     assert from_wire(model).to_dict() == {"CMDNAME": "x", "CMDARGS": [], "N": "n"}
+
+
+def test_jobs_submitted_alike_share_one_spec() -> None:
+    """A million jobs submitted with the same options keep one specification, not one each."""
+    core = make_core()
+    for name in ("a", "a", "b"):
+        submit(core, ALICE, N=name, CMDARGS=["30"], l_hard={"h_rt": "60"})
+    first, second, other = (core.jobs[i].spec for i in (1, 2, 3))
+    assert first is second
+    assert other is not first
+    assert other.name == "b"
+
+
+def test_an_older_spooled_spec_is_shared_like_a_new_one() -> None:
+    """A job row spooled with its spec as an object recovers to the same shared spec as one
+    spooled as text."""
+    spec = {"CMDNAME": "sleep", "N": "x", "l_hard": {"h_rt": "60"}}
+    older = from_spooled(dict(spec))
+    assert older is from_spooled(json.dumps(spec)) is from_spooled(dict(spec))
+    assert older.to_dict() == spec

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from qmaster.clock import VirtualClock
 from qmaster.core import Core
 from qmaster.core.outcome import SpoolDelta
 from qmaster.core.validate import validate_state
+from qmaster.recovery import RecoveryFailed, recover_core
 from qmaster.spool.database import Spool
 from tests.unit.core.helpers import ROOT, T0, make_core, submit
 
@@ -30,9 +35,12 @@ OLD_ROW = json.loads(
 )
 
 
-def _recovered(tmp_path: Path) -> Core:
+def _recovered(tmp_path: Path, *newer: dict[str, Any]) -> Core:
+    """The core of a spool holding OLD_ROW as that qmaster wrote it (its spec an object,
+    not text), and rows committed now."""
     spool = Spool(tmp_path / "spool.db")
-    spool.commit(SpoolDelta(jobs={1: OLD_ROW}, counters={"job": 2}))
+    spool.commit(SpoolDelta(jobs={row["job_id"]: row for row in newer}, counters={"job": 9}))
+    spool._db.execute("INSERT INTO jobs VALUES (1, ?)", (json.dumps(OLD_ROW),))
     snap = spool.load_lazily()
     base = make_core()
     jobs = list(snap.jobs)
@@ -51,6 +59,21 @@ def test_an_old_row_recovers_with_every_value(tmp_path: Path) -> None:
     validate_state(core)
 
 
+def test_old_and_new_rows_recover_side_by_side(tmp_path: Path) -> None:
+    """A cell spooled before, with jobs submitted since, recovers both kinds of rows."""
+    newer = {**OLD_ROW, "job_id": 2, "spec": {**OLD_ROW["spec"], "N": "new"}}
+    core = _recovered(tmp_path, newer)
+    assert [core.jobs[1].to_row(), core.jobs[2].to_row()] == [OLD_ROW, newer]
+    assert core.jobs[2].spec.env is core.jobs[1].spec.env
+    spool = Spool(tmp_path / "spool.db")
+    text = spool._db.execute("SELECT row FROM jobs WHERE job_id=2").fetchone()[0]
+    head, spec = text.split("\n")  # the new form: the row, then its spec's text
+    assert json.loads(spec) == newer["spec"]
+    assert "spec" not in json.loads(head)
+    assert spool.load().jobs == [OLD_ROW, newer]
+    validate_state(core)
+
+
 def test_the_same_submission_spools_the_same_row() -> None:
     """A job submitted now is spooled as the qmaster before the change spooled it."""
     core = make_core()
@@ -60,3 +83,30 @@ def test_the_same_submission_spools_the_same_row() -> None:
     row = core.jobs[1].to_row()
     assert row.pop("stimulus") == 1  # new since: the id of the stimulus that submitted it
     assert row == OLD_ROW
+
+
+def _damaged(tmp_path: Path) -> tuple[Spool, Core]:
+    """A spool of jobs 1-3 whose job 2 has its specification's text cut short."""
+    spool = Spool(tmp_path / "spool.db")
+    base = make_core()
+    config = {(k, n): t for k, n, t in base.config.to_rows()}
+    rows = {i: {**OLD_ROW, "job_id": i} for i in (1, 2, 3)}
+    spool.commit(SpoolDelta(jobs=rows, config=config, counters={"job": 4}))
+    text = spool._db.execute("SELECT row FROM jobs WHERE job_id=2").fetchone()[0]
+    spool._db.execute("UPDATE jobs SET row=? WHERE job_id=2", (text[:-5],))
+    return spool, base
+
+
+@pytest.mark.no_validate_state  # the refused recovery leaves its half-built core behind
+def test_a_damaged_spec_line_names_its_row(tmp_path: Path) -> None:
+    """A job row whose specification text is damaged stops recovery with the row named."""
+    spool, base = _damaged(tmp_path)
+    with pytest.raises(RecoveryFailed, match=r"the job row 2 is not what the table holds"):
+        recover_core(spool, base.settings, VirtualClock(T0), ignore_errors=False, freeze=False)
+
+
+def test_a_damaged_spec_line_is_left_out_when_errors_are_ignored(tmp_path: Path) -> None:
+    """--ignore-state-errors recovers the jobs around a row with a damaged specification."""
+    spool, base = _damaged(tmp_path)
+    core = recover_core(spool, base.settings, VirtualClock(T0), ignore_errors=True, freeze=False)
+    assert sorted(core.jobs) == [1, 3]
