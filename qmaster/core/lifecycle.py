@@ -306,8 +306,8 @@ def finish(
         core, out, job, task, event, now, state="dr" if was_running and event == "deleted" else None
     )
     flush = core.config.sched_conf.flush_finish_sec
-    if flush > 0:
-        core.request_pass(now + flush)
+    if flush > 0:  # Grid Engine's event client holds the event up to flush - 1 seconds
+        core.request_pass(now + flush - 1)
     # the event clients' sgeE_JOB_DEL / sgeE_JATASK_DEL (qevent -trigger, -ts); their task id
     # is the ja_task_id, 1 for a job without array tasks (whose reporting records say 0)
     ended = "job_del" if job.is_finished() else "jatask_del"
