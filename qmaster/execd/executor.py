@@ -10,7 +10,8 @@ into error state). The shepherd's exit is seen through a pidfd; what it
 recorded is handed to the core as :class:`~qmaster.core.stimuli.TaskEnded`,
 and the directory removed once that is written.
 :class:`~qmaster.core.effects.KillTask` has the shepherd SIGKILL the job's
-process group. Shepherds outlive the qmaster: a restarted one adopts them.
+process group, :class:`~qmaster.core.effects.SignalTask` send it a signal.
+Shepherds outlive the qmaster: a restarted one adopts them.
 """
 
 from __future__ import annotations
@@ -186,14 +187,19 @@ class LocalExecutor:
         loop.add_reader(found.pidfd, self._killed, found, gone)
 
     def signal(self, job_id: int, task_id: int, name: str) -> None:
-        """Send the job's process group SIG``name`` (STOP, CONT), as Grid Engine's execd
-        suspends and resumes a job; a job its shepherd has not started yet is left be."""
-        if (job_id, task_id) not in self.running:
+        """Have the shepherd send the job's process group SIG``name`` (STOP, CONT, USR1,
+        USR2), as Grid Engine's execd suspends, resumes and warns a job; a job its shepherd
+        has not started yet gets it once started."""
+        found = self.running.get((job_id, task_id))
+        if found is None:
             return
         directory = self.active / f"{job_id}.{task_id}"
-        with contextlib.suppress(OSError, ValueError):
-            job_pid = int((directory / shepherd.JOB_PID).read_text())
-            os.killpg(job_pid, signal.Signals[f"SIG{name}"])
+        with contextlib.suppress(OSError):
+            with (directory / shepherd.SIGNALS).open("a") as fh:
+                fh.write(f"{signal.Signals[f'SIG{name}'].value}\n")
+            # a shepherd still starting reads the line once its job has started
+            if (directory / shepherd.SHEPHERD_PID).exists():
+                os.kill(found.pid, signal.SIGUSR1)
 
     def _killed(self, found: Running, directory: Path) -> None:
         """A killed task's shepherd exited: its directory goes."""

@@ -6,7 +6,9 @@ owner to run as, written by :mod:`qmaster.execd.executor`), starts the job in
 its own process group and waits for it. Its end goes into ``DIR/status``
 (written whole, then renamed): the exit status, whether a signal ended it and
 the job's resource usage, or ``error`` when it could not be started. SIGTERM
-tells the shepherd to SIGKILL the job's process group. A restarted qmaster
+tells the shepherd to SIGKILL the job's process group; SIGUSR1 to send it the
+signals added to ``DIR/signals`` (SIGSTOP, SIGCONT, the warnings of ``-notify``
+and ``s_rt``), those asked for before the job started once it has. A restarted qmaster
 finds the tasks' directories and reads what ended while it was down.
 
 Both files are :mod:`marshal` data, and the job is started with ``fork`` and
@@ -32,9 +34,11 @@ CONFIG = "config"
 STATUS = "status"
 SHEPHERD_PID = "shepherd_pid"
 JOB_PID = "job_pid"
+SIGNALS = "signals"  # signal numbers for the job, one a line; SIGUSR1 says a line was added
 
 _job: list[int] = []
 _killed: list[bool] = []
+_delivered: list[int] = []
 
 
 def read(path: str) -> dict[str, Any]:
@@ -67,6 +71,24 @@ def _kill_job(_signum: int = 0, _frame: object = None) -> None:
         _killpg(_job[0])
 
 
+def _deliver(_signum: int = 0, _frame: object = None) -> None:
+    """Send the job's process group the signals asked for since the last call (those
+    asked for before it started once it has)."""
+    if not _job:
+        return
+    try:
+        with open(SIGNALS) as fh:
+            numbers = [int(line) for line in fh.read().split()]
+    except (OSError, ValueError):
+        return
+    for number in numbers[len(_delivered) :]:
+        _delivered.append(number)
+        try:  # noqa: SIM105
+            os.killpg(_job[0], number)
+        except ProcessLookupError:
+            pass
+
+
 def _open_files(config: dict[str, object]) -> list[int]:
     """The job's stdin, stdout and stderr, output files owned by the job's owner."""
     owner = config["owner"]
@@ -88,7 +110,7 @@ def _exec_job(config: dict[str, object], fds: list[int]) -> None:
     """In the forked child: become the job (its own process group, its owner, its
     directory and files, default signals) and exec it; never returns."""
     os.setpgid(0, 0)
-    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGPIPE):
+    for signum in (signal.SIGTERM, signal.SIGUSR1, signal.SIGHUP, signal.SIGINT, signal.SIGPIPE):
         signal.signal(signum, signal.SIG_DFL)
     owner = config["owner"]
     assert isinstance(owner, dict)
@@ -132,11 +154,12 @@ def _spawn(config: dict[str, object]) -> int:
 def run(directory: str) -> None:
     """Run the task described in ``directory`` and record its end there."""
     os.chdir(directory)  # the qmaster renames the directory of a task it kills
-    with open(SHEPHERD_PID, "w") as fh:
-        fh.write(f"{os.getpid()}\n")
     signal.signal(signal.SIGTERM, _kill_job)
+    signal.signal(signal.SIGUSR1, _deliver)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with open(SHEPHERD_PID, "w") as fh:  # ready for SIGUSR1 once it is there
+        fh.write(f"{os.getpid()}\n")
     config = read(CONFIG)
     try:
         pid = _spawn(config)
@@ -148,6 +171,7 @@ def run(directory: str) -> None:
         fh.write(f"{pid}\n")
     if _killed:
         _kill_job()
+    _deliver()
     while True:
         try:
             _, status, usage = os.wait4(pid, 0)

@@ -1,17 +1,25 @@
-"""The shepherd starts a local task as Grid Engine's does: default signals, its own group."""
+"""The shepherd starts and signals a local task as Grid Engine's execd does: default signal
+dispositions, its own process group, -notify and s_rt warnings."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from qmaster.execd import shepherd
+from qmaster.execd.executor import SHEPHERD
 from tests.integration.live import LiveDaemon, wait_for
-from tests.integration.test_local_execution import local, script
-from tests.integration.test_timers import acct_of
+from tests.integration.test_local_execution import local, script, state_of
+from tests.integration.test_timers import EXIT_STATUS, FAILED, acct_of
 
 pytestmark = pytest.mark.timeout(60)
 __all__ = ["local"]
+WALLCLOCK = 13
 
 
 def test_a_job_does_not_inherit_the_shepherds_ignored_signals(
@@ -27,3 +35,75 @@ def test_a_job_does_not_inherit_the_shepherds_ignored_signals(
         assert not mask & (1 << (signum - 1)), signum
     pgid = int((tmp_path / "pgid").read_text())
     assert pgid == int((tmp_path / "pid").read_text())
+
+
+def short_notify(local: LiveDaemon, seconds: int = 2) -> None:
+    """all.q's notify time, as qconf -mattr queue notify sets it."""
+    pairs = [["notify", f"0:0:{seconds}"]]
+    args = {"kind": "cqueue", "mode": "change", "name": "all.q", "pairs": pairs}
+    assert local.call("conf_attr", args).ok
+
+
+TRAP = "trap 'echo {sig} > caught; exit 3' {sig}\necho $$ > pid\nwhile :; do sleep 0.1; done\n"
+
+
+def test_a_notify_job_catches_sigusr2_on_qdel_and_its_exit_is_accounted(
+    local: LiveDaemon, tmp_path: Path
+) -> None:
+    """qdel of a -notify job that traps SIGUSR2: it sees the signal, exits 3, and accounting
+    says 3 (it was not SIGKILLed)."""
+    short_notify(local, 5)
+    spec = {"cwd": str(tmp_path), "notify": True}
+    assert local.call("submit", script(TRAP.format(sig="USR2"), **spec)).ok
+    wait_for((tmp_path / "pid").exists, what="the job to start")
+    assert local.call("delete", {"job_ids": ["1"]}).ok
+    (line,) = wait_for(lambda: acct_of(local, 1), what="accounting line of job 1")
+    assert (line[FAILED], line[EXIT_STATUS]) == ("0", "3"), line
+    assert (tmp_path / "caught").read_text() == "USR2\n"
+    assert (line[FAILED], line[EXIT_STATUS]) == ("0", "3")
+
+
+def test_s_rt_warns_with_sigusr1_and_kills_after_the_notify_time(
+    local: LiveDaemon, tmp_path: Path
+) -> None:
+    """A job past s_rt=1 that ignores SIGUSR1 is SIGKILLed the notify time (2 s) later:
+    exit 137, failed 100, about 3 s of wall clock."""
+    short_notify(local, 2)
+    text = "trap 'echo USR1 > caught' USR1\nwhile :; do sleep 0.1; done\n"
+    spec = {"cwd": str(tmp_path), "l_hard": {"s_rt": "0:0:1"}}
+    assert local.call("submit", script(text, **spec)).ok
+    (line,) = wait_for(lambda: acct_of(local, 1), what="accounting line of job 1")
+    assert (tmp_path / "caught").read_text() == "USR1\n"
+    assert (line[FAILED], line[EXIT_STATUS]) == ("100", "137")
+    assert 2 <= int(line[WALLCLOCK]) <= 5
+
+
+def test_a_signal_asked_for_before_the_job_started_reaches_it(tmp_path: Path) -> None:
+    """A job suspended before its shepherd started it (qmod -s as it is dispatched) is
+    stopped as soon as it starts, not left running while qstat says s."""
+    directory = tmp_path / "1.0"
+    directory.mkdir()
+    config = {
+        "argv": ["/bin/sh", "-c", "echo ran > ran"],
+        "cwd": str(tmp_path),
+        "env": {"PATH": "/bin:/usr/bin"},
+        "stdin": os.devnull,
+        "stdout": str(tmp_path / "out"),
+        "stderr": str(tmp_path / "out"),
+        "owner": {},
+        "tmpdir": str(tmp_path / "tmp"),
+    }
+    shepherd.write(str(directory / shepherd.CONFIG), config)
+    (directory / shepherd.SIGNALS).write_text(f"{signal.SIGSTOP.value}\n")
+    proc = subprocess.Popen([sys.executable, *SHEPHERD, str(directory)])
+    try:
+        job = directory / shepherd.JOB_PID
+        wait_for(lambda: job.exists() and job.read_text().strip(), what="the job's pid")
+        pid = int(job.read_text())
+        wait_for(lambda: state_of(pid) == "T", what="the job to be stopped")
+        assert not (tmp_path / "ran").exists()
+    finally:
+        proc.terminate()  # the shepherd SIGKILLs the stopped job
+        proc.wait(10)
+    status = shepherd.read(str(directory / shepherd.STATUS))
+    assert (status["exit_status"], status["signalled"]) == (137, True)
