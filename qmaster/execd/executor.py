@@ -34,6 +34,7 @@ from qmaster.cell import Cell
 from qmaster.core import Core, Identity
 from qmaster.core import effects as fx
 from qmaster.core.jobs import Job, Task
+from qmaster.core.lifecycle import granted_pe
 from qmaster.core.states import TaskState
 from qmaster.core.stimuli import TaskEnded
 from qmaster.execd import jobenv, shepherd
@@ -110,14 +111,17 @@ class LocalExecutor:
         attrs = qi.attrs if (qi := self._core().queue_instance(queue)) else {}
         shell = attrs.get("shell", jobenv.DEFAULT_SHELL)
         mode = attrs.get("shell_start_mode", "posix_compliant")
-        where = jobenv.Placement(queue, host, workdir, tmpdir, script, shell, mode)
+        pe = granted_pe(self._core(), job, task) if job.spec.pe_name else ""
+        where = jobenv.Placement(queue, host, workdir, tmpdir, script, shell, mode, pe, directory)
+        (directory / jobenv.PE_HOSTFILE).write_text(
+            jobenv.pe_hostfile(task, self._processors(task))
+        )
         out = jobenv.output_path(job, task, host, workdir, "o")
         err = out if job.spec.join else jobenv.output_path(job, task, host, workdir, "e")
         env = jobenv.environment(job, task, where, self.cell, out, err)
         env["SGE_STDIN_PATH"] = stdin = self._stdin(job, workdir)
         if jobenv.script_on_stdin(job, where):
             stdin = str(script)
-        env["SGE_JOB_SPOOL_DIR"] = str(directory)
         config = {
             "argv": jobenv.argv(job, where),
             "cwd": str(workdir),
@@ -248,6 +252,14 @@ class LocalExecutor:
         if os.getuid() == 0:
             os.chown(path, job.owner.uid, job.owner.gid)
         return path
+
+    def _processors(self, task: Task) -> dict[str, str]:
+        """The ``processors`` of each queue instance granted to the task."""
+        found = {}
+        for name, _ in task.assignment:
+            qi = self._core().queue_instance(name)
+            found[name] = qi.attrs.get("processors", "UNDEFINED") if qi else "UNDEFINED"
+        return found
 
     @staticmethod
     def _script(job: Job, directory: Path) -> Path | None:

@@ -26,8 +26,9 @@ def test_a_job_does_not_inherit_the_shepherds_ignored_signals(
     local: LiveDaemon, tmp_path: Path
 ) -> None:
     """A job sees SIGHUP, SIGINT and SIGTERM at their defaults (a Ctrl-C or hangup reaches
-    it), in a process group of its own."""
+    it), in a process group of its own; without -pe it has no PE variables."""
     text = "grep SigIgn /proc/self/status > ignored\nps -o pgid= -p $$ > pgid\necho $$ > pid\n"
+    text += 'echo "${PE-unset} ${PE_HOSTFILE-unset}" > pe\n'
     assert local.call("submit", script(text, cwd=str(tmp_path))).ok
     wait_for(lambda: acct_of(local, 1), what="accounting line of job 1")
     mask = int((tmp_path / "ignored").read_text().split()[1], 16)
@@ -35,6 +36,7 @@ def test_a_job_does_not_inherit_the_shepherds_ignored_signals(
         assert not mask & (1 << (signum - 1)), signum
     pgid = int((tmp_path / "pgid").read_text())
     assert pgid == int((tmp_path / "pid").read_text())
+    assert (tmp_path / "pe").read_text() == "unset unset\n"  # no -pe: no PE variables
 
 
 def short_notify(local: LiveDaemon, seconds: int = 2) -> None:
@@ -107,3 +109,20 @@ def test_a_signal_asked_for_before_the_job_started_reaches_it(tmp_path: Path) ->
         proc.wait(10)
     status = shepherd.read(str(directory / shepherd.STATUS))
     assert (status["exit_status"], status["signalled"]) == (137, True)
+
+
+def test_a_parallel_job_reads_its_pe_hostfile(local: LiveDaemon, tmp_path: Path) -> None:
+    """-pe mpi 6 ($fill_up over 4-slot hosts) runs with NSLOTS 6, NHOSTS 2 and a
+    PE_HOSTFILE whose lines give each host's slots and queue; the file goes with the task."""
+    text = 'echo "$NSLOTS $NHOSTS $NQUEUES $PE $PE_HOSTFILE"\ncat "$PE_HOSTFILE"\n'
+    spec = {"N": "par", "cwd": str(tmp_path), "pe_name": "mpi", "pe_min": 6, "pe_max": 6}
+    assert local.call("submit", script(text, **spec)).ok
+    wait_for(lambda: acct_of(local, 1), what="accounting line of job 1")
+    head, *lines = (tmp_path / "par.o1").read_text().splitlines()
+    nslots, nhosts, nqueues, pe, hostfile = head.split()
+    assert (nslots, nhosts, nqueues, pe) == ("6", "2", "2", "mpi")
+    assert hostfile.endswith("/active_jobs/1.0/pe_hostfile")
+    rows = sorted(line.split() for line in lines)
+    assert sum(int(r[1]) for r in rows) == 6
+    assert all(r[2] == f"all.q@{r[0]}" and r[3] == "UNDEFINED" for r in rows)
+    wait_for(lambda: not Path(hostfile).exists(), what="the task's directory to go")
