@@ -7,6 +7,7 @@ done by a plain ``subprocess`` spawn in the same run:
 * latency: from running ``qsub -b y /bin/true`` to the job's line in the
   accounting file, one job at a time (p50/p99); the baseline is
   ``subprocess.run(["/bin/true"])``;
+* ``qsub -sync y`` of the same job, from its start to its exit;
 * throughput: tasks started per second with ``--tasks`` short tasks queued
   (one ``qsub -t 1-N -b y /bin/true``), from the submission to the last
   accounting line; the baseline spawns ``/bin/true`` N times, as many at a
@@ -84,6 +85,17 @@ def latencies(cell: RunningCell, jobs: int, workdir: Path) -> tuple[list[float],
     return times, qsubs
 
 
+def sync_latencies(cell: RunningCell, jobs: int, workdir: Path) -> list[float]:
+    """Seconds ``qsub -sync y`` of a /bin/true job takes, submission to its exit."""
+    times = []
+    for _ in range(jobs):
+        start = time.perf_counter()
+        cell.run("qsub", "-sync", "y", "-b", "y", "-o", "/dev/null", "-j", "y", "/bin/true",
+                 cwd=workdir, check=True)  # fmt: skip
+        times.append(time.perf_counter() - start)
+    return times
+
+
 def spawn_latencies(jobs: int) -> list[float]:
     """Seconds a plain subprocess.run of /bin/true takes."""
     times = []
@@ -130,6 +142,7 @@ def measure(flush: int, jobs: int, tasks: int) -> list[Row]:
         (root / "work").mkdir()
         with local_cell(root, flush) as cell:
             lat, qsubs = latencies(cell, jobs, root / "work")
+            synced = sync_latencies(cell, min(jobs, 10), root / "work")
             base = spawn_latencies(jobs)
             rate = task_rate(cell, tasks, root / "work")
             base_rate = spawn_rate(tasks)
@@ -139,6 +152,8 @@ def measure(flush: int, jobs: int, tasks: int) -> list[Row]:
             statistics.median(base) * 1e3, spawn),
         Row(f"qsub to accounting p99 ({label})", p99(lat) * 1e3, "ms", p99(base) * 1e3, spawn),
         Row(f"  of which qsub's own run p50 ({label})", statistics.median(qsubs) * 1e3, "ms"),
+        Row(f"qsub -sync y p50 ({label})", statistics.median(synced) * 1e3, "ms",
+            statistics.median(base) * 1e3, spawn),
         Row(f"tasks started/s, {tasks} queued ({label})", rate, "tasks/s", base_rate,
             f"Popen x{SLOTS}"),
     ]  # fmt: skip
