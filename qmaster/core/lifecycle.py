@@ -14,6 +14,7 @@ import math
 from qmaster.core import reports, suspension
 from qmaster.core.arlimit import ar_runtime_limit
 from qmaster.core.effects import KillTask, StartTask
+from qmaster.core.execmode import runs_locally
 from qmaster.core.execsignals import (
     FAILED_AFTER_JOB,
     SIGKILL_EXIT,
@@ -62,7 +63,7 @@ def end_of_run(core: Core, job: Job, task: Task) -> tuple[float, int, int]:
     assert task.start_time is not None
     runtime = (
         math.inf
-        if core.settings.local_execution
+        if runs_locally(core, task)
         else simulated_runtime(job, core.settings.default_runtime)
     )
     status = int(lookup(job.spec.env, EXIT_STATUS_VAR) or 0)
@@ -137,7 +138,7 @@ def fire(core: Core, timer: Timer, now: float, out: Outcome) -> None:
     elif timer.kind == "end" and task.state is TaskState.RUNNING and not task.suspended:
         end_at, status, failed = planned_end(core, job, task)
         if end_at <= now:
-            if core.settings.local_execution and status == SIGUSR1_EXIT:  # s_rt: a warning
+            if status == SIGUSR1_EXIT and runs_locally(core, task):  # s_rt: a warning
                 soft_limit_reached(core, job, task, now, out)
                 return
             if failed:

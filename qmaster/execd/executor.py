@@ -33,6 +33,7 @@ from qmaster import logs
 from qmaster.cell import Cell
 from qmaster.core import Core, Identity
 from qmaster.core import effects as fx
+from qmaster.core.execmode import any_local_host, host_runs_locally, runs_locally
 from qmaster.core.jobs import Job, Task
 from qmaster.core.lifecycle import granted_pe
 from qmaster.core.states import TaskState
@@ -58,7 +59,8 @@ class Running:
 
 
 class LocalExecutor:
-    """Runs the started tasks of a ``execution = "local"`` cell, each under a shepherd."""
+    """Runs the tasks started on local hosts (``execution = "local"``, or a host's
+    ``load_values`` entry ``execution=local``), each under a shepherd."""
 
     def __init__(
         self,
@@ -84,6 +86,8 @@ class LocalExecutor:
         if isinstance(effect, fx.SignalTask):
             self.signal(effect.job_id, effect.task_id, effect.signal)
             return
+        if not host_runs_locally(self._core(), effect.host):
+            return  # the core plays a simulated host's part itself
         job = self._core().jobs.get(effect.job_id)
         task = job.tasks.get(effect.task_id) if job else None
         if job is None or task is None:
@@ -164,10 +168,14 @@ class LocalExecutor:
                 self._watch(key, pid, child=False)
             except (ProcessLookupError, ValueError):
                 self._ended(key)
+        if not any_local_host(self._core()):
+            return
         for job in list(self._core().jobs.values()):
             for task in job.tasks.values():
                 key = (job.job_id, task.task_id)
-                if task.state is TaskState.RUNNING and key not in known:
+                if task.state is not TaskState.RUNNING or key in known:
+                    continue
+                if runs_locally(self._core(), task):
                     why = "error: the task's shepherd was lost"
                     self._report(TaskEnded(self.me, key[0], key[1], 0, error=why))
 

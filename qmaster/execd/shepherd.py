@@ -107,11 +107,8 @@ def _open_files(config: dict[str, object]) -> list[int]:
 
 
 def _exec_job(config: dict[str, object], fds: list[int]) -> None:
-    """In the forked child: become the job (its own process group, its owner, its
-    directory and files, default signals) and exec it; never returns."""
-    os.setpgid(0, 0)
-    for signum in (signal.SIGTERM, signal.SIGUSR1, signal.SIGHUP, signal.SIGINT, signal.SIGPIPE):
-        signal.signal(signum, signal.SIG_DFL)
+    """In the forked child, once let go: become the job (its owner, its directory and
+    files) and exec it; never returns."""
     owner = config["owner"]
     assert isinstance(owner, dict)
     if owner.get("user") is not None:
@@ -128,21 +125,47 @@ def _exec_job(config: dict[str, object], fds: list[int]) -> None:
     os.execvpe(argv[0], argv, env)
 
 
+def _child(config: dict[str, object], fds: list[int], go: int, errors: int) -> None:
+    """The forked child: its own process group and default signals, then it waits to be
+    let go (stopped meanwhile if it was suspended before it started), then execs."""
+    try:
+        os.setpgid(0, 0)
+        for signum in (signal.SIGTERM, signal.SIGUSR1, signal.SIGHUP, signal.SIGINT):
+            signal.signal(signum, signal.SIG_DFL)
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        if os.read(go, 1) == b"g":
+            _exec_job(config, fds)
+    except OSError as exc:
+        os.write(errors, (exc.strerror or str(exc)).encode())
+    finally:
+        os._exit(127)
+
+
 def _spawn(config: dict[str, object]) -> int:
-    """Fork and exec the job; its pid. An OSError says why it could not start."""
+    """Fork the job, send it the signals asked for so far, let it exec; its pid. An
+    OSError says why it could not start."""
     fds = _open_files(config)
+    go_r, go_w = os.pipe()
     errors_r, errors_w = os.pipe()  # both close on exec: an empty read means it started
     pid = os.fork()
     if pid == 0:
-        try:
-            os.close(errors_r)
-            _exec_job(config, fds)
-        except OSError as exc:
-            os.write(errors_w, (exc.strerror or str(exc)).encode())
-        finally:
-            os._exit(127)
-    for fd in {*fds, errors_w}:
+        os.close(go_w)
+        os.close(errors_r)
+        _child(config, fds, go_r, errors_w)
+    for fd in {*fds, go_r, errors_w}:
         os.close(fd)
+    try:  # noqa: SIM105 (the child does it too: whichever comes first)
+        os.setpgid(pid, pid)
+    except OSError:
+        pass
+    _job.append(pid)
+    with open(JOB_PID, "w") as fh:
+        fh.write(f"{pid}\n")
+    if _killed:
+        _kill_job()
+    _deliver()
+    os.write(go_w, b"g")
+    os.close(go_w)
     with os.fdopen(errors_r, "rb") as fh:
         failed = fh.read()
     if failed:
@@ -166,12 +189,6 @@ def run(directory: str) -> None:
     except OSError as exc:
         write(STATUS, {"error": f"error: can't start job: {exc.strerror or exc}"})
         return
-    _job.append(pid)
-    with open(JOB_PID, "w") as fh:
-        fh.write(f"{pid}\n")
-    if _killed:
-        _kill_job()
-    _deliver()
     while True:
         try:
             _, status, usage = os.wait4(pid, 0)
