@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from qmaster.testing import RunningCell, create_cell, fail_on_internal_errors
+from qmaster.testing import RunningCell, create_cell, fail_on_internal_errors, set_execution
 from tests.e2e.cells import stop_quietly
 
 
@@ -23,7 +23,7 @@ def local_cell_at(request: pytest.FixtureRequest) -> Iterator[RunningCell]:
     running = create_cell(base / "sge")
     for path in (base / "sge", running.cell.path, running.cell.common, running.cell.spool):
         path.chmod(path.stat().st_mode | 0o055)
-    running.cell.settings.write_text('execution = "local"\n')
+    set_execution(running, "local")
     running.start()
     try:
         yield running
