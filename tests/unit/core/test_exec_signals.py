@@ -46,6 +46,7 @@ def test_qdel_of_a_notify_job_sends_sigusr2_and_kills_it_after_the_notify_time()
     core = running(notify=True)
     outs = [request(core, ROOT, "delete", T0 + 10, job_ids=["1"])]
     assert signals(outs) == ["USR2"]
+    core.validate_state()
     outs += run_until(core, T0 + 10 + NOTIFY - 1)
     assert kills(outs) == 0
     outs += run_until(core, T0 + 10 + NOTIFY)
@@ -81,6 +82,7 @@ def test_s_rt_sends_sigusr1_then_sigkill_after_the_notify_time() -> None:
     outs = run_until(core, T0 + 10)
     assert (signals(outs), kills(outs)) == (["USR1"], 0)
     assert states(core, T0 + 11) == {"1": "r"}
+    core.validate_state()  # the warned task's new planned end has its timer
     outs += run_until(core, T0 + 10 + NOTIFY)
     assert kills(outs) == 1
     assert accts(outs) == [(137, 100, 10 + NOTIFY)]
