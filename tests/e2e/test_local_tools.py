@@ -78,7 +78,12 @@ def test_dask_jobqueue_sgecluster_runs_its_workers_as_grid_engine_jobs(
     finally:
         cluster.close()
     wait_for(lambda: not processes_with(marker), "the worker processes to exit", 20)
-    assert len(accounting(local_cell, 2)) == 2
+    lines = accounting(local_cell, 2)
+    assert sorted(f[5] for f in lines) == sorted(jobs)
+    # "#$ -o logs/" and "#$ -j y": each worker's output is NAME.oJOBID in the directory
+    logs = sorted(p.name for p in (tmp_path / "logs").iterdir())
+    assert [name.rpartition(".o")[2] for name in logs] == sorted(jobs)
+    assert "Start Nanny at" in (tmp_path / "logs" / logs[0]).read_text()
 
 
 def test_a_pipeline_of_dependent_array_jobs_writes_its_files_in_order(
