@@ -17,6 +17,7 @@ from qmaster.core.effects import KillTask, StartTask
 from qmaster.core.execmode import runs_locally
 from qmaster.core.execsignals import (
     FAILED_AFTER_JOB,
+    NOTIFY_STOP,
     SIGKILL_EXIT,
     runtime_limit,
     soft_limit_reached,
@@ -348,6 +349,8 @@ def restore_task_timers(core: Core, job: Job, now: float) -> None:
             core.set_timer(now, "start", job.job_id, task.task_id)
         elif task.state is TaskState.RUNNING:
             arm_end(core, job, task)
+            if task.suspended and job.spec.notify:  # its SIGSTOP may still be due
+                core.set_timer(now, NOTIFY_STOP, job.job_id, task.task_id)
         elif task.state is TaskState.DELETING:
             core.set_timer(now, "end", job.job_id, task.task_id)
 

@@ -130,3 +130,14 @@ def test_a_notify_job_resumed_before_its_sigstop_is_not_stopped() -> None:
     request(core, ROOT, "qmod", T0 + 5, action="sj", targets=["1"])
     request(core, ROOT, "qmod", T0 + 6, action="usj", targets=["1"])
     assert "STOP" not in signals(run_until(core, T0 + 5 + NOTIFY))
+
+
+def test_a_restart_in_the_notify_time_still_stops_the_suspended_job() -> None:
+    """A -notify job suspended just before a qmaster restart still gets its SIGSTOP."""
+    core = running(notify=True)
+    request(core, ROOT, "qmod", T0 + 5, action="sj", targets=["1"])
+    jobs = [core.jobs[1].to_row()]
+    tasks = [{"job_id": 1, **task.to_row()} for task in core.jobs[1].tasks.values()]
+    again = Core.recover(core.config, core.settings, jobs, tasks, {"job": 2}, T0 + 6)
+    assert signals(run_until(again, T0 + 6, start=T0 + 6)) == ["STOP"]
+    assert states(again, T0 + 6) == {"1": "s"}
