@@ -44,8 +44,11 @@ test: lint typecheck pytest
 SCALE_SIZES ?= 10000
 # the jobs of gen_swf.py's trace the sim part replays (python -m bench.sim_bench: 50,000)
 SIM_JOBS ?= 10000
+# the local execution part's short tasks queued at once (python -m bench.local_bench: 1,000)
+LOCAL_TASKS ?= 200
 bench: $(STAMP)
 	PATH="$(abspath $(BIN)):$$PATH" BENCH_SCALE_SIZES=$(SCALE_SIZES) BENCH_SIM_JOBS=$(SIM_JOBS) \
+		BENCH_LOCAL_TASKS=$(LOCAL_TASKS) \
 		$(BIN)/python -m bench
 
 # the reliability suite's long versions (not part of make test): >= 50 kill -9 trials, 200

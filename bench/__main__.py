@@ -32,6 +32,7 @@ PARTS: dict[str, str] = {
     "spec": "bench.spec_bench",
     "story": "bench.story_bench",
     "sim": "bench.sim_bench",
+    "local": "bench.local_bench",
 }
 
 

@@ -87,10 +87,8 @@ class Daemon:
         self.jsv = JsvGate(settings.jsv_pool_size)
         self.verifier = JsvDriver(self.jsv, self._spawn, self.handle)
         self.lock = CellLock(cell.lock)
-        local = settings.execution == "local"
-        self.execd = (
-            LocalExecutor(cell, lambda: self.core, self.handle, self._spawn) if local else None
-        )
+        # every cell has one: a host's load_values may make it local (qmaster.core.execmode)
+        self.execd = LocalExecutor(cell, lambda: self.core, self.handle, self._spawn)
         self.core: Core
         self.spool: Spool
         self.committer: Committer
@@ -148,7 +146,7 @@ class Daemon:
             default_runtime=self.settings.default_runtime,
             admins=frozenset({"root", me}),
             qmaster_host=self.host,
-            local_execution=self.execd is not None,
+            local_execution=self.settings.execution == "local",
         )
 
     def _recover(self) -> Core:
@@ -196,8 +194,7 @@ class Daemon:
                 ready()
             async with asyncio.TaskGroup() as tg:
                 self._tasks = tg
-                if self.execd is not None:
-                    self.execd.adopt()  # the tasks that ran on while no qmaster was up
+                self.execd.adopt()  # the tasks that ran on while no qmaster was up
                 background = [
                     tg.create_task(self.server.sweep(), name="gdi-idle-sweeper"),
                     tg.create_task(self.committer.run(), name="committer"),
@@ -323,8 +320,7 @@ class Daemon:
             case fx.VerifyJob():
                 return self.verifier.verify(effect)
             case fx.StartTask() | fx.KillTask() | fx.SignalTask():
-                if self.execd is not None:  # else the core plays the simulated hosts' part
-                    self.execd.perform(effect)
+                self.execd.perform(effect)  # a simulated host's part the core plays itself
             case fx.ConfigChanged():
                 self._configure_events()
                 await self.jsv.configure(self.core.config.global_conf)

@@ -9,7 +9,17 @@ For tools that want integration tests against a real qmaster::
 
 ``minige_cell`` creates a cell from the project's ``conf/`` (or the folder
 named by ``@pytest.mark.minige_conf(path)``) in a temporary directory, starts
-``qmaster`` as a process on it, and stops it afterwards. A test fails when the
+``qmaster`` as a process on it, and stops it afterwards. Its jobs are
+simulated; ``@pytest.mark.minige_cell(execution="local")`` (or
+``@pytest.mark.parametrize("minige_cell", ["local"], indirect=True)``) makes
+them run as real processes on this machine, as Grid Engine's execd would::
+
+    @pytest.mark.minige_cell(execution="local")
+    def test_my_workflow(minige_cell, tmp_path):
+        done = minige_cell.run("qsub", "-sync", "y", "-cwd", "-b", "y", "echo", "hi",
+                               cwd=tmp_path)
+        assert done.returncode == 0 and (tmp_path / "echo.o1").read_text() == "hi\n"
+ A test fails when the
 daemon logged an internal error (a bug in minige) while it ran, unless it is
 marked ``@pytest.mark.expect_internal_errors``. Also here: object factories
 for core tests and an in-process daemon helper; :mod:`qmaster.testing_cores`
@@ -41,6 +51,7 @@ EXPECT_INTERNAL_ERRORS = "expect_internal_errors"
 NO_VALIDATE_STATE = "no_validate_state"
 
 BIN_DIR = Path(sys.executable).parent
+EXECUTION_MODES = ("simulated", "local")
 
 
 @dataclass
@@ -154,12 +165,32 @@ def create_cell(root: Path, conf: Path | None = None) -> RunningCell:
     return running
 
 
+def set_execution(running: RunningCell, mode: str) -> None:
+    """Set the cell's ``execution`` (``simulated`` or ``local``) in its qmaster.toml."""
+    if mode not in EXECUTION_MODES:
+        raise ValueError(f"execution must be one of {', '.join(EXECUTION_MODES)}, not {mode!r}")
+    path = running.cell.settings
+    lines = path.read_text().splitlines() if path.exists() else []
+    kept = [ln for ln in lines if ln.split("=")[0].strip() != "execution"]
+    path.write_text("\n".join([*kept, f'execution = "{mode}"']) + "\n")
+
+
+def _execution(request: pytest.FixtureRequest) -> str:
+    """The execution mode asked for: the fixture's parameter, else the minige_cell marker."""
+    param = getattr(request, "param", None)
+    if isinstance(param, str):
+        return param
+    marker = request.node.get_closest_marker("minige_cell")
+    return str(marker.kwargs.get("execution", "simulated")) if marker else "simulated"
+
+
 @pytest.fixture
 def minige_cell(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[RunningCell]:
     """A temporary cell with a running qmaster; stopped when the test ends."""
     marker = request.node.get_closest_marker("minige_conf")
     conf = Path(marker.args[0]) if marker else None
     running = create_cell(tmp_path / "sge", conf)
+    set_execution(running, _execution(request))
     running.start()
     try:
         yield running
@@ -179,6 +210,10 @@ def minige_conf_copy(tmp_path: Path) -> Path:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "minige_conf(path): create the minige_cell from this configuration folder"
+    )
+    config.addinivalue_line(
+        "markers",
+        'minige_cell(execution="local"): the minige_cell runs its jobs as real processes',
     )
     config.addinivalue_line(
         "markers",

@@ -8,14 +8,15 @@ As Grid Engine's qsub (``report_exit_status()``): one line per task,
 ``Job 5 exited because of signal SIGKILL.``, or ``Job 5 never ran because it
 was deleted.``; the exit code is the first non-zero one (1 after a signal or
 a deletion). The end of the job is seen by asking the qmaster until the job
-is gone; how it ended is read from the cell's accounting file.
+is gone (at once for a short job, then less and less often, once a second
+at most); how it ended is read from the cell's accounting file.
 """
 
 from __future__ import annotations
 
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,8 +26,17 @@ from qmaster.gdi.client import Reply
 
 Transport = Callable[[str, dict[str, Any]], Reply]
 
-POLL_SECONDS = 1.0
+FIRST_POLL_SECONDS = 0.02  # a short job's end is seen at once,
+POLL_SECONDS = 1.0  # a long one's asked for once a second at most
 RECORD_WAIT_SECONDS = 15.0
+
+
+def polls(first: float = FIRST_POLL_SECONDS, most: float = POLL_SECONDS) -> Iterator[float]:
+    """The pauses between questions: doubling from ``first`` up to ``most``."""
+    pause = first
+    while True:
+        yield pause
+        pause = min(most, pause * 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,14 +89,16 @@ def wait_for_end(
     sleep: Callable[[float], None] = time.sleep,
 ) -> int:
     """Wait until the job is gone; print how each task ended; the exit code."""
+    pauses = polls()
     while _still_there(transport, job_id):
-        sleep(POLL_SECONDS)
+        sleep(next(pauses))
     wanted = tasks or [0]
     endings = read_endings(accounting, job_id)
-    waited = 0.0
+    waited, pauses = 0.0, polls()
     while any(t not in endings for t in wanted) and waited < RECORD_WAIT_SECONDS:
-        sleep(POLL_SECONDS)
-        waited += POLL_SECONDS
+        pause = next(pauses)
+        sleep(pause)
+        waited += pause
         endings = read_endings(accounting, job_id)
     code = 0
     for task in wanted:

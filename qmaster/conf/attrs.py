@@ -30,8 +30,9 @@ ATTR_KINDS = {"queue": "cqueue", "exechost": "exechost", "hostgroup": "hostgroup
               "ckpt": "ckpt", "project": "project", "userset": "userset"}  # fmt: skip
 """qconf's object names for the attribute verbs and the kinds they edit."""
 PAIR_LISTS = frozenset(
-    {"complex_values", "load_thresholds", "suspend_thresholds", "load_scaling", "usage_scaling"}
-)
+    {"complex_values", "load_thresholds", "suspend_thresholds", "load_scaling", "usage_scaling",
+     "load_values"}  # load_values: a simulated host's static load report (a minige addition)
+)  # fmt: skip
 NAME_LISTS = frozenset(
     {"hostlist", "pe_list", "ckpt_list", "user_lists", "xuser_lists", "projects", "xprojects",
      "owner_list", "report_variables", "acl", "xacl", "entries", "qtype", "subordinate_list"}

@@ -11,10 +11,18 @@ from __future__ import annotations
 
 import math
 
-from qmaster.complexes.values import parse_time
 from qmaster.core import reports, suspension
 from qmaster.core.arlimit import ar_runtime_limit
 from qmaster.core.effects import KillTask, StartTask
+from qmaster.core.execmode import runs_locally
+from qmaster.core.execsignals import (
+    FAILED_AFTER_JOB,
+    NOTIFY_STOP,
+    SIGKILL_EXIT,
+    runtime_limit,
+    soft_limit_reached,
+    warn_deletion,
+)
 from qmaster.core.holds import start_time
 from qmaster.core.job_filter import remember_finished
 from qmaster.core.jobs import Job, Task
@@ -27,12 +35,10 @@ from qmaster.core.states import TaskState
 from qmaster.core.view import recovery_view, task_debits
 from schedd import Order, schedule
 
-SIGKILL_EXIT = 137
 SIGUSR1_EXIT = 138
 # accounting(5) "failed" of a job its execd killed with a signal (h_rt: SIGKILL, s_rt:
-# SIGUSR1, qdel: SIGKILL): the execd's reaper sets SSTATE_FAILURE_AFTER_JOB for any job
-# that died through a signal.
-FAILED_AFTER_JOB = 100
+# SIGUSR1, qdel: SIGKILL) is FAILED_AFTER_JOB: the execd's reaper sets
+# SSTATE_FAILURE_AFTER_JOB for any job that died through a signal.
 # ... and of a job the qmaster ends without its execd's report (qdel -f, the end of its
 # AR): the qmaster makes the report itself, SSTATE_QMASTER_ENFORCED_LIMIT, exit status 0
 FAILED_BY_QMASTER = 37
@@ -53,32 +59,18 @@ def simulated_runtime(job: Job, default: float) -> float:
     return default
 
 
-def _limit(job: Job, core: Core, task: Task, name: str) -> float | None:
-    values: list[float] = []
-    requested = job.spec.resource(name)
-    if requested is not None:
-        values.append(parse_time(str(requested)))
-    for qi_name, _ in task.assignment[:1]:
-        qi = core.queue_instance(qi_name)
-        limit = getattr(qi, name, None) if qi else None
-        if limit is not None:
-            values.append(float(limit))
-    finite = [v for v in values if v != float("inf")]
-    return min(finite) if finite else None
-
-
 def end_of_run(core: Core, job: Job, task: Task) -> tuple[float, int, int]:
     """When the running task ends, its exit status and accounting(5)'s ``failed``."""
     assert task.start_time is not None
     runtime = (
         math.inf
-        if core.settings.local_execution
+        if runs_locally(core, task)
         else simulated_runtime(job, core.settings.default_runtime)
     )
     status = int(lookup(job.spec.env, EXIT_STATUS_VAR) or 0)
     end, exit_status, failed = task.start_time + runtime, status, 0
-    s_rt = _limit(job, core, task, "s_rt")
-    h_rt = ar_runtime_limit(core, job, task.start_time, _limit(job, core, task, "h_rt"))
+    s_rt = runtime_limit(job, core, task, "s_rt")
+    h_rt = ar_runtime_limit(core, job, task.start_time, runtime_limit(job, core, task, "h_rt"))
     if s_rt is not None and task.start_time + s_rt < end:
         end, exit_status, failed = task.start_time + s_rt, SIGUSR1_EXIT, FAILED_AFTER_JOB
     if h_rt is not None and task.start_time + h_rt < end:
@@ -147,6 +139,9 @@ def fire(core: Core, timer: Timer, now: float, out: Outcome) -> None:
     elif timer.kind == "end" and task.state is TaskState.RUNNING and not task.suspended:
         end_at, status, failed = planned_end(core, job, task)
         if end_at <= now:
+            if status == SIGUSR1_EXIT and runs_locally(core, task):  # s_rt: a warning
+                soft_limit_reached(core, job, task, now, out)
+                return
             if failed:
                 kill_task(job, task, out)  # h_rt or s_rt
             # a late timer (the daemon was down) still accounts the real end
@@ -172,18 +167,7 @@ def register_deletion(core: Core, job: Job, task: Task, why: str, now: float, ou
     """
     task.move(job.job_id, TaskState.DELETING, why)
     core.spool_task(out, job, task)
-    core.set_timer(now + notify_delay(core, job, task), "end", job.job_id, task.task_id)
-
-
-def notify_delay(core: Core, job: Job, task: Task) -> float:
-    """Seconds between SIGUSR2 and SIGKILL for a running ``-notify`` job (else 0)."""
-    qi = core.queue_instance(task.queue) if task.queue else None
-    if not job.spec.notify or task.start_time is None or qi is None:
-        return 0.0
-    try:
-        return parse_time(qi.attrs.get("notify", "0"))
-    except ValueError:
-        return 0.0
+    core.set_timer(now + warn_deletion(core, job, task, out), "end", job.job_id, task.task_id)
 
 
 def killed(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
@@ -306,8 +290,8 @@ def finish(
         core, out, job, task, event, now, state="dr" if was_running and event == "deleted" else None
     )
     flush = core.config.sched_conf.flush_finish_sec
-    if flush > 0:
-        core.request_pass(now + flush)
+    if flush > 0:  # Grid Engine's event client holds the event up to flush - 1 seconds
+        core.request_pass(now + flush - 1)
     # the event clients' sgeE_JOB_DEL / sgeE_JATASK_DEL (qevent -trigger, -ts); their task id
     # is the ja_task_id, 1 for a job without array tasks (whose reporting records say 0)
     ended = "job_del" if job.is_finished() else "jatask_del"
@@ -365,6 +349,8 @@ def restore_task_timers(core: Core, job: Job, now: float) -> None:
             core.set_timer(now, "start", job.job_id, task.task_id)
         elif task.state is TaskState.RUNNING:
             arm_end(core, job, task)
+            if task.suspended and job.spec.notify:  # its SIGSTOP may still be due
+                core.set_timer(now, NOTIFY_STOP, job.job_id, task.task_id)
         elif task.state is TaskState.DELETING:
             core.set_timer(now, "end", job.job_id, task.task_id)
 

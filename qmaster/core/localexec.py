@@ -7,7 +7,8 @@ execd reports a job its shepherd reaped: the real exit status, ``failed``
 100 for a job that died through a signal, and the child's resource usage.
 A task it could not start goes into error state (``Eqw``) with the reason.
 A report about a task no longer running (killed by qdel or ``h_rt``, which the
-core has accounted already) changes nothing.
+core has accounted already) changes nothing; one about a task being deleted
+(a ``-notify`` job that ended on its SIGUSR2) is accounted as it ended.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from __future__ import annotations
 import dataclasses
 
 from qmaster.core import reports
+from qmaster.core.execsignals import FAILED_AFTER_JOB
 from qmaster.core.jobs import Job, Task
-from qmaster.core.lifecycle import FAILED_AFTER_JOB, finish
+from qmaster.core.lifecycle import finish
 from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.registry import handler
@@ -24,20 +26,25 @@ from qmaster.core.states import TaskState
 from qmaster.core.stimuli import TaskEnded
 from qmaster.events.records import Acct
 
+ENDING = frozenset({TaskState.RUNNING, TaskState.DELETING})
+
 
 @handler(TaskEnded)
 def handle_task_ended(core: Core, args: TaskEnded, now: float, out: Outcome) -> None:
     """Account the task's end with what its process really did."""
     job = core.jobs.get(args.job_id)
     task = job.tasks.get(args.task_id) if job else None
-    if job is None or task is None or task.state is not TaskState.RUNNING:
+    if job is None or task is None or task.state not in ENDING:
         return
-    if args.error:
-        not_started(core, job, task, args.error, now, out)
+    if args.error:  # a task being deleted that could not start ends with its deletion
+        if task.state is TaskState.RUNNING:
+            not_started(core, job, task, args.error, now, out)
         return
     failed = FAILED_AFTER_JOB if args.signalled else 0
+    # a -notify job being deleted may end by itself on its SIGUSR2 before the SIGKILL
+    event = "deleted" if task.state is TaskState.DELETING else "finished"
     first = len(out.reports)
-    finish(core, job, task, now, out, exit_status=args.exit_status, event="finished", failed=failed)
+    finish(core, job, task, now, out, exit_status=args.exit_status, event=event, failed=failed)
     for i, record in enumerate(out.reports[first:], first):
         if isinstance(record, Acct):
             out.reports[i] = dataclasses.replace(

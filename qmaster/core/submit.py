@@ -185,8 +185,8 @@ def handle_submit(
     if spec.immediate and job.verify_wait is None:
         out.data["immediate"] = immediate.decide(core, job, now, out)
     flush = core.config.sched_conf.flush_submit_sec
-    if flush > 0:
-        core.request_pass(now + flush)
+    if flush > 0:  # Grid Engine's event client holds the event up to flush - 1 seconds
+        core.request_pass(now + flush - 1)
     lifecycle.watch_start_time(core, job, now)
 
 

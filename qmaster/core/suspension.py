@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from qmaster.core import reports
+from qmaster.core import execsignals, reports
 from qmaster.core.effects import SignalTask
 from qmaster.core.jobs import Job, Task
 from qmaster.core.outcome import Outcome
@@ -47,7 +47,7 @@ def suspend(core: Core, job: Job, task: Task, why: str, now: float, out: Outcome
     if was_running:
         task_noted(job.job_id, task.task_id, "running -> suspended", task.queue)
         _log(job, task, "suspended", now, out)
-        _signal(job, task, "STOP", out)
+        execsignals.stop(core, job, task, now, out)
     return was_running
 
 

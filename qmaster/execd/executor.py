@@ -10,14 +10,14 @@ into error state). The shepherd's exit is seen through a pidfd; what it
 recorded is handed to the core as :class:`~qmaster.core.stimuli.TaskEnded`,
 and the directory removed once that is written.
 :class:`~qmaster.core.effects.KillTask` has the shepherd SIGKILL the job's
-process group. Shepherds outlive the qmaster: a restarted one adopts them.
+process group, :class:`~qmaster.core.effects.SignalTask` send it a signal.
+Shepherds outlive the qmaster: a restarted one adopts them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import pwd
 import shutil
@@ -33,7 +33,9 @@ from qmaster import logs
 from qmaster.cell import Cell
 from qmaster.core import Core, Identity
 from qmaster.core import effects as fx
+from qmaster.core.execmode import any_local_host, host_runs_locally, runs_locally
 from qmaster.core.jobs import Job, Task
+from qmaster.core.lifecycle import granted_pe
 from qmaster.core.states import TaskState
 from qmaster.core.stimuli import TaskEnded
 from qmaster.execd import jobenv, shepherd
@@ -41,6 +43,10 @@ from qmaster.execd import jobenv, shepherd
 log = logs.get("execd")
 
 Key = tuple[int, int]
+
+# the shepherd needs only the standard library: started isolated and without site-packages
+# (their .pth files), a Python process starts in a third of the time
+SHEPHERD = ("-I", "-S", shepherd.__file__)
 
 
 @dataclass(slots=True)
@@ -53,7 +59,8 @@ class Running:
 
 
 class LocalExecutor:
-    """Runs the started tasks of a ``execution = "local"`` cell, each under a shepherd."""
+    """Runs the tasks started on local hosts (``execution = "local"``, or a host's
+    ``load_values`` entry ``execution=local``), each under a shepherd."""
 
     def __init__(
         self,
@@ -79,6 +86,8 @@ class LocalExecutor:
         if isinstance(effect, fx.SignalTask):
             self.signal(effect.job_id, effect.task_id, effect.signal)
             return
+        if not host_runs_locally(self._core(), effect.host):
+            return  # the core plays a simulated host's part itself
         job = self._core().jobs.get(effect.job_id)
         task = job.tasks.get(effect.task_id) if job else None
         if job is None or task is None:
@@ -106,14 +115,17 @@ class LocalExecutor:
         attrs = qi.attrs if (qi := self._core().queue_instance(queue)) else {}
         shell = attrs.get("shell", jobenv.DEFAULT_SHELL)
         mode = attrs.get("shell_start_mode", "posix_compliant")
-        where = jobenv.Placement(queue, host, workdir, tmpdir, script, shell, mode)
+        pe = granted_pe(self._core(), job, task) if job.spec.pe_name else ""
+        where = jobenv.Placement(queue, host, workdir, tmpdir, script, shell, mode, pe, directory)
+        (directory / jobenv.PE_HOSTFILE).write_text(
+            jobenv.pe_hostfile(task, self._processors(task))
+        )
         out = jobenv.output_path(job, task, host, workdir, "o")
         err = out if job.spec.join else jobenv.output_path(job, task, host, workdir, "e")
         env = jobenv.environment(job, task, where, self.cell, out, err)
         env["SGE_STDIN_PATH"] = stdin = self._stdin(job, workdir)
         if jobenv.script_on_stdin(job, where):
             stdin = str(script)
-        env["SGE_JOB_SPOOL_DIR"] = str(directory)
         config = {
             "argv": jobenv.argv(job, where),
             "cwd": str(workdir),
@@ -124,9 +136,9 @@ class LocalExecutor:
             "owner": _as_owner(owner),
             "tmpdir": str(tmpdir),
         }
-        (directory / shepherd.CONFIG).write_text(json.dumps(config))
+        shepherd.write(str(directory / shepherd.CONFIG), config)
         proc = subprocess.Popen(
-            [sys.executable, "-m", "qmaster.execd.shepherd", str(directory)],
+            [sys.executable, *SHEPHERD, str(directory)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -156,10 +168,14 @@ class LocalExecutor:
                 self._watch(key, pid, child=False)
             except (ProcessLookupError, ValueError):
                 self._ended(key)
+        if not any_local_host(self._core()):
+            return
         for job in list(self._core().jobs.values()):
             for task in job.tasks.values():
                 key = (job.job_id, task.task_id)
-                if task.state is TaskState.RUNNING and key not in known:
+                if task.state is not TaskState.RUNNING or key in known:
+                    continue
+                if runs_locally(self._core(), task):
                     why = "error: the task's shepherd was lost"
                     self._report(TaskEnded(self.me, key[0], key[1], 0, error=why))
 
@@ -183,14 +199,19 @@ class LocalExecutor:
         loop.add_reader(found.pidfd, self._killed, found, gone)
 
     def signal(self, job_id: int, task_id: int, name: str) -> None:
-        """Send the job's process group SIG``name`` (STOP, CONT), as Grid Engine's execd
-        suspends and resumes a job; a job its shepherd has not started yet is left be."""
-        if (job_id, task_id) not in self.running:
+        """Have the shepherd send the job's process group SIG``name`` (STOP, CONT, USR1,
+        USR2), as Grid Engine's execd suspends, resumes and warns a job; a job its shepherd
+        has not started yet gets it once started."""
+        found = self.running.get((job_id, task_id))
+        if found is None:
             return
         directory = self.active / f"{job_id}.{task_id}"
-        with contextlib.suppress(OSError, ValueError):
-            job_pid = int((directory / shepherd.JOB_PID).read_text())
-            os.killpg(job_pid, signal.Signals[f"SIG{name}"])
+        with contextlib.suppress(OSError):
+            with (directory / shepherd.SIGNALS).open("a") as fh:
+                fh.write(f"{signal.Signals[f'SIG{name}'].value}\n")
+            # a shepherd still starting reads the line once its job has started
+            if (directory / shepherd.SHEPHERD_PID).exists():
+                os.kill(found.pid, signal.SIGUSR1)
 
     def _killed(self, found: Running, directory: Path) -> None:
         """A killed task's shepherd exited: its directory goes."""
@@ -198,7 +219,7 @@ class LocalExecutor:
         os.close(found.pidfd)
         if found.child:
             os.waitpid(found.pid, 0)
-        _remove(directory)
+        self._spawn(asyncio.to_thread(_remove, directory), "execd-remove")
 
     def _watch(self, key: Key, pid: int, *, child: bool) -> None:
         if pid <= 0:
@@ -217,8 +238,8 @@ class LocalExecutor:
                 os.waitpid(found.pid, 0)
         directory = self.active / f"{key[0]}.{key[1]}"
         try:
-            status = json.loads((directory / shepherd.STATUS).read_text())
-        except (OSError, ValueError):  # the shepherd itself was killed
+            status = shepherd.read(str(directory / shepherd.STATUS))
+        except (OSError, ValueError, EOFError):  # the shepherd itself was killed
             status = {"exit_status": 137, "signalled": True}
         self._report(TaskEnded(self.me, key[0], key[1], **status), directory)
 
@@ -228,8 +249,8 @@ class LocalExecutor:
     async def _deliver(self, ended: TaskEnded, directory: Path | None) -> None:
         """Hand the core the task's end; its directory goes once that is written."""
         await self._handle(ended)
-        if directory is not None:
-            _remove(directory)
+        if directory is not None:  # rmdir is slow on some file systems: off the event loop
+            await asyncio.to_thread(_remove, directory)
 
     def _tmpdir(self, job: Job, task: Task, queue: str) -> Path:
         qi = self._core().queue_instance(queue)
@@ -239,6 +260,14 @@ class LocalExecutor:
         if os.getuid() == 0:
             os.chown(path, job.owner.uid, job.owner.gid)
         return path
+
+    def _processors(self, task: Task) -> dict[str, str]:
+        """The ``processors`` of each queue instance granted to the task."""
+        found = {}
+        for name, _ in task.assignment:
+            qi = self._core().queue_instance(name)
+            found[name] = qi.attrs.get("processors", "UNDEFINED") if qi else "UNDEFINED"
+        return found
 
     @staticmethod
     def _script(job: Job, directory: Path) -> Path | None:
@@ -283,12 +312,12 @@ def _shepherd_pid(directory: Path) -> int:
         command = Path(f"/proc/{pid}/cmdline").read_bytes()
     except (OSError, ValueError):
         return 0
-    return pid if b"qmaster.execd.shepherd" in command else 0
+    return pid if SHEPHERD[-1].encode() in command or b"qmaster.execd.shepherd" in command else 0
 
 
 def _remove(directory: Path) -> None:
     """Remove a task's directory and its TMPDIR."""
-    with contextlib.suppress(OSError, ValueError):
-        config = json.loads((directory / shepherd.CONFIG).read_text())
-        shutil.rmtree(config["tmpdir"], ignore_errors=True)
+    with contextlib.suppress(OSError, ValueError, EOFError):
+        config = shepherd.read(str(directory / shepherd.CONFIG))
+        shutil.rmtree(str(config["tmpdir"]), ignore_errors=True)
     shutil.rmtree(directory, ignore_errors=True)

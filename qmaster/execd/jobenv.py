@@ -7,6 +7,7 @@ owner's password entry), so that :mod:`qmaster.execd.executor` only spawns.
 from __future__ import annotations
 
 import pwd
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from qmaster.core.jobs import Job, Task
 from qmaster.core.jobspec import as_map
 
 UNDEFINED = "undefined"
+PE_HOSTFILE = "pe_hostfile"
 DEFAULT_PATH = "/usr/local/bin:/bin:/usr/bin"
 DEFAULT_SHELL = "/bin/sh"
 ARCH = "lx-amd64"  # what the cell's util/arch and its hosts' arch load value say
@@ -31,6 +33,8 @@ class Placement:
     script: Path | None
     shell: str = DEFAULT_SHELL  # the queue's shell
     start_mode: str = "posix_compliant"  # the queue's shell_start_mode
+    pe: str = ""  # the parallel environment granted (-pe may be a pattern)
+    spool: Path | None = None  # the task's directory in the execd spool (SGE_JOB_SPOOL_DIR)
 
 
 def home_of(user: str) -> str:
@@ -129,7 +133,6 @@ def environment(
     }
     env.update(as_map(job.spec.env))
     array = is_array(job)
-    hosts = {qi.partition("@")[2] for qi, _ in task.assignment}
     env.update(
         {
             "JOB_ID": str(job.job_id),
@@ -141,7 +144,7 @@ def environment(
             "SGE_TASK_LAST": str(job.spec.task_last) if array else UNDEFINED,
             "SGE_TASK_STEPSIZE": str(job.spec.task_step or 1) if array else UNDEFINED,
             "NSLOTS": str(task.slots or job.slots),
-            "NHOSTS": str(len(hosts) or 1),
+            "NHOSTS": str(len({host_of(qi) for qi, _ in task.assignment}) or 1),
             "NQUEUES": str(len(task.assignment) or 1),
             "QUEUE": where.queue.partition("@")[0],
             "HOSTNAME": where.host,
@@ -158,6 +161,24 @@ def environment(
         }
     )
     env["SGE_ARCH"] = env["ARC"]
-    if job.spec.pe_name:
-        env["PE"] = job.spec.pe_name
+    if where.spool is not None:
+        env["SGE_JOB_SPOOL_DIR"] = str(where.spool)
+        if where.pe:
+            env["PE"] = where.pe
+            env["PE_HOSTFILE"] = str(where.spool / PE_HOSTFILE)
     return env
+
+
+def host_of(queue_instance: str) -> str:
+    """``all.q@host1`` -> ``host1``."""
+    return queue_instance.partition("@")[2]
+
+
+def pe_hostfile(task: Task, processors: Mapping[str, str]) -> str:
+    """The task's ``pe_hostfile`` as Grid Engine's execd writes it for every job: one line
+    per queue instance granted, ``host slots queue processors`` (``UNDEFINED`` unless the
+    queue's ``processors`` says otherwise)."""
+    return "".join(
+        f"{host_of(qi)} {slots} {qi} {processors.get(qi, 'UNDEFINED')}\n"
+        for qi, slots in task.assignment
+    )

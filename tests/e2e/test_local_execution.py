@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from qmaster.testing import RunningCell, create_cell, fail_on_internal_errors
-from tests.e2e.cells import kill9, stop, stop_quietly
+from qmaster.testing import RunningCell
+from tests.e2e.cells import kill9, stop
+from tests.e2e.localcells import accounting, local_cell_at, wait_file, wait_file_exists
 from tests.e2e.other_user import nobody_ids, run_as
 
 pytestmark = pytest.mark.timeout(120)
@@ -20,31 +19,8 @@ pytestmark = pytest.mark.timeout(120)
 
 @pytest.fixture
 def local_cell(request: pytest.FixtureRequest) -> Iterator[RunningCell]:
-    """A fresh cell whose qmaster.toml says execution = "local", its daemon running, under
-    a 0755 directory so that other users reach its socket."""
-    base = Path(tempfile.mkdtemp(prefix="minige-local-"))
-    base.chmod(0o755)
-    running = create_cell(base / "sge")
-    for path in (base / "sge", running.cell.path, running.cell.common, running.cell.spool):
-        path.chmod(path.stat().st_mode | 0o055)
-    running.cell.settings.write_text('execution = "local"\n')
-    running.start()
-    try:
-        yield running
-    finally:
-        stop_quietly(running)
-        shutil.rmtree(base, ignore_errors=True)
-    fail_on_internal_errors(running.internal_errors(), request.node)
-
-
-def wait_file(path: Path, timeout: float = 20.0) -> str:
-    """The file's text once it has some."""
-    deadline = time.monotonic() + timeout
-    while not (path.exists() and path.read_text()):
-        if time.monotonic() > deadline:
-            pytest.fail(f"{path} was not written")
-        time.sleep(0.05)
-    return path.read_text()
+    """A fresh cell in local execution mode, its daemon running."""
+    yield from local_cell_at(request)
 
 
 def test_qsub_b_y_writes_name_o_jobid_in_the_working_directory(
@@ -76,18 +52,6 @@ def test_a_script_job_runs_as_its_submitter(local_cell: RunningCell) -> None:
     assert (work / "who.o1").stat().st_uid == uid
 
 
-def accounting(cell: RunningCell, timeout: float = 20.0) -> list[list[str]]:
-    """The accounting file's lines as fields, once it has one."""
-    path = cell.cell.common / "accounting"
-    deadline = time.monotonic() + timeout
-    while True:
-        text = path.read_text() if path.exists() else ""
-        lines = [ln.split(":") for ln in text.splitlines() if ln and not ln.startswith("#")]
-        if lines or time.monotonic() > deadline:
-            return lines
-        time.sleep(0.1)
-
-
 @pytest.mark.parametrize("crash", [False, True], ids=["qmaster-stop", "kill-9"])
 def test_jobs_run_on_through_a_qmaster_restart(
     local_cell: RunningCell, tmp_path: Path, crash: bool
@@ -110,20 +74,8 @@ def test_jobs_run_on_through_a_qmaster_restart(
     assert [(f[5], f[12], f[11]) for f in lines] == [("1", "5", "0")]
     assert local_cell.run("qstat").stdout.count(" r ") == 1
     gate.touch()
-    deadline = time.monotonic() + 20
-    while len(lines) < 2 and time.monotonic() < deadline:
-        lines = accounting(local_cell)
-        time.sleep(0.1)
+    lines = accounting(local_cell, 2)
     assert [(f[5], f[12], f[11]) for f in lines] == [("1", "5", "0"), ("2", "6", "0")]
-
-
-def wait_file_exists(path: Path, timeout: float = 20.0) -> None:
-    """Wait until the file exists."""
-    deadline = time.monotonic() + timeout
-    while not path.exists():
-        if time.monotonic() > deadline:
-            pytest.fail(f"{path} was not created")
-        time.sleep(0.05)
 
 
 def test_qsub_sync_y_exits_with_the_real_jobs_exit_status(

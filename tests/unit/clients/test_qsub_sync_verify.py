@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from clients import qsub
 from clients.submit.sync import (
     Ending,
     ending_line,
+    polls,
     read_endings,
     wait_for_end,
 )
@@ -54,12 +56,20 @@ def test_sync_waits_until_the_job_is_gone(
         calls.append((op, args))
         return Reply([], {"jobs": [{"job_id": 7}] if next(answers) else []})
 
-    assert wait_for_end(transport, 7, [1, 2], accounting, sleep=lambda _s: None) == 5
+    pauses: list[float] = []
+    assert wait_for_end(transport, 7, [1, 2], accounting, sleep=pauses.append) == 5
     assert capsys.readouterr().out == (
         "Job 7.1 exited with exit code 5.\nJob 7.2 exited with exit code 0.\n"
     )
     assert calls == [("job_detail", {"job_ids": ["7"]})] * 3
+    assert pauses == [0.02, 0.04]  # a short job's end is seen at once
     assert set(read_endings(accounting, 8)) == {1}
+
+
+def test_sync_asks_less_and_less_often_up_to_once_a_second() -> None:
+    """The pauses between questions double from 20 ms and stop growing at a second."""
+    found = list(itertools.islice(polls(), 9))
+    assert found == [0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.0, 1.0, 1.0]
 
 
 def test_verify_shows_the_job_and_submits_nothing(

@@ -130,3 +130,13 @@ def test_user_default_project_must_exist(conf: ClusterConfig) -> None:
     answers = conf.apply("conf_modify", good, "root", "h", True).answers
     assert [a.text for a in answers] == ['root@h added "u1" to user list']
     assert conf.show("user", None) == {"names": ["u1"]}
+
+
+def test_mattr_of_a_load_value_keeps_the_others(conf: ClusterConfig) -> None:
+    """qconf -mattr exechost load_values execution=local host1 adds or changes that entry
+    only: the host's arch and num_proc stay (load_values is a list, as complex_values)."""
+    assert _attr(conf, "exechost", "change", "host1", "load_values", "execution=local")
+    host = conf.exechost("host1")
+    assert host is not None
+    assert host.load_values["execution"] == "local"
+    assert (host.load_values["arch"], host.load_values["num_proc"]) == ("lx-amd64", "4")

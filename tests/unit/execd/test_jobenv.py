@@ -79,3 +79,34 @@ def test_the_environment_has_grid_engines_variables() -> None:
         "BATCH",
     )
     assert (env["SGE_ROOT"], env["SGE_CELL"], env["TMPDIR"]) == ("/sge", "c", "/tmp/x")
+
+
+def test_a_multi_host_pe_job_sees_its_hosts_queues_and_hostfile() -> None:
+    """-pe mpi 6 over two 4-slot hosts: NSLOTS 6, NHOSTS 2, NQUEUES 2, PE the granted PE,
+    PE_HOSTFILE in the task's spool directory with 'host slots queue processors' lines."""
+    job, task = started(pe_name="mp*", pe_min=6, pe_max=6)
+    spool = Path("/sge/spool/execd/active_jobs/1.0")
+    placed = jobenv.Placement(
+        "all.q@host1", "host1", Path("/w"), Path("/t"), None, pe="mpi", spool=spool
+    )
+    env = jobenv.environment(job, task, placed, Cell(Path("/sge"), "c"), Path("/o"), Path("/e"))
+    assert (env["NSLOTS"], env["NHOSTS"], env["NQUEUES"], env["PE"]) == ("6", "2", "2", "mpi")
+    assert env["PE_HOSTFILE"] == str(spool / "pe_hostfile")
+    text = jobenv.pe_hostfile(task, {"all.q@host2": "0-3"})
+    hosts = sorted(line.split() for line in text.splitlines())
+    assert [(h[0], h[2]) for h in hosts] == [("host1", "all.q@host1"), ("host2", "all.q@host2")]
+    assert sorted(int(h[1]) for h in hosts) == [2, 4]
+    assert [h[3] for h in hosts] == ["UNDEFINED", "0-3"]
+
+
+def test_a_job_without_pe_has_no_pe_variables() -> None:
+    """PE and PE_HOSTFILE are set for parallel jobs only (the file is written for all)."""
+    job, task = started()
+    placed = jobenv.Placement(
+        "all.q@host1", "host1", Path("/w"), Path("/t"), None, spool=Path("/s")
+    )
+    env = jobenv.environment(job, task, placed, Cell(Path("/sge"), "c"), Path("/o"), Path("/e"))
+    assert "PE" not in env
+    assert "PE_HOSTFILE" not in env
+    assert env["SGE_JOB_SPOOL_DIR"] == "/s"
+    assert jobenv.pe_hostfile(task, {}) == "host1 1 all.q@host1 UNDEFINED\n"
