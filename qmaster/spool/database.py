@@ -23,7 +23,12 @@ from qmaster.sharedstrings import Decode, SharedStrings
 from qmaster.spool import damage
 from qmaster.spool.jobrows import decode_job_row, job_text, spec_as_dict
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""Version 2 spools a job row as two lines, the row and its spec's JSON text
+(:mod:`qmaster.spool.jobrows`); a version 1 spool (the spec inside the row) is read
+as it is and marked version 2 when opened, so an older qmaster refuses it by name
+rather than misreading the rows written since."""
+UPGRADABLE = frozenset({"1"})
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -106,6 +111,8 @@ class Spool:
         row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         if row is None:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        elif row[0] in UPGRADABLE:
+            self._db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
         elif row[0] != str(SCHEMA_VERSION):
             raise SpoolError(
                 f'spool database "{self.path}" has schema version {row[0]}, '

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
@@ -104,3 +105,22 @@ def test_damaged_row_is_an_error_unless_ignored(tmp_path):
     with pytest.raises(SpoolError, match="damaged row"):
         spool.load()
     assert spool.load(ignore_errors=True).jobs == [{"ok": True}]
+
+
+def test_a_version_1_spool_is_read_and_marked_version_2(tmp_path):
+    """A spool of the previous row format opens, keeps its rows, and is then refused by name
+    by a qmaster that reads only version 1 (it would misread the rows written since)."""
+    path = tmp_path / "spool.db"
+    Spool(path).close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE meta SET value='1' WHERE key='schema'")
+    row = {"job_id": 4, "owner": [0, 0, "root", "root", "localhost"], "spec": {"N": "old"}}
+    db.execute("INSERT INTO jobs VALUES (4, ?)", (json.dumps(row),))
+    db.commit()
+    db.close()
+    spool = Spool(path)
+    assert [job["spec"]["N"] for job in spool.load().jobs] == ["old"]
+    spool.close()
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("2",)
+    db.close()
