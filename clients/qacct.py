@@ -22,6 +22,7 @@ from clients.acct.scan import Matcher, Scan
 from clients.acct.table import render_table
 from clients.common.conventions import asks_for_version, show_version
 from clients.common.errors import ClientError
+from clients.common.pipes import closes_quietly
 
 EXIT_OK, EXIT_ERROR = 0, 1
 Write = Callable[[str], object]
@@ -126,19 +127,13 @@ def run(argv: Sequence[str], out: Write, err: Write) -> int:
     return job.finish(scan)
 
 
+@closes_quietly
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``qacct`` command."""
     args = sys.argv[1:] if argv is None else list(argv)
     if asks_for_version(args):
         return show_version()
-    try:
-        code = run(args, sys.stdout.write, sys.stderr.write)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        code = EXIT_ERROR
-    return code
+    return run(args, sys.stdout.write, sys.stderr.write)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import click
 
 from clients.common.errors import ClientError
 from clients.common.output import exit_code, print_answers
+from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
 from clients.submit.build import build_qalter
 from clients.submit.grammar import asks_for_help
@@ -56,6 +57,7 @@ def qalter_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     return exit_code(reply.answers)
 
 
+@closes_quietly
 def main(argv: Sequence[str] | None = None, *, transport: Transport | None = None) -> int:
     """Run qalter with ``argv``; return the exit code."""
     assert isinstance(qalter_command, GeCommand)

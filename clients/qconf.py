@@ -23,6 +23,7 @@ from clients import qconf_more as more
 from clients.common.editor import edit_text
 from clients.common.errors import ClientError, invalid_argument, missing_argument
 from clients.common.output import EXIT_ERROR, EXIT_OK, err, exit_code, out, print_answers
+from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
 from clients.qconf_attr import attr_verb, purge
 from clients.submit.world import read_text
@@ -393,6 +394,7 @@ def qconf_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     return code
 
 
+@closes_quietly
 def main(argv: Sequence[str] | None = None, *, transport: Transport | None = None) -> int:
     """Run qconf with ``argv``; return the exit code."""
     assert isinstance(qconf_command, GeCommand)

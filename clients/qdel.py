@@ -21,6 +21,7 @@ import click
 from clients.common.conventions import help_text
 from clients.common.errors import ClientError, invalid_argument, missing_argument
 from clients.common.output import EXIT_ERROR, err, exit_code, out, print_answers
+from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
 from clients.submit import values as V
 
@@ -129,6 +130,7 @@ def qdel_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     return exit_code(reply.answers)
 
 
+@closes_quietly
 def main(argv: Sequence[str] | None = None, *, transport: Transport | None = None) -> int:
     """Run qdel with ``argv``; return the exit code."""
     assert isinstance(qdel_command, GeCommand)

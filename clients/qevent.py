@@ -32,6 +32,7 @@ from typing import Any
 
 from clients.common.conventions import parse_command_line
 from clients.common.errors import ClientError
+from clients.common.pipes import closes_quietly
 from clients.qevent_modes import TRIGGER_EVENTS, SuiteMode, Triggers
 from clients.qevent_subscribe import (
     DELIVERY_INTERVAL,
@@ -237,6 +238,7 @@ def subscription_kinds(opts: Options) -> list[str] | None:
     return sorted({TRIGGER_EVENTS[event] for event, _ in opts.triggers})
 
 
+@closes_quietly
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     opts = parse_command_line("qevent", USAGE, args, parse_args)

@@ -17,6 +17,7 @@ import click
 
 from clients.common.errors import ClientError
 from clients.common.output import EXIT_OK, exit_code, print_answers
+from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
 from clients.qhost_render.text import render_text
 from clients.qhost_render.xml import render_xml
@@ -135,6 +136,7 @@ def qhost_command(ctx: click.Context, /, **opts: Any) -> int:
     return EXIT_OK
 
 
+@closes_quietly
 def main(argv: Sequence[str] | None = None, *, transport: Transport | None = None) -> int:
     """Run qhost with ``argv``; return the exit code."""
     assert isinstance(qhost_command, QhostCommand)

@@ -18,6 +18,7 @@ import click
 
 from clients.common.errors import ClientError, invalid_argument
 from clients.common.output import EXIT_OK, exit_code, print_answers
+from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
 
 QMOD_USAGE = """\
@@ -98,6 +99,7 @@ def qmod_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     return code
 
 
+@closes_quietly
 def main(argv: Sequence[str] | None = None, *, transport: Transport | None = None) -> int:
     """Run qmod with ``argv``; return the exit code."""
     assert isinstance(qmod_command, GeCommand)

@@ -17,6 +17,7 @@ import click
 from clients.ar.usage import QRDEL_USAGE
 from clients.common.errors import ClientError
 from clients.common.output import EXIT_ERROR, EXIT_OK, print_answers
+from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
 
 
@@ -47,6 +48,7 @@ def qrdel_command(
     return EXIT_OK if reply.ok else EXIT_ERROR
 
 
+@closes_quietly
 def main(argv: Sequence[str] | None = None, *, transport: Transport | None = None) -> int:
     """Run qrdel with ``argv``; return the exit code."""
     assert isinstance(qrdel_command, GeCommand)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import click
 
+from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
 from clients.holds import QRLS_USAGE, change_holds
 
@@ -23,6 +24,7 @@ def qrls_command(
     return change_holds(transport_of(ctx), jobs, users, holds, release=True)
 
 
+@closes_quietly
 def main(argv: Sequence[str] | None = None, *, transport: Transport | None = None) -> int:
     """Run qrls with ``argv``; return the exit code."""
     assert isinstance(qrls_command, GeCommand)

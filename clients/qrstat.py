@@ -25,6 +25,7 @@ from clients.ar.xml import render_xml
 from clients.common.conventions import asks_for_version, show_version
 from clients.common.errors import invalid_argument
 from clients.common.output import EXIT_ERROR, EXIT_OK, err, exit_code, print_answers
+from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
 
 FORMATS = {"plain": "text", "text": "text", "json": "json", "xml": "xml"}
@@ -98,6 +99,7 @@ def qrstat_command(ctx: click.Context, /, **opts: Any) -> int:
     return render(reply.data or {}, ids, fmt=fmt, explain=bool(opts["explain"]))
 
 
+@closes_quietly
 def main(argv: Sequence[str] | None = None, *, transport: Transport | None = None) -> int:
     """Run qrstat with the default files' options and ``argv``; return the exit code."""
     assert isinstance(qrstat_command, GeCommand)

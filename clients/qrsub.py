@@ -24,6 +24,7 @@ from clients.ar.usage import QRSUB_USAGE
 from clients.ar.world import AR_REQUEST_FILE, default_tokens
 from clients.common.errors import ClientError
 from clients.common.output import EXIT_ERROR, exit_code, out, print_answers
+from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
 
 NO_OPTIONS = "ERROR! no option argument"
@@ -69,6 +70,7 @@ def qrsub_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     return exit_code(reply.answers)
 
 
+@closes_quietly
 def main(argv: Sequence[str] | None = None, *, transport: Transport | None = None) -> int:
     """Run qrsub with ``argv`` (default: the process arguments); return the exit code."""
     assert isinstance(qrsub_command, GeCommand)

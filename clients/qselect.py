@@ -16,6 +16,7 @@ import click
 
 from clients.common.errors import ClientError
 from clients.common.output import EXIT_ERROR, EXIT_OK, exit_code, print_answers
+from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
 from qmaster.gdi.values import ValueRefused, name_list, resource_list
 
@@ -73,6 +74,7 @@ def qselect_command(ctx: click.Context, /, **opts: Any) -> int:
     return EXIT_OK if names else EXIT_ERROR
 
 
+@closes_quietly
 def main(argv: Sequence[str] | None = None, *, transport: Transport | None = None) -> int:
     """Run qselect with ``argv``; return the exit code."""
     assert isinstance(qselect_command, GeCommand)

@@ -19,6 +19,7 @@ import click
 
 from clients.common.errors import ClientError
 from clients.common.output import EXIT_ERROR, EXIT_OK, err, exit_code, print_answers
+from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, default_transport, transport_of
 from clients.qstat_render.cluster import render_cluster
 from clients.qstat_render.columns import Layout
@@ -367,6 +368,7 @@ def qstat_command(ctx: click.Context, /, **opts: Any) -> int:
     return code
 
 
+@closes_quietly
 def main(argv: Sequence[str] | None = None, *, transport: Transport | None = None) -> int:
     """Run qstat with ``argv``; return the exit code."""
     assert isinstance(qstat_command, GeCommand)

@@ -18,6 +18,7 @@ from typing import Any
 import click
 
 from clients.common.output import EXIT_OK, err, exit_code, out, print_answers
+from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
 from clients.qstat_render.detail import render_detail
 from clients.submit.build import build_qsub
@@ -122,6 +123,7 @@ def verify_detail(spec: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@closes_quietly
 def main(argv: Sequence[str] | None = None, *, transport: Transport | None = None) -> int:
     """Run qsub with ``argv`` (default: the process arguments); return the exit code."""
     assert isinstance(qsub_command, GeCommand)

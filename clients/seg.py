@@ -35,6 +35,7 @@ from typing import NoReturn
 
 from clients.common.conventions import parse_command_line
 from clients.common.errors import bad_value, invalid_argument, missing_argument
+from clients.common.pipes import closes_quietly
 from qmaster.events.seg import Cursor, CursorError, Scanner
 
 SCHEDULERS = ("minige", "sge")
@@ -195,6 +196,7 @@ def reporting_path(arg: str | None) -> Path:
     return Cell.from_env().common / "reporting"
 
 
+@closes_quietly
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
     args = parse_command_line("seg", SEG_USAGE, words, parse_args)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
 import time
 import xml.etree.ElementTree as ET
 
@@ -96,3 +98,20 @@ def test_qstat_queue_selection_and_grouping(served: RunningCell) -> None:
     assert task[0].rstrip().endswith("task-ID state cpu        mem     io      stat failed")
     bad = served.run("qstat", "-qs", "x")
     assert bad.returncode == 1
+
+
+def test_qstat_into_a_closed_pipe_ends_quietly_as_grid_engines(served: RunningCell) -> None:
+    """``qstat -g d | head -1``: once the reader is gone qstat dies of SIGPIPE, like the C
+    command, with nothing on stderr (no Python traceback)."""
+    served.run("qsub", "-h", "-t", "1-3000", "-b", "y", "true", check=True)
+    with subprocess.Popen(
+        ["qstat", "-g", "d"], env=served.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as proc:
+        assert proc.stdout is not None
+        assert proc.stderr is not None
+        assert proc.stdout.readline().startswith(b"job-ID")
+        proc.stdout.close()
+        stderr = proc.stderr.read()
+        code = proc.wait(timeout=30)
+    assert stderr == b""
+    assert code == -signal.SIGPIPE
