@@ -166,8 +166,11 @@ def register_deletion(core: Core, job: Job, task: Task, why: str, now: float, ou
     ``notify`` time later, as Grid Engine's execd does.
     """
     task.move(job.job_id, TaskState.DELETING, why)
+    kill_at = now + warn_deletion(core, job, task, out)
+    if task.plan is not None:  # the kill is now its end: a restart keeps the notify time
+        task.plan = (kill_at, task.plan[1], task.plan[2])
     core.spool_task(out, job, task)
-    core.set_timer(now + warn_deletion(core, job, task, out), "end", job.job_id, task.task_id)
+    core.set_timer(kill_at, "end", job.job_id, task.task_id)
 
 
 def killed(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
@@ -351,8 +354,9 @@ def restore_task_timers(core: Core, job: Job, now: float) -> None:
             arm_end(core, job, task)
             if task.suspended and job.spec.notify:  # its SIGSTOP may still be due
                 core.set_timer(now, NOTIFY_STOP, job.job_id, task.task_id)
-        elif task.state is TaskState.DELETING:
-            core.set_timer(now, "end", job.job_id, task.task_id)
+        elif task.state is TaskState.DELETING:  # SIGKILL at once, or when its notify time ends
+            kill_at = task.plan[0] if task.plan and task.plan[0] != math.inf else now
+            core.set_timer(max(now, kill_at), "end", job.job_id, task.task_id)
 
 
 def _release(core: Core, job: Job, task: Task) -> None:

@@ -141,3 +141,19 @@ def test_a_restart_in_the_notify_time_still_stops_the_suspended_job() -> None:
     again = Core.recover(core.config, core.settings, jobs, tasks, {"job": 2}, T0 + 6)
     assert signals(run_until(again, T0 + 6, start=T0 + 6)) == ["STOP"]
     assert states(again, T0 + 6) == {"1": "s"}
+
+
+def test_a_restart_in_the_notify_time_of_a_qdel_keeps_the_sigkill_at_its_time() -> None:
+    """qdel of a -notify job, then a qmaster restart 10 s later: the SIGKILL still comes at
+    the end of the notify time, not at the restart."""
+    core = running(notify=True)
+    request(core, ROOT, "delete", T0 + 10, job_ids=["1"])
+    jobs = [core.jobs[1].to_row()]
+    tasks = [{"job_id": 1, **task.to_row()} for task in core.jobs[1].tasks.values()]
+    again = Core.recover(core.config, core.settings, jobs, tasks, {"job": 2}, T0 + 20)
+    outs = run_until(again, T0 + 10 + NOTIFY - 1, start=T0 + 20)
+    assert kills(outs) == 0
+    outs += run_until(again, T0 + 10 + NOTIFY)
+    assert kills(outs) == 1
+    assert accts(outs) == [(137, 100, 10 + NOTIFY)]
+    again.validate_state()
