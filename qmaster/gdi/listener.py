@@ -47,18 +47,33 @@ class Listener:
         self._attaching: set[asyncio.Task[object]] = set()
 
     def open(self) -> None:
-        """Bind (mode 0666: the kernel's peer credentials authenticate) and listen."""
+        """Bind (mode 0666: the kernel's peer credentials authenticate) and listen.
+
+        The socket is bound under a temporary name and renamed into place once it
+        listens: a client that finds the path never meets a socket that refuses it.
+        """
         self._loop = asyncio.get_running_loop()
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        staged = self.path.with_name(f".{os.getpid():x}")
+        if len(staged.name) > len(self.path.name):  # a name that short: no room to stage
+            staged = self.path
         old = os.umask(0o111)
         try:
-            sock.bind(str(self.path))
+            with contextlib.suppress(FileNotFoundError):
+                if staged != self.path:
+                    staged.unlink()
+            sock.bind(str(staged))
+            sock.listen(self.backlog)
+            if staged != self.path:
+                os.rename(staged, self.path)
         except OSError:
             sock.close()
+            with contextlib.suppress(OSError):
+                if staged != self.path:
+                    staged.unlink()
             raise
         finally:
             os.umask(old)
-        sock.listen(self.backlog)
         sock.setblocking(False)
         self._sock = sock
         self._loop.add_reader(sock.fileno(), self._accept)
