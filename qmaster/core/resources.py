@@ -88,15 +88,29 @@ def _normalised(table: ComplexTable, pairs: Pairs | None) -> Pairs | None:
     return pairs if stored == pairs else stored
 
 
-def check_account(spec: JobSpec) -> None:
-    """``-A``: Grid Engine refuses the characters of its QSUB_TABLE in an account string."""
-    account = spec.account
-    if not account:
-        return
+_KEYWORDS = ("NONE", "ALL", "TEMPLATE")
+MAX_VERIFY_STRING = 512
+
+
+def check_qsub_key(text: str) -> None:
+    """Grid Engine's rule for job and AR names and account strings (its QSUB_TABLE): at
+    most 512 characters, none of ``\\n \\t \\r / : @ \\ * ?``, not a keyword."""
+    if len(text) > MAX_VERIFY_STRING:
+        raise InvalidRequest(
+            f"string is longer than {MAX_VERIFY_STRING}, this is not allowed for objectnames"
+        )
     for char, word in _QSUB_TABLE:
-        if char in str(account):
+        if char in text:
             shown = f" ('{char}')" if char.isprintable() else ""
             raise InvalidRequest(f"{word}{shown} not allowed in objectname")
+    if text.upper() in _KEYWORDS:
+        raise InvalidRequest(f'Keyword ("{text.upper()}") not allowed as objectname')
+
+
+def check_account(spec: JobSpec) -> None:
+    """``-A``: an account string follows the QSUB_TABLE rule."""
+    if spec.account:
+        check_qsub_key(str(spec.account))
 
 
 def check_priority(spec: JobSpec, *, operator: bool) -> None:

@@ -22,7 +22,12 @@ from qmaster.core.jobs import Identity, Job, TaskRange, hold_bits
 from qmaster.core.jobspec import JobSpec, shared_spec
 from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
-from qmaster.core.resources import check_account, check_priority, normalise_spec_requests
+from qmaster.core.resources import (
+    check_account,
+    check_priority,
+    check_qsub_key,
+    normalise_spec_requests,
+)
 from qmaster.core.specs import checked_spec, with_full_names
 from qmaster.core.stimuli import Submit
 from qmaster.core.story import current_id as current_stimulus
@@ -31,17 +36,17 @@ from qmaster.core.view import assemble, job_request
 from qmaster.model import Answer, error, ok, warning
 from schedd import Reason, schedule
 
-_BAD_NAME = re.compile(r"[\n\t\r /:'\\\[\]{}|()@%,\"]")
-
 
 def check_name(name: str) -> None:
-    """Grid Engine's object-name rule, as it applies to job names."""
-    if not name or _BAD_NAME.search(name) or len(name) > 512:
-        raise InvalidRequest(f'denied: "{name}" is not a valid object name')
+    """A job or AR name as Grid Engine's qmaster checks it (object_verify_name): no leading
+    digit, then the QSUB_TABLE rule (a space is allowed; ``/ : @ * ?`` are not)."""
+    if not name:
+        raise InvalidRequest("job rejected cause there is no job_name in the request")
     if name[0].isdigit():
         raise InvalidRequest(
             f'denied: "{name}" is not a valid object name (cannot start with a digit)'
         )
+    check_qsub_key(name)
 
 
 def task_range(spec: JobSpec) -> TaskRange | None:

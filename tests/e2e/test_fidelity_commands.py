@@ -64,3 +64,17 @@ def test_immediate_job_is_scheduled_or_refused(served: RunningCell) -> None:
     assert result.returncode == 1
     assert result.stderr.endswith("\nYour qsub request could not be scheduled, try again later.\n")
     assert served.run("qstat", "-u", "*", "-j", "2").returncode == 1
+
+
+def test_job_names_are_checked_as_grid_engine_checks_them(served: RunningCell) -> None:
+    """A binary's name may hold a space (``qsub -b y 'exit 3'`` is job "exit 3"); ``*`` in
+    -N is refused with Grid Engine's words and exit 1, and nothing is submitted."""
+    done = served.run("qsub", "-h", "-b", "y", "exit 3")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == 'Your job 1 ("exit 3") has been submitted\n'
+    refused = served.run("qsub", "-h", "-N", "a*b", "-b", "y", "true")
+    assert refused.returncode == 1
+    assert (
+        refused.stderr == "Unable to run job: Asterisk ('*') not allowed in objectname.\nExiting.\n"
+    )
+    assert served.run("qstat", "-u", "*").stdout.count("\n") == 3

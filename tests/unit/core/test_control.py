@@ -176,6 +176,36 @@ def test_job_names_must_not_start_with_a_digit():
     assert texts(out) == ['denied: "123abc" is not a valid object name (cannot start with a digit)']
 
 
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("a*b", "Asterisk ('*') not allowed in objectname"),
+        ("what?", "Questionmark ('?') not allowed in objectname"),
+        ("me@host", "At ('@') not allowed in objectname"),
+        ("all", 'Keyword ("ALL") not allowed as objectname'),
+        ("x" * 513, "string is longer than 512, this is not allowed for objectnames"),
+    ],
+)
+def test_job_names_follow_grid_engines_qsub_table(name: str, text: str) -> None:
+    """A job name is checked as Grid Engine checks it (QSUB_TABLE), at submission and by
+    qalter -N, and the job is left as it was."""
+    core = make_core()
+    assert texts(submit(core, N=name)) == [text]
+    assert core.jobs == {}
+    submit(core, N="fine")
+    assert texts(request(core, ALICE, "alter", T0, job_ids=["1"], job={"N": name})) == [text]
+    assert core.jobs[1].name == "fine"
+
+
+def test_job_names_may_hold_spaces_and_brackets_as_in_grid_engine() -> None:
+    """Unlike queue or PE names, a job name may contain a space, brackets or a comma
+    (``qsub -b y 'exit 3'`` is named "exit 3")."""
+    core = make_core()
+    for name in ("exit 3", "run[1],(a|b)", "at 50%"):
+        submit(core, N=name)
+    assert [job.name for job in core.jobs.values()] == ["exit 3", "run[1],(a|b)", "at 50%"]
+
+
 def test_verify_modes():
     """-w v answers without submitting; -w e refuses a job no queue can run."""
     core = make_core()

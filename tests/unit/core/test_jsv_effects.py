@@ -169,15 +169,15 @@ def test_qalter_u_with_a_jsv_verifies_every_job_of_the_user() -> None:
     """qalter -u alice with a server JSV alters alice's jobs (it used to alter none)."""
     core = _jsv_core()
     _two_jobs(core)
-    out = core.handle(Alter(BOB, [], {"N": "all"}, users=["alice"]), T0)
+    out = core.handle(Alter(BOB, [], {"N": "renamed"}, users=["alice"]), T0)
     assert [q.job_id for q in questions(out)] == [1, 2]
     for question in questions(out):
         answer(core, question, "ACCEPT")
     assert [j.name for j in core.jobs.values()] == ["job.sh", "job.sh"]  # bob may not
-    out = core.handle(Alter(ALICE, [], {"N": "all"}, users=["alice"]), T0)
+    out = core.handle(Alter(ALICE, [], {"N": "renamed"}, users=["alice"]), T0)
     for question in questions(out):
         answer(core, question, "ACCEPT")
-    assert [j.name for j in core.jobs.values()] == ["all", "all"]
+    assert [j.name for j in core.jobs.values()] == ["renamed", "renamed"]
 
 
 def test_qalter_of_an_unknown_job_is_answered_at_once() -> None:
