@@ -245,13 +245,6 @@ def remove(kind: str) -> Callable[[Transport, list[str]], int]:
     return run
 
 
-def shutdown(transport: Transport, _words: list[str]) -> int:
-    """``-km``: ask the qmaster to stop."""
-    reply = transport("shutdown", {})
-    print_answers(reply.answers)
-    return exit_code(reply.answers)
-
-
 ACTIONS: dict[str, Action] = {
     "-sc": Action(0, show("complex")),
     "-Mc": Action(1, modify("complex")),
@@ -289,7 +282,7 @@ ACTIONS: dict[str, Action] = {
     "-dp": Action(1, remove("pe")),
     "-dul": Action(1, remove("userset")),
     "-dhgrp": Action(1, remove("hostgroup")),
-    "-km": Action(0, shutdown),
+    "-km": Action(0, more.shutdown),
     "-aprj": Action(0, edit("project", add=True)),
     "-Aprj": Action(1, modify("project", add=True)),
     "-mprj": Action(1, edit("project")),

@@ -194,3 +194,10 @@ def show_object_list(transport: Transport, words: list[str]) -> int:
     if lines:
         out("\n".join(lines))
     return EXIT_OK
+
+
+def shutdown(transport: Transport, _words: list[str]) -> int:
+    """``-km``: ask the qmaster to stop."""
+    reply = transport("shutdown", {})
+    print_answers(reply.answers)
+    return exit_code(reply.answers)
