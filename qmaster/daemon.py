@@ -47,7 +47,7 @@ from qmaster.spool.committer import CommitFailed, Committer
 from qmaster.spool.database import Spool, SpoolError
 from qmaster.spool.lock import CellLock, LockHeld
 from qmaster.stimuli_wire import malformed, stimulus_of
-from qmaster.ticker import SteadyClock, TickFailures
+from qmaster.ticker import SteadyClock, TickFailures, build_pending_index
 
 log = logs.get("qmaster")
 
@@ -353,6 +353,7 @@ class Daemon:
                         await self._wake.wait()
                 continue
             try:
+                await build_pending_index(lambda: self.core)  # requests get in between slices
                 out = self.core.tick(self.steady.now())
                 await self.apply(out)
                 # a tick that wrote nothing awaited nothing: let requests in before the next

@@ -6,6 +6,8 @@ NTP) would make the core refuse the time (``ClockWentBackwards``), so until
 the clock has caught up the core keeps its own time, and the step is logged
 once.
 
+:func:`build_pending_index` lets requests in while the first pass's index is built.
+
 :class:`TickFailures` escalates instead of retrying forever: a tick that
 raises is thrown away and the core reloaded from the spool, which arms the
 same timer again; the second failure on the same job or task (named by
@@ -15,17 +17,21 @@ same timer again; the second failure on the same job or task (named by
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Callable
 
 from qmaster import logs
 from qmaster.clock import Clock
 from qmaster.core import Core, Outcome
+from qmaster.core.pendingindex import IndexBuild
 from qmaster.core.quarantine import culprit, put_in_error
 
 log = logs.get("qmaster")
 
 FAILURES_BEFORE_ERROR = 2
+INDEX_SLICE = 5_000
+"""Jobs filed into the pending index between two turns of the event loop."""
 
 
 class SteadyClock:
@@ -72,3 +78,14 @@ class TickFailures:
         """Put the job or task into error state with the bug as its reason."""
         reason = f"internal error in qmaster: {type(exc).__name__}: {exc}"[:500]
         return put_in_error(core, blamed[0], blamed[1], reason, now)
+
+
+async def build_pending_index(current: Callable[[], Core]) -> None:
+    """Before a pass that would build the pending index at once (the first after a start
+    or a reload: seconds at a million jobs), build it :data:`INDEX_SLICE` jobs at a time,
+    so that requests (those that waited through the recovery first) are answered between
+    slices instead of after the whole build. Stops when the core is replaced meanwhile."""
+    core = current()
+    build = IndexBuild.wanted(core)
+    while build is not None and current() is core and not build.step(core, INDEX_SLICE):
+        await asyncio.sleep(0)

@@ -151,6 +151,8 @@ def delete(
         log(ar, "DELETED", now, "AR deleted", out)
     for job in jobs_of(core, ar.ar_id):
         _delete_job(core, job, now, out, force=force)
+    if ar.ar_id not in core.ars:  # its last job went as it was deleted (a second qrdel)
+        return False
     if jobs_of(core, ar.ar_id):
         ar.delete_pending = True
         spool(core, ar, out)
@@ -171,11 +173,20 @@ def remove(core: Core, ar: AdvanceReservation, now: float, out: Outcome) -> None
 
 
 def _delete_job(core: Core, job: Job, now: float, out: Outcome, *, force: bool) -> None:
+    """Pending tasks and tasks in error state (``Eqw``) go at once, never having run (Grid
+    Engine's ``sge_ar_remove_all_jobs``); active ones are killed, or registered for deletion."""
     for task_id in job.pending.copy():
         if job.job_id in core.jobs:
             lifecycle.finish_pending(core, job, task_id, now, out)
     for task in list(job.tasks.values()):
-        if task.state not in ACTIVE or job.job_id not in core.jobs:
+        if job.job_id not in core.jobs:
+            break
+        if task.state is TaskState.ERROR:
+            lifecycle.finish(
+                core, job, task, now, out, exit_status=0, event="deleted", account=False
+            )
+            continue
+        if task.state not in ACTIVE:
             continue
         if force:
             lifecycle.force_deletion(core, job, task, "advance reservation gone", now, out)
@@ -190,6 +201,18 @@ def job_left(core: Core, job: Job, now: float, out: Outcome) -> None:
         return
     if ar.delete_pending and not _has_live_jobs(core, ar.ar_id):
         remove(core, ar, now, out)
+        return
+    rebook(core, ar, now)
+
+
+def job_in_error(core: Core, job: Job, now: float, out: Outcome) -> None:
+    """A task of an AR job went into error state: its slots are the AR's again; the job of an
+    AR being deleted goes at once (its other tasks are already registered for deletion)."""
+    ar = core.ars.get(job.spec.ar or 0)
+    if ar is None or ar.state is ArState.EXITED:
+        return
+    if ar.delete_pending:
+        _delete_job(core, job, now, out, force=False)
         return
     rebook(core, ar, now)
 
@@ -284,3 +307,4 @@ def restore(core: Core, rows: list[dict[str, Any]], counters: dict[str, int], no
 HOOKS.timers["ar_*"] = fire
 HOOKS.restore_ars = restore
 HOOKS.job_left = job_left
+HOOKS.job_in_error = job_in_error

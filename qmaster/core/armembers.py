@@ -34,7 +34,8 @@ class ArMembers:
         self.members: dict[int, set[int]] = {}
         self.of: dict[int, int] = {}
         for job in jobs:
-            self.file(job.job_id, ar_of(job))
+            if job.spec.ar:  # the others are in no AR (a million calls of file at a restart)
+                self.file(job.job_id, job.spec.ar)
 
     def file(self, job_id: int, ar_id: int) -> None:
         old = self.of.pop(job_id, 0)

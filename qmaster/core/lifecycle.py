@@ -247,6 +247,7 @@ def start(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
         task.assignment = ()
         core.spool_task(out, job, task)
         _report(core, out, job, task, "error", now, message=task.message)
+        slots_returned(core, job, now, out)
         return
     task.move(job.job_id, TaskState.RUNNING, "started by the simulated execd")
     task.start_time = now
@@ -308,6 +309,13 @@ def finish(
         core.spool_task(out, job, task)
     if job.spec.ar and HOOKS.job_left is not None:
         HOOKS.job_left(core, job, now, out)
+
+
+def slots_returned(core: Core, job: Job, now: float, out: Outcome) -> None:
+    """A task gave its slots back without ending (it went into error state, ``Eqw``): those
+    of a job inside an advance reservation are the AR's again, not the cell's."""
+    if job.spec.ar and HOOKS.job_in_error is not None:
+        HOOKS.job_in_error(core, job, now, out)
 
 
 def granted_pe(core: Core, job: Job, task: Task) -> str:

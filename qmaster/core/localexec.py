@@ -18,7 +18,7 @@ import dataclasses
 from qmaster.core import reports
 from qmaster.core.execsignals import FAILED_AFTER_JOB
 from qmaster.core.jobs import Job, Task
-from qmaster.core.lifecycle import finish
+from qmaster.core.lifecycle import finish, slots_returned
 from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.registry import handler
@@ -70,3 +70,4 @@ def not_started(core: Core, job: Job, task: Task, why: str, now: float, out: Out
     out.reports.append(
         reports.job_log(job, task.task_id, "error", task.state.value, now, message=why)
     )
+    slots_returned(core, job, now, out)

@@ -72,12 +72,16 @@ def refresh(core: Core, now: float, out: Outcome, *, recheck: bool = False) -> N
 
 
 def _queue_suspended(core: Core) -> set[str]:
-    return {
-        task.queue
-        for job in core.jobs.values()
-        for task in job.tasks.values()
-        if task.queue and suspension.BY_QUEUE in task.suspended
-    }
+    """The queue instances holding a task suspended by its queue. A suspended task runs, and
+    a running task books its slots: the bookings name them (not every job of the cell)."""
+    found: set[str] = set()
+    jobs = core.jobs
+    for job_id, task_id in core.booked.by_task:
+        job = jobs.get(job_id)  # None for an AR's booking (ids <= 0)
+        task = job.tasks.get(task_id) if job is not None else None
+        if task is not None and task.queue and suspension.BY_QUEUE in task.suspended:
+            found.add(task.queue)
+    return found
 
 
 def fire(core: Core, now: float, out: Outcome) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from qmaster.core import reports
 from qmaster.core.jobs import Job, Task
-from qmaster.core.lifecycle import START_TIME
+from qmaster.core.lifecycle import START_TIME, slots_returned
 from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.states import ACTIVE, TaskState
@@ -45,6 +45,7 @@ def put_in_error(core: Core, job_id: int, task_id: int | None, reason: str, now:
         return out
     with core.journal.stimulus("quarantine", now, out, core.jobs):
         _quarantine(core, job, task_id, reason, now, out)
+    core.touch(out)  # the pass and the AR index learn of the jobs it changed (or removed)
     return out
 
 
@@ -66,6 +67,7 @@ def _quarantine(
         out.reports.append(reports.job_log(job, tid, "error", "Eqw", now, message=reason))
         out.log("job_put_in_error", job_id=job.job_id, task_id=tid, reason=reason)
     core.spool_job(out, job)
+    slots_returned(core, job, now, out)
 
 
 def _task(job: Job, task_id: int) -> Task | None:

@@ -68,6 +68,8 @@ class Hooks:
     """After the pass: the passes of the jobs inside advance reservations (``arjobs``)."""
     job_left: Callable[[Core, Job, float, Outcome], None] | None = None
     """A task of a job inside an AR has ended (``arlife``)."""
+    job_in_error: Callable[[Core, Job, float, Outcome], None] | None = None
+    """A task of a job inside an AR went into error state and gave its slots back (``arlife``)."""
     validate: Callable[..., None] | None = None
     """Check every invariant of the core's state (``validate``)."""
     jobs_changed: Callable[[Core, Iterable[int]], None] | None = None

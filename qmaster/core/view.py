@@ -144,18 +144,22 @@ def _pes(core: Core, booked: Bookings) -> dict[str, PeState]:
 
 
 def _running(core: Core, now: float) -> list[Running]:
+    """What the active tasks hold, and until when: read from the bookings (a task books
+    while it is active), not from every job of the cell (a million waiting ones)."""
     default = core.config.sched_conf.default_duration
     out: list[Running] = []
     held_by_ar = {ar.ar_id for ar in core.ars.values() if ar.state in LIVE}
-    for job in core.jobs.values():
+    jobs = core.jobs
+    for (job_id, task_id), held in core.booked.by_task.items():
+        job = jobs.get(job_id) if job_id > 0 and held else None  # AR bookings: ids <= 0
+        task = job.tasks.get(task_id) if job is not None else None
+        if job is None or task is None or task.state not in ACTIVE:
+            continue
         if job.spec.ar and job.spec.ar in held_by_ar:
             continue  # inside what its AR holds
         length = duration(as_map(job.spec.hard_resources), default)
-        for task in job.tasks.values():
-            held = core.booked.by_task.get((job.job_id, task.task_id))
-            if task.state in ACTIVE and held:
-                began = task.start_time or task.dispatch_time or now
-                out.append(Running(held, began + length))
+        began = task.start_time or task.dispatch_time or now
+        out.append(Running(held, began + length))
     return out
 
 

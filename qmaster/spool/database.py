@@ -84,11 +84,15 @@ class Spool:
         self.path = path
         if (problem := damage.empty_file(path)) is not None:
             raise SpoolError(problem)
+        clean = damage.closed_cleanly(path)  # before connecting: reading makes a log
         try:
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={'FULL' if sync == 'full' else 'NORMAL'}")
-            self._check()
+            if clean:
+                damage.read_indexes(self._db)
+            else:
+                self._check()
             if (problem := damage.missing_tables(self._db, path)) is not None:
                 raise SpoolError(problem)
             self._db.executescript(_SCHEMA)
@@ -132,6 +136,12 @@ class Spool:
         """:meth:`load`, but the job rows are decoded one at a time as they are taken, so
         recovery never holds every row at once (a damaged one raises when reached), and
         a job row's ``spec`` is left as spooled: its JSON text (an object in older rows)."""
+        try:
+            return self._load_lazily(ignore_errors)
+        except sqlite3.DatabaseError as exc:
+            raise self._damaged(exc) from exc
+
+    def _load_lazily(self, ignore_errors: bool) -> LazySnapshot:
         decode = SharedStrings().decode
         snap = LazySnapshot()
         for job_id, text in self._db.execute("SELECT job_id, row FROM tasks"):
@@ -160,10 +170,17 @@ class Spool:
         """The job rows, their ``spec`` left as spooled (text, or an older row's object):
         no shared-strings decoder, the JobSpec interns what it keeps."""
         one: list[dict[str, Any]] = []
-        for (text,) in self._db.execute("SELECT row FROM jobs ORDER BY job_id"):
-            self._decode(decode_job_row, text, one, ignore)
-            if one:
-                yield one.pop()
+        try:
+            for (text,) in self._db.execute("SELECT row FROM jobs ORDER BY job_id"):
+                self._decode(decode_job_row, text, one, ignore)
+                if one:
+                    yield one.pop()
+        except sqlite3.DatabaseError as exc:
+            raise self._damaged(exc) from exc
+
+    def _damaged(self, exc: sqlite3.DatabaseError) -> SpoolError:
+        """A page SQLite could not read while the rows were read (opened without a check)."""
+        return SpoolError(f'spool database "{self.path}" is damaged ({exc}); {damage.IGNORE_HINT}')
 
     def _decode(self, decode: Decode, text: str, into: list[dict[str, Any]], ignore: bool) -> None:
         try:

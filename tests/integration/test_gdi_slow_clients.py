@@ -152,6 +152,9 @@ def test_a_client_that_asks_again_without_reading_gets_no_more_work_done(
     try:
         body = b'{"v":1,"op":"job_list","args":{"users":["*"],"full":true}}'
         s.sendall(frame(body) * 5)
+        # taken in first: until the daemon's loop has accepted the connection (a turn that
+        # may come late under load) there is no connection, and "none left" would hold
+        wait_for(lambda: listings, timeout=10, what="the first listing asked")
         wait_for(lambda: not strict.daemon.server.connections, timeout=10, what="dropped")
         assert len(listings) == 1
     finally:

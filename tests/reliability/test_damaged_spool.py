@@ -124,6 +124,30 @@ def test_a_truncated_database_is_refused_then_salvaged(stopped_cell: RunningCell
     assert damaged.stat().st_size == size - 3 * 4096
 
 
+def test_a_damaged_page_of_a_cleanly_stopped_cell_is_refused_then_salvaged(
+    stopped_cell: RunningCell,
+) -> None:
+    """A cleanly stopped spool is opened without reading every page first: a damaged page
+    of its jobs still refuses the start with the reason (found as the recovery reads the
+    rows), and --ignore-state-errors keeps the other jobs."""
+    cell = stopped_cell
+    with_jobs(cell, 300)
+    with sqlite3.connect(cell.cell.database) as db:
+        pages = [p for (p,) in db.execute("SELECT pageno FROM dbstat WHERE name='jobs'")]
+        size = db.execute("PRAGMA page_size").fetchone()[0]
+    db.close()
+    with open(cell.cell.database, "r+b") as fh:
+        fh.seek((pages[len(pages) // 2] - 1) * size)
+        fh.write(b"\xff" * size)
+    message = refused(cell)
+    assert "is damaged (database disk image is malformed)" in message
+    assert "--ignore-state-errors" in message
+    result = cell.run("qmaster", "start", "--ignore-state-errors", "--timeout", "20")
+    assert result.returncode == 0, result.stderr
+    assert "salvaged the spool database: kept" in result.stderr
+    assert 250 <= len(job_ids(cell)) < 300
+
+
 def test_a_zero_byte_database_is_refused_with_what_to_do(stopped_cell: RunningCell) -> None:
     """A 0-byte spool.db used to say 'global:0: missing global'; it now says the file is
     empty and how to get a cell back, with or without --ignore-state-errors."""

@@ -188,3 +188,18 @@ def test_waiting_ar_in_error_is_w_and_becomes_e_at_its_start(hard: bool) -> None
     assert ar_state(core, 1, T0 + 100) == "E"
     modify_queue(core, T0 + 200, hostlist="@allhosts")
     assert ar_state(core, 1, T0 + 200) == "r"
+
+
+def test_jobs_running_into_a_future_window_leave_room_for_it() -> None:
+    """With 6 of 16 slots held through the AR's window by running jobs and 8 reserved, only
+    2 more jobs that would run into the window start; a third waits (the pass counts what
+    the running jobs hold until their end)."""
+    core = ar_core()
+    for _ in range(6):
+        submit(core, ALICE, T0, l_hard={"h_rt": "7200"}, CMDARGS=["7000"])
+    run_until(core, T0 + 1)
+    qrsub(core, now=T0 + 1, a=T0 + HOUR, d=HOUR, pe_name="mpi", pe_min=8, pe_max=8)
+    for _ in range(3):
+        submit(core, BOB, T0 + 2, l_hard={"h_rt": "7200"}, CMDARGS=["7000"])
+    run_until(core, T0 + 3, T0 + 2)
+    assert list(states(core, T0 + 3).values()) == ["r"] * 8 + ["qw"]
