@@ -47,6 +47,8 @@ Key = tuple[int, int]
 # the shepherd needs only the standard library: started isolated and without site-packages
 # (their .pth files), a Python process starts in a third of the time
 SHEPHERD = ("-I", "-S", shepherd.__file__)
+# what a shepherd's status record may hold
+ENDED_FIELDS = ("exit_status", "signalled", "ru_utime", "ru_stime", "ru_maxrss", "error", "failed")
 
 
 @dataclass(slots=True)
@@ -106,7 +108,7 @@ class LocalExecutor:
             why = f'error: execd is not running as root: can\'t switch to user "{owner.user}"'
             self._report(TaskEnded(self.me, job.job_id, task.task_id, 0, error=why))
             return
-        directory = self.active / f"{job.job_id}.{task.task_id}"
+        directory = self._directory((job.job_id, task.task_id))
         shutil.rmtree(directory, ignore_errors=True)
         directory.mkdir(parents=True)
         workdir = jobenv.working_directory(job)
@@ -123,11 +125,14 @@ class LocalExecutor:
         out = jobenv.output_path(job, task, host, workdir, "o")
         err = out if job.spec.join else jobenv.output_path(job, task, host, workdir, "e")
         env = jobenv.environment(job, task, where, self.cell, out, err)
-        env["SGE_STDIN_PATH"] = stdin = self._stdin(job, workdir)
+        env["SGE_STDIN_PATH"] = stdin = self._stdin(job, task, host, workdir)
         if jobenv.script_on_stdin(job, where):
             stdin = str(script)
+        path, args, shell = jobenv.exec_line(job, where)
         config = {
-            "argv": jobenv.argv(job, where),
+            "path": path,
+            "argv": args,
+            "shell": shell,
             "cwd": str(workdir),
             "env": env,
             "stdin": stdin,
@@ -156,13 +161,13 @@ class LocalExecutor:
         for directory in sorted(self.active.glob("*.*")) if self.active.is_dir() else []:
             job_id, _, task_id = directory.name.partition(".")
             pid = _shepherd_pid(directory)
-            if not task_id.isdigit():  # killed before the restart
+            if not (job_id.isdigit() and task_id.isdigit()):  # killed before the restart
                 if pid:
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(pid, signal.SIGTERM)
                 _remove(directory)
                 continue
-            key = (int(job_id), int(task_id))
+            key = self._key(int(job_id), int(task_id))
             known.add(key)
             try:
                 self._watch(key, pid, child=False)
@@ -190,7 +195,7 @@ class LocalExecutor:
             return
         with contextlib.suppress(ProcessLookupError):
             os.kill(found.pid, signal.SIGTERM)
-        directory = self.active / f"{job_id}.{task_id}"
+        directory = self._directory((job_id, task_id))
         gone = directory.with_name(f"{directory.name}.killed.{found.pid}")
         with contextlib.suppress(OSError):
             directory.rename(gone)
@@ -205,7 +210,7 @@ class LocalExecutor:
         found = self.running.get((job_id, task_id))
         if found is None:
             return
-        directory = self.active / f"{job_id}.{task_id}"
+        directory = self._directory((job_id, task_id))
         with contextlib.suppress(OSError):
             with (directory / shepherd.SIGNALS).open("a") as fh:
                 fh.write(f"{signal.Signals[f'SIG{name}'].value}\n")
@@ -236,12 +241,27 @@ class LocalExecutor:
             os.close(found.pidfd)
             if found.child:
                 os.waitpid(found.pid, 0)
-        directory = self.active / f"{key[0]}.{key[1]}"
+        directory = self._directory(key)
         try:
             status = shepherd.read(str(directory / shepherd.STATUS))
         except (OSError, ValueError, EOFError):  # the shepherd itself was killed
             status = {"exit_status": 137, "signalled": True}
-        self._report(TaskEnded(self.me, key[0], key[1], **status), directory)
+        fields = {name: status[name] for name in ENDED_FIELDS if name in status}
+        fields.setdefault("exit_status", 0)  # a start failure's record has no status
+        self._report(TaskEnded(self.me, key[0], key[1], **fields), directory)
+
+    def _directory(self, key: Key) -> Path:
+        """The task's directory in active_jobs: ``JOBID.TASKID`` as Grid Engine's execd
+        names it (task 1 for a job without array tasks)."""
+        return self.active / f"{key[0]}.{key[1] or 1}"
+
+    def _key(self, job_id: int, number: int) -> Key:
+        """The task a directory ``JOBID.NUMBER`` belongs to (task 0 of a job without
+        array tasks is ``JOBID.1``)."""
+        job = self._core().jobs.get(job_id)
+        if job is not None and number == 1 and 1 not in job.tasks and 0 in job.tasks:
+            return (job_id, 0)
+        return (job_id, number)
 
     def _report(self, ended: TaskEnded, directory: Path | None = None) -> None:
         self._spawn(self._deliver(ended, directory), "execd-task-ended")
@@ -279,12 +299,12 @@ class LocalExecutor:
         return path
 
     @staticmethod
-    def _stdin(job: Job, workdir: Path) -> str:
-        given = job.spec.stdin or ()
-        if not given:
+    def _stdin(job: Job, task: Task, host: str, workdir: Path) -> str:
+        """``-i`` as Grid Engine's execd finds it, else /dev/null."""
+        text = jobenv.path_for_host(job.spec.stdin or (), host)
+        if not text:
             return os.devnull
-        text = given[0].partition(":")[2] if ":" in given[0] else given[0]
-        return str(workdir / text)
+        return str(workdir / jobenv.expand(text, job, task, host))
 
 
 def _name(uid: int) -> str:

@@ -17,7 +17,10 @@ from qmaster.core.jobspec import as_map
 
 UNDEFINED = "undefined"
 PE_HOSTFILE = "pe_hostfile"
-DEFAULT_PATH = "/usr/local/bin:/bin:/usr/bin"
+# exec_job.c: the job's PATH unless -v/-V give one, its TMPDIR first (the trailing ':'
+# is Grid Engine's: the working directory last)
+DEFAULT_PATH = "/usr/local/bin:/usr/ucb:/bin:/usr/bin:"
+DEFAULT_ACCOUNT = "sge"
 DEFAULT_SHELL = "/bin/sh"
 ARCH = "lx-amd64"  # what the cell's util/arch and its hosts' arch load value say
 
@@ -60,18 +63,60 @@ def _task_suffix(job: Job, task: Task) -> str:
     return f".{task.task_id}" if is_array(job) else ""
 
 
-def _expand(path: str, job: Job, task: Task, host: str) -> str:
-    """qsub(1)'s pseudo environment variables in a ``-o``/``-e`` path."""
-    task_id = str(task.task_id) if is_array(job) else UNDEFINED
-    for name, value in (
-        ("$USER", job.owner.user),
+def _home(user: str) -> str | None:
+    try:
+        return pwd.getpwnam(user).pw_dir
+    except KeyError:
+        return None
+
+
+def expand(path: str, job: Job, task: Task, host: str) -> str:
+    """qsub(1)'s pseudo environment variables in a ``-o``/``-e``/``-i`` path as Grid
+    Engine's execd expands them (get_path.c): a leading ``~/`` or ``~user/`` and ``$HOME``
+    are home directories, ``$USER``, ``$JOB_ID``, ``$JOB_NAME``, ``$HOSTNAME``, and
+    ``$TASK_ID`` for array tasks (a non-array job's path keeps ``$TASK_ID`` as written)."""
+    user = job.owner.user
+    if path.startswith("~"):
+        name, slash, rest = path[1:].partition("/")
+        home = _home(name) if name else home_of(user)
+        if home is not None and (slash or not name):
+            path = home.rstrip("/") + "/" + rest if slash else home
+    names = [
+        ("$HOME", home_of(user)),
         ("$JOB_ID", str(job.job_id)),
         ("$JOB_NAME", job.name),
+        ("$USER", user),
         ("$HOSTNAME", host),
-        ("$TASK_ID", task_id),
-    ):
-        path = path.replace(name, value)
-    return path
+    ]
+    if is_array(job):
+        names.append(("$TASK_ID", str(task.task_id)))
+    out: list[str] = []
+    i = 0
+    while i < len(path):
+        for name, value in names:
+            if path.startswith(name, i):
+                out.append(value)
+                i += len(name)
+                break
+        else:
+            out.append(path[i])
+            i += 1
+    return "".join(out)
+
+
+def path_for_host(given: tuple[str, ...] | list[str], host: str) -> str | None:
+    """The path of a ``[hostname:]path`` list for ``host``: its own, else the first
+    without a host name (Grid Engine's sge_get_path); None when none applies."""
+    default = None
+    for text in given:
+        name, colon, rest = text.partition(":")
+        if not colon:
+            default = text if default is None else default
+        elif name == host:
+            return rest
+    if default is None and given:  # as Grid Engine's loop ends: the last host's
+        return given[-1].partition(":")[2]
+    return default
 
 
 def output_path(job: Job, task: Task, host: str, workdir: Path, kind: str) -> Path:
@@ -79,12 +124,10 @@ def output_path(job: Job, task: Task, host: str, workdir: Path, kind: str) -> Pa
     ``NAME.<kind>JOBID[.TASKID]`` in the working directory."""
     given = job.spec.stdout if kind == "o" else job.spec.stderr
     default = f"{job.name}.{kind}{job.job_id}{_task_suffix(job, task)}"
-    if not given:
+    text = path_for_host(given, host) if given else None
+    if not text:
         return workdir / default
-    text = given[0]
-    if ":" in text:  # [hostname:]path: every host is this one
-        text = text.partition(":")[2]
-    path = workdir / _expand(text, job, task, host)
+    path = workdir / expand(text, job, task, host)
     return path / default if path.is_dir() else path
 
 
@@ -113,59 +156,77 @@ def argv(job: Job, where: Placement) -> list[str]:
         return [shell, "-c", " ".join([command, *args])]
     if where.start_mode == "unix_behavior":
         return [str(where.script), *args]
-    if script_on_stdin(job, where):
-        return [shell, *args]
+    if script_on_stdin(job, where):  # -s: the shell reads its input and keeps the args
+        return [shell, "-s", *args]
     return [shell, str(where.script), *args]
+
+
+def exec_line(job: Job, where: Placement) -> tuple[str, list[str], str]:
+    """What the shepherd execs: the file, its argv (a shell's ``argv[0]`` its base name,
+    as Grid Engine's shepherd starts it) and the shell that must exist ("" when the
+    job is exec'd itself)."""
+    args = argv(job, where)
+    path = args[0]
+    if where.script is not None and where.start_mode == "unix_behavior":
+        return path, args, ""
+    if where.script is None and job.spec.shell is False:
+        return path, args, ""
+    return path, [path.rpartition("/")[2], *args[1:]], path
 
 
 def environment(
     job: Job, task: Task, where: Placement, cell: Cell, out: Path, err: Path
 ) -> dict[str, str]:
-    """The task's environment: the owner's basics, the job's ``-v``/``-V`` and
-    ``SGE_O_*`` variables, then Grid Engine's own."""
+    """The task's environment in Grid Engine's order (exec_job.c): its PATH, then the
+    job's ``-v``/``-V`` and ``SGE_O_*`` variables, then Grid Engine's own, which win."""
     owner = job.owner.user
-    env = {
-        "HOME": home_of(owner),
-        "USER": owner,
-        "LOGNAME": owner,
-        "SHELL": shell_of(job, where.shell),
-        "PATH": DEFAULT_PATH,
-    }
+    env = {"PATH": f"{where.tmpdir}:{DEFAULT_PATH}"}
     env.update(as_map(job.spec.env))
+    chosen = job.spec.wd or job.spec.cwd
+    if chosen:
+        env["PWD"] = str(where.workdir)
     array = is_array(job)
     env.update(
         {
-            "JOB_ID": str(job.job_id),
+            "REQNAME": job.name,
+            "SGE_CELL": cell.name,
+            "HOME": home_of(owner),
+            "USER": owner,
+            "LOGNAME": owner,
             "JOB_NAME": job.name,
-            "REQUEST": job.name,
             "JOB_SCRIPT": str(where.script or job.spec.command or ""),
+            "REQUEST": job.name,
+            "HOSTNAME": where.host,
+            "QUEUE": where.queue.partition("@")[0],
+            "JOB_ID": str(job.job_id),
             "SGE_TASK_ID": str(task.task_id) if array else UNDEFINED,
             "SGE_TASK_FIRST": str(job.spec.task_first) if array else UNDEFINED,
             "SGE_TASK_LAST": str(job.spec.task_last) if array else UNDEFINED,
             "SGE_TASK_STEPSIZE": str(job.spec.task_step or 1) if array else UNDEFINED,
+            "ENVIRONMENT": "BATCH",
+            "ARC": ARCH,
+            "SGE_ARCH": ARCH,
+            "SGE_ROOT": str(cell.root),
+            "NQUEUES": str(len(task.assignment) or 1),
             "NSLOTS": str(task.slots or job.slots),
             "NHOSTS": str(len({host_of(qi) for qi, _ in task.assignment}) or 1),
-            "NQUEUES": str(len(task.assignment) or 1),
-            "QUEUE": where.queue.partition("@")[0],
-            "HOSTNAME": where.host,
+            "RESTARTED": "1" if task.restarted else "0",
             "TMPDIR": str(where.tmpdir),
             "TMP": str(where.tmpdir),
-            "SGE_ROOT": str(cell.root),
-            "SGE_CELL": cell.name,
+            "SGE_ACCOUNT": job.spec.account or DEFAULT_ACCOUNT,
+            "SHELL": shell_of(job, where.shell),
+            # the shepherd's own (builtin_starter.c)
+            "SGE_STDIN_PATH": "/dev/null",
             "SGE_STDOUT_PATH": str(out),
             "SGE_STDERR_PATH": str(err),
-            "SGE_STDIN_PATH": "/dev/null",
-            "ENVIRONMENT": "BATCH",
-            "RESTARTED": "1" if task.restarted else "0",
-            "ARC": ARCH,
+            "SGE_CWD_PATH": str(where.workdir),
         }
     )
-    env["SGE_ARCH"] = env["ARC"]
     if where.spool is not None:
-        env["SGE_JOB_SPOOL_DIR"] = str(where.spool)
         if where.pe:
             env["PE"] = where.pe
             env["PE_HOSTFILE"] = str(where.spool / PE_HOSTFILE)
+        env["SGE_JOB_SPOOL_DIR"] = str(where.spool)
     return env
 
 

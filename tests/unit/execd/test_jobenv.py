@@ -41,7 +41,7 @@ def test_shell_start_modes() -> None:
     """unix_behavior runs the script itself (its #! line); script_from_stdin feeds it."""
     job, _ = started(CMDARGS=["x"], script="echo\n")
     assert jobenv.argv(job, where(mode="unix_behavior")) == [str(SCRIPT), "x"]
-    assert jobenv.argv(job, where(mode="script_from_stdin")) == ["/bin/sh", "x"]
+    assert jobenv.argv(job, where(mode="script_from_stdin")) == ["/bin/sh", "-s", "x"]
     assert jobenv.script_on_stdin(job, where(mode="script_from_stdin"))
 
 
@@ -110,3 +110,53 @@ def test_a_job_without_pe_has_no_pe_variables() -> None:
     assert "PE_HOSTFILE" not in env
     assert env["SGE_JOB_SPOOL_DIR"] == "/s"
     assert jobenv.pe_hostfile(task, {}) == "host1 1 all.q@host1 UNDEFINED\n"
+
+
+def test_the_environment_is_laid_out_in_grid_engines_order() -> None:
+    """PATH is TMPDIR first then Grid Engine's default; -v may set PATH but not HOME or
+    USER (Grid Engine's own win); SGE_ACCOUNT, REQNAME, SGE_CWD_PATH and PWD are set."""
+    job, task = started(N="j", v={"HOME": "/elsewhere", "FOO": "1"}, cwd="/w")
+    env = jobenv.environment(
+        job, task, where(), Cell(Path("/sge"), "c"), Path("/w/j.o1"), Path("/w/j.e1")
+    )
+    assert env["PATH"] == "/tmp/x:/usr/local/bin:/usr/ucb:/bin:/usr/bin:"
+    assert (env["HOME"], env["USER"], env["FOO"]) == (jobenv.home_of("alice"), "alice", "1")
+    assert (env["SGE_ACCOUNT"], env["REQNAME"]) == ("sge", "j")
+    assert (env["SGE_CWD_PATH"], env["PWD"]) == ("/w", "/w")
+    job, task = started(N="j", A="proj42")
+    env = jobenv.environment(job, task, where(), Cell(Path("/sge"), "c"), Path("/o"), Path("/e"))
+    assert env["SGE_ACCOUNT"] == "proj42"
+    assert "PWD" not in env
+
+
+def test_a_non_array_jobs_output_path_keeps_task_id_and_expands_home(tmp_path: Path) -> None:
+    """Grid Engine expands $TASK_ID for array tasks only; $HOME and ~/ are the owner's home;
+    a [host:]path list gives this host's path, else the one without a host."""
+    job, task = started(N="n", o=["out.$TASK_ID.$JOB_ID"])
+    assert jobenv.output_path(job, task, "host1", tmp_path, "o") == tmp_path / "out.$TASK_ID.1"
+    home = Path(jobenv.home_of("alice"))
+    job, task = started(N="n", o=["$HOME/x.$JOB_ID"], e=["~/y"])
+    out, err = (jobenv.output_path(job, task, "host1", tmp_path, k) for k in "oe")
+    # alice has no password entry: her home is "/" (and "$HOME/x" is "//x")
+    assert (str(out).replace("//", "/"), str(err)) == (str(home / "x.1"), str(home / "y"))
+    job, task = started(N="n", o=["host2:/two", "/any", "host1:/one"])
+    assert jobenv.output_path(job, task, "host1", tmp_path, "o") == Path("/one")
+    assert jobenv.output_path(job, task, "host3", tmp_path, "o") == Path("/any")
+
+
+def test_the_shepherd_execs_a_shell_by_its_base_name_and_checks_it() -> None:
+    """posix_compliant and -b y: the shell's path is exec'd with argv[0] its base name and
+    must exist; unix_behavior and -shell n exec the script or command itself."""
+    job, _ = started(CMDARGS=["a"], script="echo\n")
+    assert jobenv.exec_line(job, where("/bin/ksh")) == (
+        "/bin/ksh",
+        ["ksh", str(SCRIPT), "a"],
+        "/bin/ksh",
+    )
+    assert jobenv.exec_line(job, where(mode="unix_behavior")) == (
+        str(SCRIPT),
+        [str(SCRIPT), "a"],
+        "",
+    )
+    job, _ = started(CMDNAME="echo", CMDARGS=["$HOME"], b=True, shell=False)
+    assert jobenv.exec_line(job, where(script=None)) == ("echo", ["echo", "$HOME"], "")
