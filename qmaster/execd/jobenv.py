@@ -131,10 +131,9 @@ def output_path(job: Job, task: Task, host: str, workdir: Path, kind: str) -> Pa
     return path / default if path.is_dir() else path
 
 
-def shell_of(job: Job, queue_shell: str = DEFAULT_SHELL) -> str:
-    """``-S`` (its first path, without a ``hostname:``), else the queue's shell."""
-    shells = job.spec.shells or ()
-    return shells[0].partition(":")[2] or shells[0] if shells else queue_shell
+def shell_of(job: Job, queue_shell: str = DEFAULT_SHELL, host: str = "") -> str:
+    """``-S`` (its ``[hostname:]path`` for ``host``), else the queue's shell."""
+    return path_for_host(job.spec.shells or (), host) or queue_shell
 
 
 def script_on_stdin(job: Job, where: Placement) -> bool:
@@ -148,7 +147,7 @@ def argv(job: Job, where: Placement) -> list[str]:
     (``posix_compliant``), by its own ``#!`` line (``unix_behavior``), or read by that
     shell on its input (``script_from_stdin``)."""
     args = list(job.spec.args or ())
-    shell = shell_of(job, where.shell)
+    shell = shell_of(job, where.shell, where.host)
     if where.script is None:
         command = job.spec.command or ""
         if job.spec.shell is False:
@@ -214,7 +213,7 @@ def environment(
             "TMPDIR": str(where.tmpdir),
             "TMP": str(where.tmpdir),
             "SGE_ACCOUNT": job.spec.account or DEFAULT_ACCOUNT,
-            "SHELL": shell_of(job, where.shell),
+            "SHELL": shell_of(job, where.shell, where.host),
             # the shepherd's own (builtin_starter.c)
             "SGE_STDIN_PATH": "/dev/null",
             "SGE_STDOUT_PATH": str(out),
