@@ -140,6 +140,7 @@ class LocalExecutor:
             "stderr": str(err),
             "owner": _as_owner(owner),
             "tmpdir": str(tmpdir),
+            "limits": jobenv.rlimits(job, task, host, qi.limits if qi else {}),
         }
         shepherd.write(str(directory / shepherd.CONFIG), config)
         proc = subprocess.Popen(

@@ -6,12 +6,15 @@ owner's password entry), so that :mod:`qmaster.execd.executor` only spawns.
 
 from __future__ import annotations
 
+import contextlib
+import math
 import pwd
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from qmaster.cell import Cell
+from qmaster.complexes.values import ValueParseError, parse_memory, parse_time
 from qmaster.core.jobs import Job, Task
 from qmaster.core.jobspec import as_map
 
@@ -23,6 +26,21 @@ DEFAULT_PATH = "/usr/local/bin:/usr/ucb:/bin:/usr/bin:"
 DEFAULT_ACCOUNT = "sge"
 DEFAULT_SHELL = "/bin/sh"
 ARCH = "lx-amd64"  # what the cell's util/arch and its hosts' arch load value say
+
+
+# queue_conf(5)'s s_/h_ limits and the rlimit each pair sets (setrlimits.c), whether it is
+# multiplied by the task's slots on the host, and the floor below which Grid Engine's
+# shepherd does not go
+RLIMITS = (
+    ("cpu", "RLIMIT_CPU", True, 2),
+    ("fsize", "RLIMIT_FSIZE", False, 15 * 1024),
+    ("data", "RLIMIT_DATA", True, 10 * 1024 * 1024),
+    ("stack", "RLIMIT_STACK", True, 1024 * 1024),
+    ("core", "RLIMIT_CORE", False, 0),
+    ("vmem", "RLIMIT_AS", True, 10 * 1024 * 1024),
+    ("rss", "RLIMIT_RSS", False, 10 * 1024 * 1024),
+)
+UNLIMITED = -1  # RLIM_INFINITY
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +245,37 @@ def environment(
             env["PE_HOSTFILE"] = str(where.spool / PE_HOSTFILE)
         env["SGE_JOB_SPOOL_DIR"] = str(where.spool)
     return env
+
+
+def _limit(job: Job, name: str, queue: float | None) -> float:
+    """A limit: the queue's, or the job's request (``-l h_vmem=1G``) when lower."""
+    value = math.inf if queue is None else queue
+    asked = job.spec.resource(name)
+    if asked is not None:
+        with contextlib.suppress(ValueParseError):
+            value = min(value, parse_time(asked) if name.endswith("cpu") else parse_memory(asked))
+    return value
+
+
+def rlimits(
+    job: Job, task: Task, host: str, queue_limits: Mapping[str, float | None]
+) -> dict[str, list[int]]:
+    """The job's resource limits as Grid Engine's shepherd sets them: each ``s_``/``h_``
+    pair of its queue's limits (or its lower request) as an rlimit's soft and hard value,
+    per process: CPU, memory and stack limits times the task's slots on the host."""
+    slots = sum(n for qi, n in task.assignment if host_of(qi) == host) or 1
+    found: dict[str, list[int]] = {}
+    for name, rlimit, scaled, floor in RLIMITS:
+        soft, hard = (
+            max(_limit(job, f"{kind}_{name}", queue_limits.get(f"{kind}_{name}")), floor)
+            for kind in "sh"
+        )
+        if name == "vmem":
+            soft = min(soft, hard)
+        if scaled:
+            soft, hard = soft * slots, hard * slots
+        found[rlimit] = [UNLIMITED if math.isinf(v) else int(v) for v in (soft, hard)]
+    return found
 
 
 def host_of(queue_instance: str) -> str:

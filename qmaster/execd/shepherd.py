@@ -115,6 +115,29 @@ def _open(path: str, flags: int, failed: int, what: str) -> int:
         raise StartFailed(failed, f'error: can\'t open {what} "{path}": {exc.strerror}') from None
 
 
+def _set_limits(limits: dict[str, list[int]]) -> None:
+    """The job's resource limits (``RLIMIT_CPU``: [soft, hard], -1 for unlimited), set
+    while still root as Grid Engine's shepherd does; a hard limit above the current one
+    stays the current one when it may not be raised."""
+    import resource  # not built in: only a task that runs pays for its import
+
+    infinity = resource.RLIM_INFINITY
+    for name, (soft_asked, hard_asked) in limits.items():
+        number = getattr(resource, name, None)
+        if number is None:
+            continue
+        hard, soft = hard_asked, soft_asked
+        _, current = resource.getrlimit(number)
+        if os.geteuid() != 0 and current != infinity and (hard == infinity or hard > current):
+            hard = current
+        if hard != infinity and (soft == infinity or soft > hard):
+            soft = hard
+        try:  # noqa: SIM105
+            resource.setrlimit(number, (soft, hard))
+        except (OSError, ValueError):
+            pass
+
+
 def _become_job(config: dict[str, object]) -> list[int]:
     """As Grid Engine's shepherd prepares its son: switch to the job's owner, enter the
     working directory, open the job's stdin, stdout and stderr (as the owner), make sure
@@ -122,6 +145,9 @@ def _become_job(config: dict[str, object]) -> list[int]:
     owner = config["owner"]
     assert isinstance(owner, dict)
     os.umask(0o022)
+    limits = config.get("limits")
+    if isinstance(limits, dict):
+        _set_limits(limits)
     if owner.get("user") is not None:
         os.setgroups(owner["extra_groups"])
         os.setgid(owner["group"])

@@ -182,3 +182,12 @@ def test_qmod_suspends_and_resumes_the_jobs_processes(local: LiveDaemon, tmp_pat
     local.validate_state()
     assert local.call("delete", {"job_ids": ["1"]}).ok
     wait_for(lambda: not alive(pid), what="the job to die")
+
+
+def test_the_jobs_limits_are_its_processes_rlimits(local: LiveDaemon, tmp_path: Path) -> None:
+    """-l h_vmem=1G,h_fsize=1M: the job's shell sees ulimit -v 1048576 and -f 2048 (blocks
+    of 512 bytes), as Grid Engine's shepherd sets them before it starts the job."""
+    spec = {"cwd": str(tmp_path), "N": "lim", "l_hard": {"h_vmem": "1G", "h_fsize": "1M"}}
+    assert local.call("submit", binary("ulimit -v; ulimit -f", **spec)).ok
+    wait_for(lambda: acct_of(local, 1), what="accounting line of job 1")
+    assert (tmp_path / "lim.o1").read_text().split() == ["1048576", "2048"]

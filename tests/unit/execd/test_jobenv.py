@@ -160,3 +160,19 @@ def test_the_shepherd_execs_a_shell_by_its_base_name_and_checks_it() -> None:
     )
     job, _ = started(CMDNAME="echo", CMDARGS=["$HOME"], b=True, shell=False)
     assert jobenv.exec_line(job, where(script=None)) == ("echo", ["echo", "$HOME"], "")
+
+
+def test_limits_are_the_queues_or_the_jobs_lower_request_per_slot_on_the_host() -> None:
+    """-l h_vmem=1G sets RLIMIT_AS (soft too, as s_vmem may not exceed h_vmem); INFINITY
+    is unlimited; s_cpu is the soft CPU limit; a PE task's memory and CPU limits are
+    multiplied by its slots on the host; Grid Engine's floors apply (cpu 2 s)."""
+    job, task = started(l_hard={"h_vmem": "1G", "s_cpu": "0:0:1"})
+    limits = jobenv.rlimits(job, task, "host1", {"h_vmem": None, "h_fsize": 4096.0})
+    assert limits["RLIMIT_AS"] == [1 << 30, 1 << 30]
+    assert limits["RLIMIT_CPU"] == [2, jobenv.UNLIMITED]
+    assert limits["RLIMIT_FSIZE"] == [jobenv.UNLIMITED, 15 * 1024]
+    assert limits["RLIMIT_STACK"] == [jobenv.UNLIMITED, jobenv.UNLIMITED]
+    job, task = started(pe_name="mp*", pe_min=6, pe_max=6, l_hard={"h_vmem": "1G"})
+    per_host = {qi.partition("@")[2]: n for qi, n in task.assignment}
+    for host, slots in per_host.items():
+        assert jobenv.rlimits(job, task, host, {})["RLIMIT_AS"][1] == slots << 30
