@@ -118,7 +118,11 @@ class LocalExecutor:
         shell = attrs.get("shell", jobenv.DEFAULT_SHELL)
         mode = attrs.get("shell_start_mode", "posix_compliant")
         pe = granted_pe(self._core(), job, task) if job.spec.pe_name else ""
-        where = jobenv.Placement(queue, host, workdir, tmpdir, script, shell, mode, pe, directory)
+        ckpt = self._core().config.ckpts.get(job.spec.ckpt or "")
+        ckpt_dir = ckpt.get("ckpt_dir") if ckpt else ""
+        where = jobenv.Placement(
+            queue, host, workdir, tmpdir, script, shell, mode, pe, directory, ckpt_dir
+        )
         (directory / jobenv.PE_HOSTFILE).write_text(
             jobenv.pe_hostfile(task, self._processors(task))
         )

@@ -56,6 +56,7 @@ class Placement:
     start_mode: str = "posix_compliant"  # the queue's shell_start_mode
     pe: str = ""  # the parallel environment granted (-pe may be a pattern)
     spool: Path | None = None  # the task's directory in the execd spool (SGE_JOB_SPOOL_DIR)
+    ckpt_dir: str = ""  # the ckpt_dir of the job's -ckpt environment
 
 
 def home_of(user: str) -> str:
@@ -239,6 +240,10 @@ def environment(
             "SGE_CWD_PATH": str(where.workdir),
         }
     )
+    if job.spec.ckpt:
+        env["SGE_CKPT_ENV"] = job.spec.ckpt
+        if where.ckpt_dir:
+            env["SGE_CKPT_DIR"] = where.ckpt_dir
     if where.spool is not None:
         if where.pe:
             env["PE"] = where.pe

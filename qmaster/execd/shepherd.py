@@ -21,6 +21,7 @@ built-in modules (a third of the start of one that imports json and subprocess).
 
 from __future__ import annotations
 
+import errno
 import marshal
 import os
 import sys
@@ -183,7 +184,12 @@ def _exec_job(config: dict[str, object]) -> None:
     assert isinstance(env, dict)
     path = str(config.get("path") or argv[0])
     try:
-        os.execvpe(path, argv, env)
+        try:
+            os.execvpe(path, argv, env)
+        except OSError as exc:  # execvp(3) runs a file without a #! line with /bin/sh
+            if exc.errno != errno.ENOEXEC:
+                raise
+            os.execve("/bin/sh", ["sh", path, *argv[1:]], env)
     except OSError as exc:
         shown = " ".join(f'"{arg}"' for arg in argv)
         raise StartFailed(NO_SHELL, f"execvp({path}, {shown}) failed: {exc.strerror}") from None

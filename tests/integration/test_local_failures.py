@@ -94,3 +94,24 @@ def test_exit_99_runs_the_job_again(local: LiveDaemon, tmp_path: Path) -> None:
     lines = wait_for(lambda: len(acct_of(local, 1)) == 2 and acct_of(local, 1), what="2 runs")
     assert [(f[FAILED], f[EXIT_STATUS]) for f in lines] == [("25", "99"), ("0", "5")]
     assert log.read_text() == "0\n1\n"
+
+
+def start_mode(live: LiveDaemon, mode: str) -> None:
+    """all.q's shell_start_mode, as qconf -mattr queue shell_start_mode sets it."""
+    args = {"kind": "cqueue", "mode": "change", "name": "all.q"}
+    assert live.call("conf_attr", {**args, "pairs": [["shell_start_mode", mode]]}).ok
+
+
+def test_a_script_keeps_its_arguments_in_every_shell_start_mode(
+    local: LiveDaemon, tmp_path: Path
+) -> None:
+    """script_from_stdin: the shell reads the script with -s, its arguments stay arguments;
+    unix_behavior: a script without a #! line runs with /bin/sh, as execvp(3) does."""
+    text = 'echo "$1 $2"\n'
+    for job_id, mode in ((1, "script_from_stdin"), (2, "unix_behavior")):
+        start_mode(local, mode)
+        job = {"CMDNAME": "s.sh", "CMDARGS": ["x", "y"], "script": text}
+        assert local.call("submit", {"job": {**job, "cwd": str(tmp_path), "N": mode}}).ok
+        (line,) = wait_for(lambda j=job_id: acct_of(local, j), what=f"job {job_id}")  # type: ignore[misc]
+        assert (line[FAILED], line[EXIT_STATUS]) == ("0", "0")
+        assert (tmp_path / f"{mode}.o{job_id}").read_text() == "x y\n"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -176,3 +178,18 @@ def test_limits_are_the_queues_or_the_jobs_lower_request_per_slot_on_the_host() 
     per_host = {qi.partition("@")[2]: n for qi, n in task.assignment}
     for host, slots in per_host.items():
         assert jobenv.rlimits(job, task, host, {})["RLIMIT_AS"][1] == slots << 30
+
+
+def test_a_checkpointing_job_sees_its_ckpt_environment() -> None:
+    """-ckpt name: SGE_CKPT_ENV is the name and SGE_CKPT_DIR the environment's ckpt_dir."""
+    job, task = started()
+    job = copy.copy(job)  # the core's own stays as submitted
+    job.spec = dataclasses.replace(job.spec, ckpt="blcr")  # as a -ckpt blcr job has it
+    placed = jobenv.Placement(
+        "all.q@host1", "host1", Path("/w"), Path("/t"), None, ckpt_dir="/ckpt"
+    )
+    env = jobenv.environment(job, task, placed, Cell(Path("/sge"), "c"), Path("/o"), Path("/e"))
+    assert (env["SGE_CKPT_ENV"], env["SGE_CKPT_DIR"]) == ("blcr", "/ckpt")
+    job, task = started()
+    env = jobenv.environment(job, task, placed, Cell(Path("/sge"), "c"), Path("/o"), Path("/e"))
+    assert "SGE_CKPT_ENV" not in env
