@@ -109,11 +109,17 @@ class StartFailed(Exception):
         self.message = message
 
 
-def _open(path: str, flags: int, failed: int, what: str) -> int:
+def _open(path: str, flags: int) -> int:
+    """An output file (or the input file when ``flags`` says so), or failed 26 with the
+    shepherd's words."""
     try:
         return os.open(path, flags, 0o644)
     except OSError as exc:
-        raise StartFailed(failed, f'error: can\'t open {what} "{path}": {exc.strerror}') from None
+        if flags == os.O_RDONLY:
+            why = f"error: can't open {path} as dummy input file"
+        else:
+            why = f'error: can\'t open output file "{path}": {exc.strerror}'
+        raise StartFailed(OPEN_OUTPUT, why) from None
 
 
 def _set_limits(limits: dict[str, list[int]]) -> None:
@@ -159,13 +165,12 @@ def _become_job(config: dict[str, object]) -> list[int]:
     except OSError as exc:
         raise StartFailed(NO_CWD, f"error: can't chdir to {cwd}: {exc.strerror}") from None
     stdin = str(config["stdin"])
-    fds = [_open(stdin, os.O_RDONLY, OPEN_OUTPUT, "input file")]
+    fds = [_open(stdin, os.O_RDONLY)]
     append = os.O_WRONLY | os.O_CREAT | os.O_APPEND
-    fds.append(_open(str(config["stdout"]), append, OPEN_OUTPUT, "output file"))
-    if config["stderr"] == config["stdout"]:
-        fds.append(fds[1])
-    else:
-        fds.append(_open(str(config["stderr"]), append, OPEN_OUTPUT, "output file"))
+    fds.append(_open(str(config["stdout"]), append))
+    fds.append(
+        fds[1] if config["stderr"] == config["stdout"] else _open(str(config["stderr"]), append)
+    )
     shell = str(config.get("shell") or "")
     if shell and not os.path.exists(shell):
         raise StartFailed(NO_SHELL, f'unable to find shell "{shell}"')

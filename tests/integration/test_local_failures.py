@@ -47,14 +47,16 @@ def error_reason(live: LiveDaemon, job_id: int) -> str:
         ({"o": ["/nonexistent/out"]}, "26", 'error: can\'t open output file "/nonexistent/out": '),
         ({"wd": "/nonexistent/wd"}, "28", "error: can't chdir to /nonexistent/wd: "),
         ({"S": ["/bin/nosuchsh"]}, "27", 'unable to find shell "/bin/nosuchsh"'),
+        ({"i": ["/nonexistent/in"]}, "26", "error: can't open /nonexistent/in as dummy input"),
     ],
-    ids=["output-file", "working-directory", "shell"],
+    ids=["output-file", "working-directory", "shell", "input-file"],
 )
 def test_a_job_its_shepherd_cannot_start_is_accounted_and_in_error_state(
     local: LiveDaemon, tmp_path: Path, spec: dict[str, Any], failed: str, reason: str
 ) -> None:
-    """An output file that cannot be opened, a missing -wd, a missing -S shell: the job is
-    Eqw with the shepherd's message, and accounted with failed 26/28/27, exit status 0."""
+    """An output file that cannot be opened, a missing -wd, a missing -S shell, a missing
+    -i file: the job is Eqw with the shepherd's message, and accounted with failed
+    26/28/27/26, exit status 0."""
     spec.setdefault("cwd", str(tmp_path))
     assert local.call("submit", binary("echo", "hi", **spec)).ok
     assert error_reason(local, 1).startswith(reason)
