@@ -281,7 +281,8 @@ class LocalExecutor:
         qi = self._core().queue_instance(queue)
         base = Path(qi.attrs.get("tmpdir", "/tmp") if qi else "/tmp")
         path = base / f"{job.job_id}.{task.task_id or 1}.{queue.partition('@')[0]}"
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        path.mkdir(parents=True, exist_ok=True)
+        path.chmod(0o755)  # as Grid Engine's sge_make_tmpdir, the job's owner's
         if os.getuid() == 0:
             os.chown(path, job.owner.uid, job.owner.gid)
         return path
