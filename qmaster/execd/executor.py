@@ -47,6 +47,7 @@ Key = tuple[int, int]
 # the shepherd needs only the standard library: started isolated and without site-packages
 # (their .pth files), a Python process starts in a third of the time
 SHEPHERD = ("-I", "-S", shepherd.__file__)
+ENDED = "ended"  # JOBID.TASKID.ended.N: a task whose end is being handed to the core
 # what a shepherd's status record may hold
 ENDED_FIELDS = ("exit_status", "signalled", "ru_utime", "ru_stime", "ru_maxrss", "error", "failed")
 
@@ -164,16 +165,19 @@ class LocalExecutor:
         while the qmaster was down, and put tasks whose shepherd is lost into error state."""
         known: set[Key] = set()
         for directory in sorted(self.active.glob("*.*")) if self.active.is_dir() else []:
-            job_id, _, task_id = directory.name.partition(".")
+            job_id, task_id, *rest = directory.name.split(".")
             pid = _shepherd_pid(directory)
-            if not (job_id.isdigit() and task_id.isdigit()):  # killed before the restart
-                if pid:
+            if not (job_id.isdigit() and task_id.isdigit()) or rest[:1] not in ([], [ENDED]):
+                if pid:  # killed before the restart
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(pid, signal.SIGTERM)
                 _remove(directory)
                 continue
             key = self._key(int(job_id), int(task_id))
             known.add(key)
+            if rest:  # ended, its end not yet handed over
+                self._ended(key, directory)
+                continue
             try:
                 self._watch(key, pid, child=False)
             except (ProcessLookupError, ValueError):
@@ -200,10 +204,7 @@ class LocalExecutor:
             return
         with contextlib.suppress(ProcessLookupError):
             os.kill(found.pid, signal.SIGTERM)
-        directory = self._directory((job_id, task_id))
-        gone = directory.with_name(f"{directory.name}.killed.{found.pid}")
-        with contextlib.suppress(OSError):
-            directory.rename(gone)
+        gone = _set_aside(self._directory((job_id, task_id)), f"killed.{found.pid}")
         loop = asyncio.get_running_loop()
         loop.remove_reader(found.pidfd)
         loop.add_reader(found.pidfd, self._killed, found, gone)
@@ -238,15 +239,18 @@ class LocalExecutor:
         self.running[key] = Running(pid, pidfd, child)
         asyncio.get_running_loop().add_reader(pidfd, self._ended, key)
 
-    def _ended(self, key: Key) -> None:
-        """The shepherd exited: hand the core what it recorded."""
+    def _ended(self, key: Key, directory: Path | None = None) -> None:
+        """The shepherd exited: hand the core what it recorded. Its directory is renamed
+        ``JOBID.TASKID.ended.N`` first, so that a new run of the task (a job that exits 99
+        runs again at once) has its own."""
         found = self.running.pop(key, None)
         if found is not None:
             asyncio.get_running_loop().remove_reader(found.pidfd)
             os.close(found.pidfd)
             if found.child:
                 os.waitpid(found.pid, 0)
-        directory = self._directory(key)
+        if directory is None:
+            directory = _set_aside(self._directory(key), f"{ENDED}.{found.pid if found else 0}")
         try:
             status = shepherd.read(str(directory / shepherd.STATUS))
         except (OSError, ValueError, EOFError):  # the shepherd itself was killed
@@ -341,9 +345,21 @@ def _shepherd_pid(directory: Path) -> int:
     return pid if SHEPHERD[-1].encode() in command or b"qmaster.execd.shepherd" in command else 0
 
 
+def _set_aside(directory: Path, suffix: str) -> Path:
+    """Rename a task's directory and its TMPDIR to ``NAME.suffix`` (a run that ended or is
+    killed), so that a new run of the task has its own at once; the new directory."""
+    with contextlib.suppress(OSError, ValueError, EOFError):
+        tmpdir = str(shepherd.read(str(directory / shepherd.CONFIG))["tmpdir"])
+        os.rename(tmpdir, f"{tmpdir}.{suffix}")
+    with contextlib.suppress(OSError):
+        return directory.rename(directory.with_name(f"{directory.name}.{suffix}"))
+    return directory
+
+
 def _remove(directory: Path) -> None:
-    """Remove a task's directory and its TMPDIR."""
+    """Remove a task's directory and its TMPDIR (set aside with it, see :func:`_set_aside`)."""
+    suffix = "".join(f".{part}" for part in directory.name.split(".")[2:])
     with contextlib.suppress(OSError, ValueError, EOFError):
         config = shepherd.read(str(directory / shepherd.CONFIG))
-        shutil.rmtree(str(config["tmpdir"]), ignore_errors=True)
+        shutil.rmtree(f"{config['tmpdir']}{suffix}", ignore_errors=True)
     shutil.rmtree(directory, ignore_errors=True)

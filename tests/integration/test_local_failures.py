@@ -91,9 +91,11 @@ def test_exit_99_runs_the_job_again(local: LiveDaemon, tmp_path: Path) -> None:
     """A job that exits 99 is accounted with failed 25 and runs again, RESTARTED=1; its
     second run's own exit status ends it."""
     log = tmp_path / "runs"
-    command = f'echo $RESTARTED >> {log}; test "$RESTARTED" = 1 && exit 5; exit 99'
+    second = 'sleep 0.5; test -d "$TMPDIR" && test -d "$SGE_JOB_SPOOL_DIR" && exit 5; exit 6'
+    command = f'echo $RESTARTED >> {log}; test "$RESTARTED" = 1 && {{ {second}; }}; exit 99'
     assert local.call("submit", binary(command, cwd=str(tmp_path), N="r")).ok
     lines = wait_for(lambda: len(acct_of(local, 1)) == 2 and acct_of(local, 1), what="2 runs")
+    # the second run has its own TMPDIR and spool directory (the first's went aside)
     assert [(f[FAILED], f[EXIT_STATUS]) for f in lines] == [("25", "99"), ("0", "5")]
     assert log.read_text() == "0\n1\n"
 
