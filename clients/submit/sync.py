@@ -3,11 +3,11 @@
 (``-now y`` needs no waiting here: the qmaster runs the pass the immediate job
 waits for inside the submission and answers with its decision.)
 
-As Grid Engine's qsub (``report_exit_status()``): one line per task,
-``Job 5 exited with exit code 0.`` (``Job 5.2 ...`` for an array task),
-``Job 5 exited because of signal SIGKILL.``, or ``Job 5 never ran because it
-was deleted.``; the exit code is the first non-zero one (1 after a signal or
-a deletion). The end of the job is seen by asking the qmaster until the job
+As Grid Engine's qsub (``report_exit_status()``, msg_qsub.h 21013, 21009,
+21008): one line per task, ``Job 5 exited with exit code 0.`` (``Job 5.2 ...``
+for an array task), ``Job 5 exited because of signal SIGKILL``, or ``Unable to
+run job 5`` for a task that never ran (japi's "aborted": it counts as 0); the
+exit code is the first non-zero one (1 after a signal). The end of the job is seen by asking the qmaster until the job
 is gone (at once for a short job, then less and less often, once a second
 at most); how it ended is read from the cell's accounting file.
 """
@@ -70,14 +70,14 @@ def read_endings(path: Path, job_id: int) -> dict[int, Ending]:
 def ending_line(name: str, ending: Ending | None) -> tuple[str, int]:
     """The line qsub -sync prints for one task, and the exit code it stands for."""
     if ending is None or not ending.ran or ending.exit_status is None:
-        return f"Job {name} never ran because it was deleted.", 1
+        return f"Unable to run job {name}", 0
     status = ending.exit_status
     if 128 < status < 160:
         try:
             signame = signal.Signals(status - 128).name
         except ValueError:
             signame = str(status - 128)
-        return f"Job {name} exited because of signal {signame}.", 1
+        return f"Job {name} exited because of signal {signame}", 1
     return f"Job {name} exited with exit code {status}.", status
 
 

@@ -236,9 +236,11 @@ def arm_end(core: Core, job: Job, task: Task) -> None:
 
 
 def start(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
-    """The simulated execd starts the task, or puts it into error state."""
+    """The simulated execd starts the task, or puts it into error state (a local task's
+    shepherd enters its working directory itself: failed 28 when it cannot)."""
     workdir = job.spec.wd or job.spec.cwd
-    failed = core.workdir_error(str(workdir), job.owner) if workdir else None
+    local = runs_locally(core, task)
+    failed = core.workdir_error(str(workdir), job.owner) if workdir and not local else None
     if failed is not None:
         _release(core, job, task)
         core.mark_changed(now)

@@ -9,6 +9,7 @@ waits again, shown ``Rq`` (then ``Rr``) as a restarted task.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 from qmaster.complexes.values import parse_bool
@@ -58,9 +59,28 @@ def reschedule_task(
     host = task.queue.partition("@")[2] if task.queue else ""
     if task.start_time is not None:
         kill_task(job, task, out)  # the execd kills the run that is rescheduled
-    _account(core, job, task, now, out)
+    requeue(core, job, task, f"rescheduled by {who.user}", now, out)
+    text = f"{'Forced' if force else 'Pushed'} rescheduling of {what} on host {host}"
+    return [warning(text, Status.ESEMANTIC)]  # Grid Engine's quality and status
+
+
+def requeue(
+    core: Core,
+    job: Job,
+    task: Task,
+    why: str,
+    now: float,
+    out: Outcome,
+    *,
+    exit_status: int = 0,
+    usage: dict[str, float] | None = None,
+) -> None:
+    """The task's run ends and it waits again as a restarted task (qmod -r, or a job that
+    exits 99): its run is accounted with ``failed`` 25 and ``exit_status``."""
+    host = task.queue.partition("@")[2] if task.queue else ""
+    account_run(core, job, task, now, out, FAILED_RESCHEDULED, exit_status, usage)
     core.booked.release((job.job_id, task.task_id))
-    task.move(job.job_id, TaskState.PENDING, f"rescheduled by {who.user}")
+    task.move(job.job_id, TaskState.PENDING, why)
     out.reports.append(
         reports.job_log(job, task.task_id, "restart", "qw", now, host=host, message=RESCHEDULED)
     )
@@ -69,20 +89,39 @@ def reschedule_task(
     core.spool_job(out, job)
     if job.spec.ar:
         job_left(core, job, now, out)
-    text = f"{'Forced' if force else 'Pushed'} rescheduling of {what} on host {host}"
-    return [warning(text, Status.ESEMANTIC)]  # Grid Engine's quality and status
 
 
-def _account(core: Core, job: Job, task: Task, now: float, out: Outcome) -> None:
-    """The run that ends here is accounted (failed 25, as the execd's report of a rerun)."""
+def account_run(
+    core: Core,
+    job: Job,
+    task: Task,
+    now: float,
+    out: Outcome,
+    failed: int,
+    exit_status: int = 0,
+    usage: dict[str, float] | None = None,
+) -> None:
+    """A run of the task that ends without finishing it (rescheduled, or put into error
+    state by its execd) is accounted with ``failed``, ``exit_status`` and the resource
+    usage its execd reported (``ru_utime``, ``ru_stime``, ``ru_maxrss``)."""
     if task.start_time is None:
         return
     ar = core.ars.get(job.spec.ar or 0)
     ran = Task(task.task_id, task.state, task.assignment, task.dispatch_time, task.start_time)
-    ran.end_time, ran.failed = now, FAILED_RESCHEDULED
+    ran.end_time, ran.failed, ran.exit_status = now, failed, exit_status
     pe = granted_pe(core, job, task)
     sub = int(ar.submission_time) if ar else 0
-    out.reports.append(reports.acct(job, ran, now, ar_submission_time=sub, granted_pe=pe))
+    record = reports.acct(job, ran, now, ar_submission_time=sub, granted_pe=pe)
+    if usage:
+        utime, stime = usage.get("ru_utime", 0.0), usage.get("ru_stime", 0.0)
+        record = dataclasses.replace(
+            record,
+            ru_utime=utime,
+            ru_stime=stime,
+            ru_maxrss=usage.get("ru_maxrss", 0.0),
+            cpu=utime + stime,
+        )
+    out.reports.append(record)
 
 
 def reschedule_queue(

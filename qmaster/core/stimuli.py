@@ -156,7 +156,9 @@ class JsvVerdict(Asked):
 class TaskEnded(Asked):
     """A local execution host reports that a task's process ended (``execution = "local"``):
     its exit status (128 + signal when ``signalled``) and the child's resource usage
-    (seconds, ``maxrss`` in kilobytes); ``error``: the task could not be started, why."""
+    (seconds, ``maxrss`` in kilobytes); ``error``: the task could not be started, why,
+    and ``failed`` Grid Engine's code for it when its shepherd tried (26 output file, 27
+    shell, 28 working directory)."""
 
     job_id: int
     task_id: int
@@ -166,6 +168,7 @@ class TaskEnded(Asked):
     ru_stime: float = 0.0
     ru_maxrss: float = 0.0
     error: str = ""
+    failed: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,9 @@ Key = tuple[int, int]
 # the shepherd needs only the standard library: started isolated and without site-packages
 # (their .pth files), a Python process starts in a third of the time
 SHEPHERD = ("-I", "-S", shepherd.__file__)
+ENDED = "ended"  # JOBID.TASKID.ended.N: a task whose end is being handed to the core
+# what a shepherd's status record may hold
+ENDED_FIELDS = ("exit_status", "signalled", "ru_utime", "ru_stime", "ru_maxrss", "error", "failed")
 
 
 @dataclass(slots=True)
@@ -106,7 +109,7 @@ class LocalExecutor:
             why = f'error: execd is not running as root: can\'t switch to user "{owner.user}"'
             self._report(TaskEnded(self.me, job.job_id, task.task_id, 0, error=why))
             return
-        directory = self.active / f"{job.job_id}.{task.task_id}"
+        directory = self._directory((job.job_id, task.task_id))
         shutil.rmtree(directory, ignore_errors=True)
         directory.mkdir(parents=True)
         workdir = jobenv.working_directory(job)
@@ -116,18 +119,25 @@ class LocalExecutor:
         shell = attrs.get("shell", jobenv.DEFAULT_SHELL)
         mode = attrs.get("shell_start_mode", "posix_compliant")
         pe = granted_pe(self._core(), job, task) if job.spec.pe_name else ""
-        where = jobenv.Placement(queue, host, workdir, tmpdir, script, shell, mode, pe, directory)
+        ckpt = self._core().config.ckpts.get(job.spec.ckpt or "")
+        ckpt_dir = ckpt.get("ckpt_dir") if ckpt else ""
+        where = jobenv.Placement(
+            queue, host, workdir, tmpdir, script, shell, mode, pe, directory, ckpt_dir
+        )
         (directory / jobenv.PE_HOSTFILE).write_text(
             jobenv.pe_hostfile(task, self._processors(task))
         )
         out = jobenv.output_path(job, task, host, workdir, "o")
         err = out if job.spec.join else jobenv.output_path(job, task, host, workdir, "e")
         env = jobenv.environment(job, task, where, self.cell, out, err)
-        env["SGE_STDIN_PATH"] = stdin = self._stdin(job, workdir)
+        env["SGE_STDIN_PATH"] = stdin = self._stdin(job, task, host, workdir)
         if jobenv.script_on_stdin(job, where):
             stdin = str(script)
+        path, args, shell = jobenv.exec_line(job, where)
         config = {
-            "argv": jobenv.argv(job, where),
+            "path": path,
+            "argv": args,
+            "shell": shell,
             "cwd": str(workdir),
             "env": env,
             "stdin": stdin,
@@ -135,6 +145,7 @@ class LocalExecutor:
             "stderr": str(err),
             "owner": _as_owner(owner),
             "tmpdir": str(tmpdir),
+            "limits": jobenv.rlimits(job, task, host, qi.limits if qi else {}),
         }
         shepherd.write(str(directory / shepherd.CONFIG), config)
         proc = subprocess.Popen(
@@ -154,16 +165,19 @@ class LocalExecutor:
         while the qmaster was down, and put tasks whose shepherd is lost into error state."""
         known: set[Key] = set()
         for directory in sorted(self.active.glob("*.*")) if self.active.is_dir() else []:
-            job_id, _, task_id = directory.name.partition(".")
+            job_id, task_id, *rest = directory.name.split(".")
             pid = _shepherd_pid(directory)
-            if not task_id.isdigit():  # killed before the restart
-                if pid:
+            if not (job_id.isdigit() and task_id.isdigit()) or rest[:1] not in ([], [ENDED]):
+                if pid:  # killed before the restart
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(pid, signal.SIGTERM)
                 _remove(directory)
                 continue
-            key = (int(job_id), int(task_id))
+            key = self._key(int(job_id), int(task_id))
             known.add(key)
+            if rest:  # ended, its end not yet handed over
+                self._ended(key, directory)
+                continue
             try:
                 self._watch(key, pid, child=False)
             except (ProcessLookupError, ValueError):
@@ -190,10 +204,7 @@ class LocalExecutor:
             return
         with contextlib.suppress(ProcessLookupError):
             os.kill(found.pid, signal.SIGTERM)
-        directory = self.active / f"{job_id}.{task_id}"
-        gone = directory.with_name(f"{directory.name}.killed.{found.pid}")
-        with contextlib.suppress(OSError):
-            directory.rename(gone)
+        gone = _set_aside(self._directory((job_id, task_id)), f"killed.{found.pid}")
         loop = asyncio.get_running_loop()
         loop.remove_reader(found.pidfd)
         loop.add_reader(found.pidfd, self._killed, found, gone)
@@ -205,7 +216,7 @@ class LocalExecutor:
         found = self.running.get((job_id, task_id))
         if found is None:
             return
-        directory = self.active / f"{job_id}.{task_id}"
+        directory = self._directory((job_id, task_id))
         with contextlib.suppress(OSError):
             with (directory / shepherd.SIGNALS).open("a") as fh:
                 fh.write(f"{signal.Signals[f'SIG{name}'].value}\n")
@@ -228,20 +239,38 @@ class LocalExecutor:
         self.running[key] = Running(pid, pidfd, child)
         asyncio.get_running_loop().add_reader(pidfd, self._ended, key)
 
-    def _ended(self, key: Key) -> None:
-        """The shepherd exited: hand the core what it recorded."""
+    def _ended(self, key: Key, directory: Path | None = None) -> None:
+        """The shepherd exited: hand the core what it recorded. Its directory is renamed
+        ``JOBID.TASKID.ended.N`` first, so that a new run of the task (a job that exits 99
+        runs again at once) has its own."""
         found = self.running.pop(key, None)
         if found is not None:
             asyncio.get_running_loop().remove_reader(found.pidfd)
             os.close(found.pidfd)
             if found.child:
                 os.waitpid(found.pid, 0)
-        directory = self.active / f"{key[0]}.{key[1]}"
+        if directory is None:
+            directory = _set_aside(self._directory(key), f"{ENDED}.{found.pid if found else 0}")
         try:
             status = shepherd.read(str(directory / shepherd.STATUS))
         except (OSError, ValueError, EOFError):  # the shepherd itself was killed
             status = {"exit_status": 137, "signalled": True}
-        self._report(TaskEnded(self.me, key[0], key[1], **status), directory)
+        fields = {name: status[name] for name in ENDED_FIELDS if name in status}
+        fields.setdefault("exit_status", 0)  # a start failure's record has no status
+        self._report(TaskEnded(self.me, key[0], key[1], **fields), directory)
+
+    def _directory(self, key: Key) -> Path:
+        """The task's directory in active_jobs: ``JOBID.TASKID`` as Grid Engine's execd
+        names it (task 1 for a job without array tasks)."""
+        return self.active / f"{key[0]}.{key[1] or 1}"
+
+    def _key(self, job_id: int, number: int) -> Key:
+        """The task a directory ``JOBID.NUMBER`` belongs to (task 0 of a job without
+        array tasks is ``JOBID.1``)."""
+        job = self._core().jobs.get(job_id)
+        if job is not None and number == 1 and 1 not in job.tasks and 0 in job.tasks:
+            return (job_id, 0)
+        return (job_id, number)
 
     def _report(self, ended: TaskEnded, directory: Path | None = None) -> None:
         self._spawn(self._deliver(ended, directory), "execd-task-ended")
@@ -256,7 +285,8 @@ class LocalExecutor:
         qi = self._core().queue_instance(queue)
         base = Path(qi.attrs.get("tmpdir", "/tmp") if qi else "/tmp")
         path = base / f"{job.job_id}.{task.task_id or 1}.{queue.partition('@')[0]}"
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        path.mkdir(parents=True, exist_ok=True)
+        path.chmod(0o755)  # as Grid Engine's sge_make_tmpdir, the job's owner's
         if os.getuid() == 0:
             os.chown(path, job.owner.uid, job.owner.gid)
         return path
@@ -279,12 +309,12 @@ class LocalExecutor:
         return path
 
     @staticmethod
-    def _stdin(job: Job, workdir: Path) -> str:
-        given = job.spec.stdin or ()
-        if not given:
+    def _stdin(job: Job, task: Task, host: str, workdir: Path) -> str:
+        """``-i`` as Grid Engine's execd finds it, else /dev/null."""
+        text = jobenv.path_for_host(job.spec.stdin or (), host)
+        if not text:
             return os.devnull
-        text = given[0].partition(":")[2] if ":" in given[0] else given[0]
-        return str(workdir / text)
+        return str(workdir / jobenv.expand(text, job, task, host))
 
 
 def _name(uid: int) -> str:
@@ -315,9 +345,21 @@ def _shepherd_pid(directory: Path) -> int:
     return pid if SHEPHERD[-1].encode() in command or b"qmaster.execd.shepherd" in command else 0
 
 
+def _set_aside(directory: Path, suffix: str) -> Path:
+    """Rename a task's directory and its TMPDIR to ``NAME.suffix`` (a run that ended or is
+    killed), so that a new run of the task has its own at once; the new directory."""
+    with contextlib.suppress(OSError, ValueError, EOFError):
+        tmpdir = str(shepherd.read(str(directory / shepherd.CONFIG))["tmpdir"])
+        os.rename(tmpdir, f"{tmpdir}.{suffix}")
+    with contextlib.suppress(OSError):
+        return directory.rename(directory.with_name(f"{directory.name}.{suffix}"))
+    return directory
+
+
 def _remove(directory: Path) -> None:
-    """Remove a task's directory and its TMPDIR."""
+    """Remove a task's directory and its TMPDIR (set aside with it, see :func:`_set_aside`)."""
+    suffix = "".join(f".{part}" for part in directory.name.split(".")[2:])
     with contextlib.suppress(OSError, ValueError, EOFError):
         config = shepherd.read(str(directory / shepherd.CONFIG))
-        shutil.rmtree(str(config["tmpdir"]), ignore_errors=True)
+        shutil.rmtree(f"{config['tmpdir']}{suffix}", ignore_errors=True)
     shutil.rmtree(directory, ignore_errors=True)

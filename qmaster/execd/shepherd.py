@@ -5,7 +5,10 @@ command line, working directory, environment, input and output files and the
 owner to run as, written by :mod:`qmaster.execd.executor`), starts the job in
 its own process group and waits for it. Its end goes into ``DIR/status``
 (written whole, then renamed): the exit status, whether a signal ended it and
-the job's resource usage, or ``error`` when it could not be started. SIGTERM
+the job's resource usage, or ``error`` when it could not be started (with
+Grid Engine's ``failed`` code when the job's working directory, files or
+shell were at fault: its son switches to the owner, enters the directory, opens
+the files and checks the shell in Grid Engine's order). SIGTERM
 tells the shepherd to SIGKILL the job's process group; SIGUSR1 to send it the
 signals added to ``DIR/signals`` (SIGSTOP, SIGCONT, the warnings of ``-notify``
 and ``s_rt``), those asked for before the job started once it has. A restarted qmaster
@@ -18,6 +21,7 @@ built-in modules (a third of the start of one that imports json and subprocess).
 
 from __future__ import annotations
 
+import errno
 import marshal
 import os
 import sys
@@ -89,71 +93,144 @@ def _deliver(_signum: int = 0, _frame: object = None) -> None:
             pass
 
 
-def _open_files(config: dict[str, object]) -> list[int]:
-    """The job's stdin, stdout and stderr, output files owned by the job's owner."""
-    owner = config["owner"]
-    assert isinstance(owner, dict)
-    fds = [os.open(str(config["stdin"]), os.O_RDONLY)]
-    append = os.O_WRONLY | os.O_CREAT | os.O_APPEND
-    for name in ("stdout", "stderr"):
-        if name == "stderr" and config["stderr"] == config["stdout"]:
-            fds.append(fds[1])
+# accounting(5) failed codes of a job its shepherd could not start (Grid Engine's
+# execution_states.h): the job goes into error state, the attempt is accounted
+OPEN_OUTPUT = 26  # SSTATE_OPEN_OUTPUT, "opening input/output file"
+NO_SHELL = 27  # SSTATE_NO_SHELL, "searching requested shell"
+NO_CWD = 28  # SSTATE_NO_CWD, "changing into working directory"
+
+
+class StartFailed(Exception):
+    """The job could not be started: Grid Engine's failed code and the shepherd's message."""
+
+    def __init__(self, failed: int, message: str) -> None:
+        super().__init__(message)
+        self.failed = failed
+        self.message = message
+
+
+def _open(path: str, flags: int) -> int:
+    """An output file (or the input file when ``flags`` says so), or failed 26 with the
+    shepherd's words."""
+    try:
+        return os.open(path, flags, 0o644)
+    except OSError as exc:
+        if flags == os.O_RDONLY:
+            why = f"error: can't open {path} as dummy input file"
+        else:
+            why = f'error: can\'t open output file "{path}": {exc.strerror}'
+        raise StartFailed(OPEN_OUTPUT, why) from None
+
+
+def _set_limits(limits: dict[str, list[int]]) -> None:
+    """The job's resource limits (``RLIMIT_CPU``: [soft, hard], -1 for unlimited), set
+    while still root as Grid Engine's shepherd does; a hard limit above the current one
+    stays the current one when it may not be raised."""
+    import resource  # not built in: only a task that runs pays for its import
+
+    infinity = resource.RLIM_INFINITY
+    for name, (soft_asked, hard_asked) in limits.items():
+        number = getattr(resource, name, None)
+        if number is None:
             continue
-        fd = os.open(str(config[name]), append, 0o644)
-        fds.append(fd)
-        if owner.get("user") is not None:
-            os.fchown(fd, owner["user"], owner["group"])
-    return fds
+        hard, soft = hard_asked, soft_asked
+        _, current = resource.getrlimit(number)
+        if os.geteuid() != 0 and current != infinity and (hard == infinity or hard > current):
+            hard = current
+        if hard != infinity and (soft == infinity or soft > hard):
+            soft = hard
+        try:  # noqa: SIM105
+            resource.setrlimit(number, (soft, hard))
+        except (OSError, ValueError):
+            pass
 
 
-def _exec_job(config: dict[str, object], fds: list[int]) -> None:
-    """In the forked child, once let go: become the job (its owner, its directory and
-    files) and exec it; never returns."""
+def _become_job(config: dict[str, object]) -> list[int]:
+    """As Grid Engine's shepherd prepares its son: switch to the job's owner, enter the
+    working directory, open the job's stdin, stdout and stderr (as the owner), make sure
+    the shell exists; the fds for 0, 1 and 2. :class:`StartFailed` says why it cannot."""
     owner = config["owner"]
     assert isinstance(owner, dict)
+    os.umask(0o022)
+    limits = config.get("limits")
+    if isinstance(limits, dict):
+        _set_limits(limits)
     if owner.get("user") is not None:
         os.setgroups(owner["extra_groups"])
         os.setgid(owner["group"])
         os.setuid(owner["user"])
-    os.chdir(str(config["cwd"]))
+    cwd = str(config["cwd"])
+    try:
+        os.chdir(cwd)
+    except OSError as exc:
+        raise StartFailed(NO_CWD, f"error: can't chdir to {cwd}: {exc.strerror}") from None
+    stdin = str(config["stdin"])
+    fds = [_open(stdin, os.O_RDONLY)]
+    append = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+    fds.append(_open(str(config["stdout"]), append))
+    fds.append(
+        fds[1] if config["stderr"] == config["stdout"] else _open(str(config["stderr"]), append)
+    )
+    shell = str(config.get("shell") or "")
+    if shell and not os.path.exists(shell):
+        raise StartFailed(NO_SHELL, f'unable to find shell "{shell}"')
+    return fds
+
+
+def _exec_job(config: dict[str, object]) -> None:
+    """In the forked child, once let go: become the job and exec it; raises
+    :class:`StartFailed` when it cannot (an exec that fails: Grid Engine's NO_SHELL)."""
+    fds = _become_job(config)
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
     argv = config["argv"]
     env = config["env"]
     assert isinstance(argv, list)
     assert isinstance(env, dict)
-    os.execvpe(argv[0], argv, env)
+    path = str(config.get("path") or argv[0])
+    try:
+        try:
+            os.execvpe(path, argv, env)
+        except OSError as exc:  # execvp(3) runs a file without a #! line with /bin/sh
+            if exc.errno != errno.ENOEXEC:
+                raise
+            os.execve("/bin/sh", ["sh", path, *argv[1:]], env)
+    except OSError as exc:
+        shown = " ".join(f'"{arg}"' for arg in argv)
+        raise StartFailed(NO_SHELL, f"execvp({path}, {shown}) failed: {exc.strerror}") from None
 
 
-def _child(config: dict[str, object], fds: list[int], go: int, errors: int) -> None:
+def _child(config: dict[str, object], go: int, errors: int) -> None:
     """The forked child: its own process group and default signals, then it waits to be
-    let go (stopped meanwhile if it was suspended before it started), then execs."""
+    let go (stopped meanwhile if it was suspended before it started), then execs; why it
+    could not goes to ``errors`` as ``failed:message``."""
     try:
         os.setpgid(0, 0)
         for signum in (signal.SIGTERM, signal.SIGUSR1, signal.SIGHUP, signal.SIGINT):
             signal.signal(signum, signal.SIG_DFL)
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
         if os.read(go, 1) == b"g":
-            _exec_job(config, fds)
+            _exec_job(config)
+    except StartFailed as exc:
+        os.write(errors, f"{exc.failed}:{exc.message}".encode())
     except OSError as exc:
-        os.write(errors, (exc.strerror or str(exc)).encode())
+        os.write(errors, f"0:error: can't start job: {exc.strerror or exc}".encode())
     finally:
         os._exit(127)
 
 
 def _spawn(config: dict[str, object]) -> int:
-    """Fork the job, send it the signals asked for so far, let it exec; its pid. An
-    OSError says why it could not start."""
-    fds = _open_files(config)
+    """Fork the job, send it the signals asked for so far, let it exec; its pid.
+    :class:`StartFailed` says why it could not start."""
     go_r, go_w = os.pipe()
     errors_r, errors_w = os.pipe()  # both close on exec: an empty read means it started
     pid = os.fork()
     if pid == 0:
         os.close(go_w)
         os.close(errors_r)
-        _child(config, fds, go_r, errors_w)
-    for fd in {*fds, go_r, errors_w}:
-        os.close(fd)
+        _child(config, go_r, errors_w)
+    os.close(go_r)
+    os.close(errors_w)
     try:  # noqa: SIM105 (the child does it too: whichever comes first)
         os.setpgid(pid, pid)
     except OSError:
@@ -170,7 +247,8 @@ def _spawn(config: dict[str, object]) -> int:
         failed = fh.read()
     if failed:
         os.waitpid(pid, 0)
-        raise OSError(0, failed.decode(errors="replace"))
+        code, _, message = failed.decode(errors="replace").partition(":")
+        raise StartFailed(int(code) if code.isdigit() else 0, message)
     return pid
 
 
@@ -186,8 +264,12 @@ def run(directory: str) -> None:
     config = read(CONFIG)
     try:
         pid = _spawn(config)
+    except StartFailed as exc:
+        write(STATUS, {"exit_status": 0, "error": exc.message, "failed": exc.failed})
+        return
     except OSError as exc:
-        write(STATUS, {"error": f"error: can't start job: {exc.strerror or exc}"})
+        why = f"error: can't start job: {exc.strerror or exc}"
+        write(STATUS, {"exit_status": 0, "error": why})
         return
     while True:
         try:

@@ -75,15 +75,17 @@ def test_a_jobs_exit_status_is_accounted(local: LiveDaemon, tmp_path: Path) -> N
 def test_stdout_goes_to_name_o_jobid_with_grid_engines_environment(
     local: LiveDaemon, tmp_path: Path
 ) -> None:
-    """An array task's output is NAME.oJOBID.TASKID and shows Grid Engine's variables."""
+    """An array task's output is NAME.oJOBID.TASKID and shows Grid Engine's variables; its
+    TMPDIR is a 0755 directory, removed after the task."""
     text = 'echo "$JOB_NAME $SGE_TASK_ID $SGE_TASK_FIRST $SGE_TASK_LAST $NSLOTS $ENVIRONMENT"\n'
     text += 'echo "tmp=$TMPDIR" ; test -d "$TMPDIR" && echo tmpdir-ok\necho oops >&2\n'
+    text += 'stat -c %a "$TMPDIR"\n'  # 755, as Grid Engine's execd makes it
     spec = {"N": "hello", "cwd": str(tmp_path), "t_min": 1, "t_max": 2, "t_step": 1}
     assert local.call("submit", script(text, **spec)).ok
     wait_for(lambda: len(acct_of(local, 1)) == 2, what="both tasks accounted")
     out = (tmp_path / "hello.o1.2").read_text().splitlines()
     assert out[0] == "hello 2 1 2 1 BATCH"
-    assert out[2] == "tmpdir-ok"
+    assert out[2:4] == ["tmpdir-ok", "755"]
     assert not Path(out[1].removeprefix("tmp=")).exists()  # removed after the task
     assert (tmp_path / "hello.e1.1").read_text() == "oops\n"
 
@@ -182,3 +184,12 @@ def test_qmod_suspends_and_resumes_the_jobs_processes(local: LiveDaemon, tmp_pat
     local.validate_state()
     assert local.call("delete", {"job_ids": ["1"]}).ok
     wait_for(lambda: not alive(pid), what="the job to die")
+
+
+def test_the_jobs_limits_are_its_processes_rlimits(local: LiveDaemon, tmp_path: Path) -> None:
+    """-l h_vmem=1G,h_fsize=1M: the job's shell sees ulimit -v 1048576 and -f 2048 (blocks
+    of 512 bytes), as Grid Engine's shepherd sets them before it starts the job."""
+    spec = {"cwd": str(tmp_path), "N": "lim", "l_hard": {"h_vmem": "1G", "h_fsize": "1M"}}
+    assert local.call("submit", binary("ulimit -v; ulimit -f", **spec)).ok
+    wait_for(lambda: acct_of(local, 1), what="accounting line of job 1")
+    assert (tmp_path / "lim.o1").read_text().split() == ["1048576", "2048"]

@@ -121,7 +121,7 @@ def test_a_parallel_job_reads_its_pe_hostfile(local: LiveDaemon, tmp_path: Path)
     head, *lines = (tmp_path / "par.o1").read_text().splitlines()
     nslots, nhosts, nqueues, pe, hostfile = head.split()
     assert (nslots, nhosts, nqueues, pe) == ("6", "2", "2", "mpi")
-    assert hostfile.endswith("/active_jobs/1.0/pe_hostfile")
+    assert hostfile.endswith("/active_jobs/1.1/pe_hostfile")  # task 1, as Grid Engine names it
     rows = sorted(line.split() for line in lines)
     assert sum(int(r[1]) for r in rows) == 6
     assert all(r[2] == f"all.q@{r[0]}" and r[3] == "UNDEFINED" for r in rows)

@@ -33,13 +33,14 @@ def acct_row(job_id: int, task: int, exit_status: int, start: int = 100) -> str:
     ("ending", "text", "code"),
     [
         (Ending(0, 3, True), "Job 9 exited with exit code 3.", 3),
-        (Ending(0, 137, True), "Job 9 exited because of signal SIGKILL.", 1),
-        (Ending(0, 0, False), "Job 9 never ran because it was deleted.", 1),
-        (None, "Job 9 never ran because it was deleted.", 1),
+        (Ending(0, 137, True), "Job 9 exited because of signal SIGKILL", 1),
+        (Ending(0, 0, False), "Unable to run job 9", 0),
+        (None, "Unable to run job 9", 0),
     ],
 )
 def test_each_ending_is_reported_as_qsub_does(ending: Ending | None, text: str, code: int) -> None:
-    """An exit code, a signal and a job that never ran each get qsub -sync's line and code."""
+    """An exit code, a signal and a job that never ran each get qsub -sync's line and code
+    (Grid Engine's report_exit_status: a job that never ran, japi's 'aborted', counts 0)."""
     assert ending_line("9", ending) == (text, code)
 
 
