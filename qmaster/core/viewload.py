@@ -51,11 +51,12 @@ def _recent(core: Core, since: float) -> list[tuple[tuple[tuple[str, int], ...],
     """The slots of running tasks dispatched after ``since`` per host, with their
     slot-weighted mean dispatch time: the linear decay of all of them adds up to the
     decay of one such entry. Only tasks holding a booking can be active, so the
-    bookings say where to look."""
+    bookings say where to look: those booked as dispatched after ``since``, in the
+    order they were booked (each pass would otherwise look at every running task)."""
     slots: dict[str, int] = {}
     weighted: dict[str, float] = {}
     jobs = core.jobs
-    for job_id, task_id in core.booked.by_task:
+    for job_id, task_id in core.booked.dispatched_after(since):
         job = jobs.get(job_id)  # advance reservations book under negative ids
         task = job.tasks.get(task_id) if job is not None else None
         if task is None:
