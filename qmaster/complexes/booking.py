@@ -33,7 +33,7 @@ class Bookings:
     (:meth:`dispatched_after`).
     """
 
-    __slots__ = ("_seq", "by_task", "dispatched", "running", "used", "when")
+    __slots__ = ("_seq", "by_task", "dispatched", "running", "used", "version", "when")
 
     def __init__(self) -> None:
         self.used: dict[LevelKey, dict[str, float]] = {}
@@ -42,12 +42,15 @@ class Bookings:
         self.dispatched: list[tuple[float, int, TaskKey]] = []
         self.when: dict[TaskKey, tuple[float, int]] = {}
         self._seq = 0
+        self.version = 0
+        """Counts every change of the bookings (what is derived from them may be kept)."""
 
     def book(self, task: TaskKey, debits: Iterable[Debit], dispatched: float | None = None) -> None:
         """Book a task's debits (a task booked twice is released first); ``dispatched``:
         when the task was dispatched (None for what is not a dispatched task, an AR)."""
         if task in self.by_task:
             self.release(task)
+        self.version += 1
         kept = tuple(debits)
         self.by_task[task] = kept
         if dispatched is not None:
@@ -64,6 +67,8 @@ class Bookings:
 
     def release(self, task: TaskKey) -> None:
         """Give back what a task booked; unknown tasks are ignored."""
+        if task in self.by_task:
+            self.version += 1
         placed = self.when.pop(task, None)
         if placed is not None:
             at = bisect_right(self.dispatched, placed, key=_time_and_seq)
@@ -90,8 +95,12 @@ class Bookings:
 
     def dispatched_after(self, since: float) -> list[TaskKey]:
         """The booked tasks dispatched after ``since``, in the order they were booked."""
-        at = bisect_right(self.dispatched, since, key=_time)
+        at = self.dispatched_before(since)
         return [task for _, _, task in sorted(self.dispatched[at:], key=_seq_of)]
+
+    def dispatched_before(self, since: float) -> int:
+        """How many of the booked tasks were dispatched at or before ``since``."""
+        return bisect_right(self.dispatched, since, key=_time)
 
     def at(self, kind: str, name: str) -> dict[str, float]:
         """A copy of what is booked at one level."""
@@ -112,6 +121,7 @@ class Bookings:
         self.running.clear()
         self.dispatched.clear()
         self.when.clear()
+        self.version += 1
 
 
 def _time(entry: tuple[float, int, TaskKey]) -> float:

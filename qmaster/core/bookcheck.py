@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from qmaster.complexes.load import summed_running_slots
+from qmaster.core.viewload import RECENT_KEY, recent_dispatches
 
 if TYPE_CHECKING:
     from qmaster.core.machine import Core
@@ -14,8 +15,8 @@ _EPSILON = 1e-6
 
 
 def kept_by_bookings(core: Core) -> list[str]:
-    """The running slots per host and the dispatch times in order, as the booked tasks
-    have them."""
+    """The running slots per host, the dispatch times in order and the recent dispatches
+    a pass keeps, as the booked tasks have them."""
     booked, problems = core.booked, []
     summed = summed_running_slots(booked)
     for host in sorted(summed.keys() | booked.running.keys()):
@@ -36,4 +37,12 @@ def kept_by_bookings(core: Core) -> list[str]:
             problems.append(
                 f"task {key[0]}.{key[1]} is booked as dispatched at {have_time}, not {live}"
             )
+    kept_recent = core.derived.get(RECENT_KEY)
+    if kept_recent is not None:
+        token, value = kept_recent
+        assert isinstance(value, tuple)
+        since, recent = value
+        current = token == (booked.version, booked.dispatched_before(since))
+        if current and recent != recent_dispatches(core, since):
+            problems.append("the kept recent dispatches differ from the booked tasks'")
     return problems
