@@ -318,6 +318,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    d.compile_packages()  # qsub and qstat as installed, not compiling their modules
     results = run(args)
     for result in results:
         print_size(result)

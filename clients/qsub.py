@@ -5,6 +5,11 @@ the command line (see :mod:`clients.submit.build`); the result is sent with
 ``submit``. The answer is printed as the qmaster wrote it, ``-terse`` prints
 only the id, and a refusal ends with ``Unable to run job: <reason>.`` and
 ``Exiting.`` on stderr, exit 25 for the job limits and 1 otherwise.
+
+qsub reads its own command line, so it runs without click (see
+:mod:`clients.common.guard`), and imports what only ``-verify`` and ``-sync y``
+need when they are asked for: the start of a ``qsub`` process is part of every
+submission's round trip.
 """
 
 from __future__ import annotations
@@ -15,16 +20,12 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-import click
-
+from clients.common.guard import Transport, default_transport, guarded, without_end_of_options
 from clients.common.output import EXIT_OK, err, exit_code, out, print_answers
 from clients.common.pipes import closes_quietly
-from clients.common.shell import GeCommand, Transport, transport_of
-from clients.qstat_render.detail import render_detail
 from clients.submit.build import build_qsub
 from clients.submit.grammar import asks_for_help
 from clients.submit.jsv_run import apply_client_jsvs, user_and_group
-from clients.submit.sync import wait_for_end
 from clients.submit.usage import QSUB_USAGE
 from clients.submit.world import real_inputs
 from qmaster.cell import Cell
@@ -69,24 +70,16 @@ def report_immediate(data: Any) -> int:
     return 1
 
 
-@click.command(
-    "qsub",
-    cls=GeCommand,
-    usage_text=QSUB_USAGE,
-    asks_for_help=asks_for_help,
-    context_settings={"ignore_unknown_options": True, "help_option_names": []},
-)
-@click.argument("argv", nargs=-1, type=click.UNPROCESSED)
-@click.pass_context
-def qsub_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
+def qsub_command(argv: Sequence[str], transport: Transport) -> int:
     """Submit a job."""
     inputs = real_inputs()
     request = build_qsub(argv, inputs)
     apply_client_jsvs(request, "qsub", rejected_prefix="Unable to run job: ")
     if request.show_only:
+        from clients.qstat_render.detail import render_detail  # only -verify shows a job
+
         out(render_detail(verify_detail(request.spec)).rstrip("\n"))
         return EXIT_OK
-    transport = transport_of(ctx)
     reply = transport("submit", {"job": request.spec, "verify": request.verify})
     if request.verify in ("v", "p") and any(
         a.text.startswith("verification: ") for a in reply.answers
@@ -96,6 +89,8 @@ def qsub_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     code = report_submit(reply, request.terse)
     if code != EXIT_OK or request.verify in ("v", "p") or not request.sync or not reply.data:
         return code
+    from clients.submit.sync import wait_for_end  # only -sync y waits
+
     job_id, tasks = int(reply.data["job_id"]), _task_ids(request.spec)
     accounting = Cell.from_env(inputs.env).common / "accounting"
     return wait_for_end(transport, job_id, tasks, accounting)
@@ -126,5 +121,11 @@ def verify_detail(spec: dict[str, Any]) -> dict[str, Any]:
 @closes_quietly
 def main(argv: Sequence[str] | None = None, *, transport: Transport | None = None) -> int:
     """Run qsub with ``argv`` (default: the process arguments); return the exit code."""
-    assert isinstance(qsub_command, GeCommand)
-    return qsub_command.run(sys.argv[1:] if argv is None else argv, transport)
+    args = list(sys.argv[1:] if argv is None else argv)
+    return guarded(
+        "qsub",
+        QSUB_USAGE,
+        args,
+        asks_for_help,
+        lambda: qsub_command(without_end_of_options(args), transport or default_transport),
+    )

@@ -10,8 +10,7 @@ violations first, then the queue sort order); the list only shrinks during a
 pass, because a pass only books, so a queue dropped for lack of room stays
 dropped for the category's later jobs.
 
-With the cache disabled every job gets a fresh category: the same decisions,
-made the slow way (the property tests compare both).
+Uncached, every job gets a fresh category: the same decisions, made slowly.
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ from functools import lru_cache
 from qmaster.complexes.levels import GLOBAL, Level
 from schedd.matching import (
     may_access,
+    named_instances,
     project_reason,
     queue_matches,
     soft_violations,
@@ -126,11 +126,17 @@ class CategoryCache:
         self.enabled = enabled
         self.with_owner = access_matters(view)
         self.groups = Groups(view, queues)
-        self.named: dict[tuple[str, ...], frozenset[int]] = {}
-        """The instances (indices) each ``-q`` list names, worked out once per pass."""
+        self.named: dict[tuple[str, ...], frozenset[int]] = {}  # per -q list, its instances
         self.entries: dict[Hashable, Category] = {}
         self.hits = 0
         self.misses = 0
+
+    def _named(self, patterns: tuple[str, ...]) -> frozenset[int]:
+        """The instances a ``-q`` list names: by the names the view keeps, else matched."""
+        if self.view.named is None:
+            return named_instances(self.queues, patterns)
+        names = self.view.named(patterns)
+        return frozenset(i for i, q in enumerate(self.queues) if q.name in names)
 
     def peek(self, job: JobRequest) -> Category | None:
         """The job's category if the pass has made it already (no count)."""
@@ -149,7 +155,7 @@ class CategoryCache:
         if job.hard_queues:
             named = self.named.get(job.hard_queues)
             if named is None:
-                named = self.named[job.hard_queues] = named_instances(self.queues, job.hard_queues)
+                named = self.named[job.hard_queues] = self._named(job.hard_queues)
         cat = evaluate(self.view, self.queues, self.groups, job, key, named)
         if self.enabled:
             self.entries[key] = cat
@@ -304,11 +310,6 @@ def _gate(view: View, job: JobRequest, q: QueueState) -> Reason | None:
     if job.runtime_limit is None and q.name in view.ar_queues:
         return Reason("ar_no_h_rt", "queue", q.name)
     return None
-
-
-def named_instances(queues: Sequence[QueueState], patterns: tuple[str, ...]) -> frozenset[int]:
-    """The indices of the instances a ``-q`` list names."""
-    return frozenset(i for i, q in enumerate(queues) if any(queue_matches(p, q) for p in patterns))
 
 
 def _named_members(

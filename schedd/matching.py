@@ -15,7 +15,7 @@ shrinks during a pass.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fnmatch import fnmatchcase
 from functools import partial
 
@@ -206,6 +206,11 @@ def wc_queue_matches(pattern: str, cqueue: str, host: str, groups: Iterable[str]
 def queue_matches(pattern: str, q: QueueState) -> bool:
     """``-q`` patterns against a queue instance of the scheduler's view."""
     return wc_queue_matches(pattern, q.cqueue, q.host, q.host_groups)
+
+
+def named_instances(queues: Sequence[QueueState], patterns: tuple[str, ...]) -> frozenset[int]:
+    """The indices of the instances a ``-q`` list names."""
+    return frozenset(i for i, q in enumerate(queues) if any(queue_matches(p, q) for p in patterns))
 
 
 def may_access(

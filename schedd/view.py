@@ -14,7 +14,7 @@ dispatches, so build a fresh view for every pass.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -188,6 +188,9 @@ class View:
     """``load_adjustment_decay_time`` in seconds."""
     recent: Sequence[tuple[tuple[tuple[str, int], ...], float]] = ()
     """Jobs dispatched within the decay time: (host, slots) pairs and the dispatch time."""
+    named: Callable[[tuple[str, ...]], frozenset[str]] | None = None
+    """The names of the queue instances a ``-q`` list names, among every instance of the
+    configuration (kept by the qmaster from pass to pass); None: worked out each pass."""
     weights: Weights = field(default_factory=Weights)
     """The priority and urgency weights of the scheduler configuration."""
     groups: Sequence[JobGroup] | None = None

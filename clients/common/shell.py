@@ -25,20 +25,13 @@ from typing import Any
 
 import click
 
-from clients.common.conventions import asks_for_version, report, show_help, show_version
+from clients.common.conventions import report
 from clients.common.errors import ClientError, invalid_argument, missing_argument
-from clients.common.output import EXIT_ERROR, err
-from qmaster.gdi import client as gdi_client
-from qmaster.gdi.client import GdiError, Reply
+from clients.common.guard import Transport, default_transport, guarded
 
-Transport = Callable[[str, dict[str, Any]], Reply]
+__all__ = ["GeCommand", "Transport", "default_transport", "first_unknown", "transport_of"]
 
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": [], "max_content_width": 100}
-
-
-def default_transport(op: str, args: dict[str, Any]) -> Reply:
-    """Send one request to the cell's qmaster."""
-    return gdi_client.call(op, args)
 
 
 def transport_of(ctx: click.Context) -> Transport:
@@ -66,27 +59,27 @@ class GeCommand(click.Command):
     def run(self, argv: Sequence[str] | None, transport: Transport | None = None) -> int:
         """Parse ``argv``, run the command and return its exit code."""
         args = list(sys.argv[1:] if argv is None else argv)
-        if asks_for_version(args):
-            return show_version()
-        if self.asks_for_help(args):
-            return show_help(self.name or "", self.usage_text)
+        return guarded(
+            self.name or "",
+            self.usage_text,
+            args,
+            self.asks_for_help,
+            lambda: self._parse_and_invoke(args, transport or default_transport),
+        )
+
+    def _parse_and_invoke(self, args: list[str], transport: Transport) -> int:
         passthrough = self.context_settings.get("ignore_unknown_options", False)
         unknown = None if passthrough else first_unknown(args, self._option_names())
         if unknown is not None:
             return self._report(invalid_argument(unknown))
         try:
-            ctx = self.make_context(self.name or "", args, obj=transport or default_transport)
+            ctx = self.make_context(self.name or "", args, obj=transport)
             with ctx:
                 result = self.invoke(ctx)
         except click.exceptions.Exit as stop:
             return stop.exit_code
         except click.UsageError as exc:
             return self._report(self._translate(exc, args))
-        except ClientError as exc:
-            return self._report(exc)
-        except GdiError as exc:
-            err(f"error: {exc}")
-            return EXIT_ERROR
         return int(result or 0)
 
     def _report(self, exc: ClientError) -> int:

@@ -84,11 +84,17 @@ def _scale(value: str, factor: str) -> str:
 
 
 def running_slots_by_host(booked: Bookings) -> dict[str, float]:
-    """Slots that running tasks hold per host, from their queue-level slot debits.
+    """Slots that running tasks hold per host, from their queue-level slot debits
+    (kept by :class:`Bookings` as tasks come and go).
 
     Advance reservations book under negative keys: what they hold is reserved,
     not running, and puts no load on a host.
     """
+    return dict(booked.running)
+
+
+def summed_running_slots(booked: Bookings) -> dict[str, float]:
+    """:func:`running_slots_by_host` summed from every booking (what the kept sums must be)."""
     hosts: dict[str, float] = {}
     for (job_id, _task), debits in booked.by_task.items():
         if job_id < 0:

@@ -116,7 +116,7 @@ def dispatch(core: Core, order: Order, now: float, out: Outcome) -> None:
     task.restarted = order.task_id in job.restarted
     task.debits = tuple(order.debits)
     job.tasks[task.task_id] = task
-    core.booked.book((job.job_id, task.task_id), task.debits)
+    core.booked.book((job.job_id, task.task_id), task.debits, now)
     core.spool_task(out, job, task)
     _report(core, out, job, task, "sent", now, message="sent to execd")
     core.set_timer(now, "start", job.job_id, task.task_id)
@@ -357,7 +357,7 @@ def restore_task_timers(core: Core, job: Job, now: float) -> None:
         if task.state in (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING):
             # rows spooled before tasks kept their debits: worked out again
             debits = task.debits or task_debits(core, job, task, recovery_view(core, now))
-            core.booked.book((job.job_id, task.task_id), debits)
+            core.booked.book((job.job_id, task.task_id), debits, task.dispatch_time)
         if task.state is TaskState.TRANSFERRING:
             core.set_timer(now, "start", job.job_id, task.task_id)
         elif task.state is TaskState.RUNNING:

@@ -47,13 +47,28 @@ def group_key(job: Job) -> Hashable:
     return (category_of(job), job.owner.user, job.owner.group, bool(spec.reserve), timed)
 
 
+class _Kept(dict[int, tuple[Hashable, SortKey]]):
+    """A dict the cyclic collector never untracks (it untracks only exact dicts).
+
+    The places of a million filed jobs are tuples of atoms, which the collector
+    untracks; a full collection then untracks a plain dict holding only such
+    tuples, and the next job filed (a new, still tracked tuple) tracks it again
+    as a *young* object: the following collections of the young generations
+    each walked all its entries (30-50 ms at a million, delaying requests) until
+    the next full collection untracked it again. Kept tracked, it is frozen
+    with the rest of the state (:mod:`qmaster.gcpolicy`) and walked no more.
+    """
+
+    __slots__ = ()
+
+
 class PendingIndex:
     """Jobs with pending tasks, grouped, each group sorted in dispatch order."""
 
     def __init__(self, core: Core, weight: float, jobs: Iterable[Job] | None = None) -> None:
         self.weight = weight
         self.groups: dict[Hashable, list[SortKey]] = {}
-        self.where: dict[int, tuple[Hashable, SortKey]] = {}
+        self.where: dict[int, tuple[Hashable, SortKey]] = _Kept()
         # one object per group key and per priority value, not one per job (~100 bytes
         # a job at a million pending)
         self._keys: dict[Hashable, Hashable] = {}

@@ -25,6 +25,7 @@ from qmaster.conf import fields as f
 from qmaster.conf.queue import ExecHostConf
 from qmaster.conf.state import QueueInstanceConf
 from schedd import HostState, QueueState
+from schedd.matching import named_instances
 
 if TYPE_CHECKING:
     from qmaster.core.machine import Core
@@ -124,6 +125,21 @@ class LevelCache:
         for name in self.hosts:
             self.host_level(name, running.get(name, 0.0))
         self.queues = [self._queue(core, qi) for qi in config.queue_instances()]
+        self._named: dict[tuple[str, ...], frozenset[str]] = {}
+
+    def named(self, patterns: tuple[str, ...]) -> frozenset[str]:
+        """The names of the instances a ``-q`` list names (worked out once per list: a
+        pass with ``-q`` categories matched every instance against them each time)."""
+        found = self._named.get(patterns)
+        if found is None:
+            queues = self.queues
+            found = frozenset(queues[i].name for i in named_instances(queues, patterns))
+            self._named[patterns] = found
+        return found
+
+    def named_lists(self) -> dict[tuple[str, ...], frozenset[str]]:
+        """Every ``-q`` list worked out so far, with the names it gave."""
+        return dict(self._named)
 
     def host_level(self, name: str, running: float) -> Level:
         """The host's template for ``running`` busy slots (kept until that changes)."""

@@ -110,6 +110,9 @@ def _levels(core: Core) -> list[str]:
             want, level=None
         ):
             out.append(f"queue instance {q.name} differs from a rebuild")
+    for patterns, names in cache.named_lists().items():
+        if names != fresh.named(patterns):
+            out.append(f"the instances -q {','.join(patterns)} names differ from a rebuild")
     return out
 
 

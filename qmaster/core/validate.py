@@ -27,6 +27,7 @@ from qmaster.core import armembers
 from qmaster.core.arlife import booking_key
 from qmaster.core.armembers import jobs_of
 from qmaster.core.ars import LIVE
+from qmaster.core.bookcheck import kept_by_bookings
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.holds import HOLD_BITS, start_time
 from qmaster.core.jobs import Job, Task
@@ -205,6 +206,7 @@ def check_bookings(core: Core) -> list[str]:
                     f"booked {attr} at {level_key}: kept {have_level.get(attr, 0.0)}, "
                     f"its tasks and ARs hold {want_level.get(attr, 0.0)}"
                 )
+    problems += kept_by_bookings(core)
     return problems
 
 

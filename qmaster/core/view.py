@@ -220,6 +220,7 @@ def assemble(
         advance=advance,
         ar_queues=ar_queues,
         weights=weights(core),
+        named=levels.named,
         **load_settings(core, now, empty),
     )
 

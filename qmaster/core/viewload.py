@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from qmaster.core.machine import Core
 
 ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING, TaskState.DELETING)
+RECENT_KEY = "recent_dispatches"
+Recent = list[tuple[tuple[tuple[str, int], ...], float]]
 
 
 def load_settings(core: Core, now: float, empty: bool) -> dict[str, Any]:
@@ -27,7 +29,7 @@ def load_settings(core: Core, now: float, empty: bool) -> dict[str, Any]:
         if _is_number(value)
     ]
     decay = parse_time(attrs.get("load_adjustment_decay_time", "0"))
-    recent: list[tuple[tuple[tuple[str, int], ...], float]] = []
+    recent: Recent = []
     if adjustments and decay > 0 and not empty:
         recent = _recent(core, now - decay)
     return {
@@ -47,15 +49,31 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def _recent(core: Core, since: float) -> list[tuple[tuple[tuple[str, int], ...], float]]:
+def _recent(core: Core, since: float) -> Recent:
+    """:func:`recent_dispatches`, kept while no booking changed and no task left the decay
+    window (every pass of a full cell would go through all its running tasks again)."""
+    booked = core.booked
+    token = (booked.version, booked.dispatched_before(since))
+    kept = core.derived.get(RECENT_KEY)
+    if kept is not None and kept[0] == token:
+        found = kept[1]
+        assert isinstance(found, tuple)
+        return list(found[1])
+    recent = recent_dispatches(core, since)
+    core.derived[RECENT_KEY] = (token, (since, recent))
+    return list(recent)
+
+
+def recent_dispatches(core: Core, since: float) -> Recent:
     """The slots of running tasks dispatched after ``since`` per host, with their
     slot-weighted mean dispatch time: the linear decay of all of them adds up to the
     decay of one such entry. Only tasks holding a booking can be active, so the
-    bookings say where to look."""
+    bookings say where to look: those booked as dispatched after ``since``, in the
+    order they were booked (each pass would otherwise look at every running task)."""
     slots: dict[str, int] = {}
     weighted: dict[str, float] = {}
     jobs = core.jobs
-    for job_id, task_id in core.booked.by_task:
+    for job_id, task_id in core.booked.dispatched_after(since):
         job = jobs.get(job_id)  # advance reservations book under negative ids
         task = job.tasks.get(task_id) if job is not None else None
         if task is None:

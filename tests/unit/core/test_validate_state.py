@@ -57,6 +57,15 @@ def test_a_level_total_out_of_step_is_named() -> None:
     assert any("booked slots at ('queue'" in p for p in _problems_of(core))
 
 
+def test_running_slots_out_of_step_are_named() -> None:
+    """The slots kept per host for the load model must be those its running tasks hold."""
+    core, _ = _running_core()
+    host = str(core.jobs[1].tasks[1].queue).partition("@")[2]
+    assert core.booked.running[host] >= 1
+    core.booked.running[host] += 1
+    assert any(p.startswith(f"bookings: running slots on {host}: kept") for p in _problems_of(core))
+
+
 def test_a_task_both_pending_and_known_is_named() -> None:
     """A task id may not be pending and have a task object at once."""
     core, _ = _running_core()
