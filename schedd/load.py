@@ -20,6 +20,7 @@ from qmaster.complexes.compare import satisfies
 from qmaster.complexes.formula import evaluate, parse_formula
 from qmaster.complexes.table import ComplexEntry, ComplexTable
 from qmaster.complexes.values import ValueParseError
+from schedd.kept import base_loads, on_host
 from schedd.reasons import Reason
 from schedd.view import QueueState, View
 
@@ -38,9 +39,8 @@ class LoadModel:
         self.version = 0
         self.changed: list[tuple[str, ...]] = []
         self.keys: dict[str, tuple[float, float, str]] = {}
-        self.on_host: dict[str, list[str]] = {}
-        for q in view.queues:
-            self.on_host.setdefault(q.host, []).append(q.name)
+        self.base = base_loads(view)
+        self.on_host = on_host(view)
         decay = view.load_decay
         for hosts, when in view.recent:
             factor = 1.0 - (now - when) / decay if decay > 0 else 0.0
@@ -87,8 +87,16 @@ class LoadModel:
 
     def host_load(self, host: str) -> float:
         """The host's ``load_formula`` value (9999 when a value is missing)."""
-        found = evaluate(self.formula, lambda name: self.value(host, name))
-        return ERROR_LOAD if found is None else found
+        base = self.base
+        if base is None or host in self.added:
+            found = evaluate(self.formula, lambda name: self.value(host, name))
+            return ERROR_LOAD if found is None else found
+        values = self.view.host(host).level.values
+        kept = base.get(host)
+        if kept is None or kept[0] is not values:
+            found = evaluate(self.formula, lambda name: self.value(host, name))
+            kept = base[host] = (values, ERROR_LOAD if found is None else found)
+        return kept[1]
 
     def key(self, q: QueueState) -> tuple[float, float, str]:
         """Sort key of a queue instance under ``queue_sort_method`` (kept until its host changes)."""

@@ -21,11 +21,16 @@ class Bookings:
     """Per level (``("queue", "all.q@host1")``, ``("host", "host1")``, ``("global", "global")``)
     the booked amount of each consumable, and per task what it booked."""
 
-    __slots__ = ("by_task", "used")
+    __slots__ = ("by_task", "running", "touched", "used")
 
     def __init__(self) -> None:
         self.used: dict[LevelKey, dict[str, float]] = {}
         self.by_task: dict[TaskKey, tuple[Debit, ...]] = {}
+        self.running: dict[str, float] = {}
+        """Slots running tasks hold per host (queue-level ``slots`` debits of jobs; an
+        advance reservation, booked under a negative key, puts no load on a host)."""
+        self.touched: set[LevelKey] = set()
+        """Levels booked or released since a kept view last looked (it clears this)."""
 
     def book(self, task: TaskKey, debits: Iterable[Debit]) -> None:
         """Book a task's debits (a task booked twice is released first)."""
@@ -36,10 +41,22 @@ class Bookings:
         for kind, name, attr, amount in kept:
             level = self.used.setdefault((kind, name), {})
             level[attr] = level.get(attr, 0.0) + amount
+            self.touched.add((kind, name))
+            if kind == "queue" and attr == "slots" and task[0] >= 0:
+                host = name.partition("@")[2]
+                self.running[host] = self.running.get(host, 0.0) + amount
 
     def release(self, task: TaskKey) -> None:
         """Give back what a task booked; unknown tasks are ignored."""
         for kind, name, attr, amount in self.by_task.pop(task, ()):
+            if kind == "queue" and attr == "slots" and task[0] >= 0:
+                host = name.partition("@")[2]
+                running = self.running.get(host, 0.0) - amount
+                if running <= _EPSILON:
+                    self.running.pop(host, None)
+                else:
+                    self.running[host] = running
+            self.touched.add((kind, name))
             level = self.used.get((kind, name))
             if level is None:
                 continue
@@ -65,5 +82,7 @@ class Bookings:
 
     def clear(self) -> None:
         """Forget every booking (before a rebuild)."""
+        self.touched.update(self.used)
+        self.running.clear()
         self.used.clear()
         self.by_task.clear()

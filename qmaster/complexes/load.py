@@ -84,6 +84,11 @@ def _scale(value: str, factor: str) -> str:
 
 
 def running_slots_by_host(booked: Bookings) -> dict[str, float]:
+    """Slots that running tasks hold per host (kept by the bookings as tasks come and go)."""
+    return dict(booked.running)
+
+
+def scan_running_slots(booked: Bookings) -> dict[str, float]:
     """Slots that running tasks hold per host, from their queue-level slot debits.
 
     Advance reservations book under negative keys: what they hold is reserved,
