@@ -13,6 +13,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from schedd.groups import Groups, _requested_names
+from schedd.reasons import Reason
 from schedd.view import QueueState, View
 
 
@@ -95,4 +96,15 @@ def on_host(view: View) -> dict[str, list[str]]:
             found.setdefault(q.host, []).append(q.name)
         if kept is not None:
             kept["on_host"] = found
+    return found
+
+
+def alarms(view: View) -> dict[str, tuple[object, Reason | None]] | None:
+    """Each queue instance's load alarm without job load adjustments, with the host's
+    values it was worked out from."""
+    kept = kept_for(view)
+    if kept is None:
+        return None
+    found = kept.setdefault("alarms", {})
+    assert isinstance(found, dict)
     return found

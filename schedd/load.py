@@ -20,7 +20,7 @@ from qmaster.complexes.compare import satisfies
 from qmaster.complexes.formula import evaluate, parse_formula
 from qmaster.complexes.table import ComplexEntry, ComplexTable
 from qmaster.complexes.values import ValueParseError
-from schedd.kept import base_loads, on_host
+from schedd.kept import alarms, base_loads, on_host
 from schedd.reasons import Reason
 from schedd.view import QueueState, View
 
@@ -40,6 +40,7 @@ class LoadModel:
         self.changed: list[tuple[str, ...]] = []
         self.keys: dict[str, tuple[float, float, str]] = {}
         self.base = base_loads(view)
+        self.alarms = alarms(view)
         self.on_host = on_host(view)
         decay = view.load_decay
         for hosts, when in view.recent:
@@ -116,7 +117,18 @@ class LoadModel:
         )
 
     def alarm(self, q: QueueState) -> Reason | None:
-        """Why the queue instance is in load alarm (a threshold passed), or None."""
+        """Why the queue instance is in load alarm (a threshold passed), or None (kept
+        with the host's values it was worked out from while no adjustment applies)."""
+        alarms = self.alarms
+        if alarms is None or q.host in self.added:
+            return self._alarm(q)
+        values = self.view.host(q.host).level.values
+        kept = alarms.get(q.name)
+        if kept is None or kept[0] is not values:
+            kept = alarms[q.name] = (values, self._alarm(q))
+        return kept[1]
+
+    def _alarm(self, q: QueueState) -> Reason | None:
         found = load_alarm(self.view.complexes, q.load_thresholds, lambda n: self.value(q.host, n))
         if found is None:
             return None
