@@ -108,3 +108,14 @@ def alarms(view: View) -> dict[str, tuple[object, Reason | None]] | None:
     found = kept.setdefault("alarms", {})
     assert isinstance(found, dict)
     return found
+
+
+def sort_keys(view: View) -> dict[str, tuple[object, tuple[float, float, str]]] | None:
+    """Each queue instance's sort key without job load adjustments, with the host's
+    values it was worked out from."""
+    kept = kept_for(view)
+    if kept is None:
+        return None
+    found = kept.setdefault(("keys", view.load_formula, view.queue_sort), {})
+    assert isinstance(found, dict)
+    return found

@@ -20,7 +20,7 @@ from qmaster.complexes.compare import satisfies
 from qmaster.complexes.formula import evaluate, parse_formula
 from qmaster.complexes.table import ComplexEntry, ComplexTable
 from qmaster.complexes.values import ValueParseError
-from schedd.kept import alarms, base_loads, on_host
+from schedd.kept import alarms, base_loads, on_host, sort_keys
 from schedd.reasons import Reason
 from schedd.view import QueueState, View
 
@@ -40,6 +40,7 @@ class LoadModel:
         self.changed: list[tuple[str, ...]] = []
         self.keys: dict[str, tuple[float, float, str]] = {}
         self.base = base_loads(view)
+        self.kept_keys = sort_keys(view)
         self.alarms = alarms(view)
         self.on_host = on_host(view)
         decay = view.load_decay
@@ -103,9 +104,18 @@ class LoadModel:
         """Sort key of a queue instance under ``queue_sort_method`` (kept until its host changes)."""
         found = self.keys.get(q.name)
         if found is None:
+            kept = self.kept_keys
+            if kept is not None and q.host not in self.added:
+                values = self.view.host(q.host).level.values
+                was = kept.get(q.name)
+                if was is not None and was[0] is values:
+                    self.keys[q.name] = was[1]
+                    return was[1]
             load = self.host_load(q.host)
             found = (load, q.seq_no, q.name) if self.by_load else (q.seq_no, load, q.name)
             self.keys[q.name] = found
+            if kept is not None and q.host not in self.added:
+                kept[q.name] = (self.view.host(q.host).level.values, found)
         return found
 
     def decaying(self, dropped: Mapping[str, Reason], queues: Mapping[str, QueueState]) -> bool:
