@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from qmaster.complexes.levels import GLOBAL, Level
 from schedd.groups import Groups
-from schedd.kept import kept_groups, named_cache
+from schedd.kept import keep_template, kept_groups, named_cache, templates
 from schedd.matching import (
     may_access,
     project_reason,
@@ -162,10 +162,39 @@ class CategoryCache:
             named = self.named.get(job.hard_queues)
             if named is None:
                 named = self.named[job.hard_queues] = named_instances(self.queues, job.hard_queues)
-        cat = evaluate(self.view, self.queues, self.groups, job, key, named, self.order)
+        kept = templates(self.view, self.groups.names) if self.enabled else None
+        made = kept.get((key, self.groups.names, self.view.ar_queues)) if kept else None
+        if isinstance(made, Category):
+            cat = _from_template(made, self.order)
+        else:
+            cat = evaluate(self.view, self.queues, self.groups, job, key, named, self.order)
+            if kept is not None:
+                keep_template(kept, (key, self.groups.names, self.view.ar_queues), _template(cat))
         if self.enabled:
             self.entries[key] = cat
         return cat
+
+
+def _template(cat: Category) -> Category:
+    """What a category is before a pass uses it, kept for the next passes."""
+    reasons = ReasonList()
+    reasons.extend_from(cat.reasons)
+    return Category(cat.key, cat.compiled, cat.pes, list(cat.static), reasons=reasons,
+                    exhausted=cat.exhausted, soft_rank=cat.soft_rank)  # fmt: skip
+
+
+def _from_template(
+    made: Category, order: Callable[[QueueState], tuple[float, float, str]] | None
+) -> Category:
+    """A pass's category from a kept one: its instances in this pass's load order."""
+    static = list(made.static) if order is None else sorted(made.static, key=order)
+    rank = made.soft_rank
+    if rank:
+        static.sort(key=lambda q: rank[q.name])
+    reasons = ReasonList()
+    reasons.extend_from(made.reasons)
+    return Category(made.key, made.compiled, made.pes, static, list(static), reasons=reasons,
+                    exhausted=made.exhausted, soft_rank=rank)  # fmt: skip
 
 
 def _job_pes(view: View, job: JobRequest) -> tuple[str, ...]:

@@ -119,3 +119,30 @@ def sort_keys(view: View) -> dict[str, tuple[object, tuple[float, float, str]]] 
     found = kept.setdefault(("keys", view.load_formula, view.queue_sort), {})
     assert isinstance(found, dict)
     return found
+
+
+def templates(view: View, names: frozenset[str]) -> dict[Hashable, Any] | None:
+    """Where categories are kept as evaluated (before a pass uses them; keyed by their
+    key, the attributes requested in the pass and the AR queues), unless an
+    attribute the pass requests is a host load value (a category's instances would
+    change with the load)."""
+    kept = kept_for(view)
+    if kept is None or names & kept["load_names"]:
+        return None
+    return kept
+
+
+TEMPLATE_ROOM = 1_000_000
+"""Queue instances the kept categories may list in all (the oldest go first)."""
+
+
+def keep_template(kept: dict[Hashable, Any], key: Hashable, made: Any) -> None:
+    """Keep a category as evaluated; the oldest are dropped beyond ``TEMPLATE_ROOM``."""
+    kept[key] = made
+    sizes = kept.setdefault("category_sizes", {})
+    sizes[key] = len(made.static) + 1
+    kept["category_room"] = kept.get("category_room", 0) + sizes[key]
+    while kept["category_room"] > TEMPLATE_ROOM and sizes:
+        oldest = next(iter(sizes))
+        kept["category_room"] -= sizes.pop(oldest)
+        kept.pop(oldest, None)
