@@ -110,14 +110,16 @@ def alarms(view: View) -> dict[str, tuple[object, Reason | None]] | None:
     return found
 
 
-def sort_keys(view: View) -> dict[str, tuple[object, tuple[float, float, str]]] | None:
-    """Each queue instance's sort key without job load adjustments, with the host's
-    values it was worked out from."""
+def sort_keys(
+    view: View,
+) -> tuple[dict[str, object], dict[str, tuple[float, float, str]]] | None:
+    """Each host's values when last seen, and the sort keys (without job load
+    adjustments) of the queue instances on hosts whose values have not changed since."""
     kept = kept_for(view)
     if kept is None:
         return None
-    found = kept.setdefault(("keys", view.load_formula, view.queue_sort), {})
-    assert isinstance(found, dict)
+    found = kept.setdefault(("keys", view.load_formula, view.queue_sort), ({}, {}))
+    assert isinstance(found, tuple)
     return found
 
 

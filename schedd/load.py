@@ -48,6 +48,7 @@ class LoadModel:
             factor = 1.0 - (now - when) / decay if decay > 0 else 0.0
             if factor > 0:
                 self._add(hosts, factor)
+        self.keys = self._kept_keys()
 
     def _nproc(self, host: str) -> float:
         value = self.view.host(host).level.values.get("num_proc")
@@ -104,19 +105,30 @@ class LoadModel:
         """Sort key of a queue instance under ``queue_sort_method`` (kept until its host changes)."""
         found = self.keys.get(q.name)
         if found is None:
-            kept = self.kept_keys
-            if kept is not None and q.host not in self.added:
-                values = self.view.host(q.host).level.values
-                was = kept.get(q.name)
-                if was is not None and was[0] is values:
-                    self.keys[q.name] = was[1]
-                    return was[1]
             load = self.host_load(q.host)
             found = (load, q.seq_no, q.name) if self.by_load else (q.seq_no, load, q.name)
             self.keys[q.name] = found
-            if kept is not None and q.host not in self.added:
-                kept[q.name] = (self.view.host(q.host).level.values, found)
+            kept = self.kept_keys
+            if kept is not None and q.host not in self.added and q.host in kept[0]:
+                kept[1][q.name] = found
         return found
+
+    def _kept_keys(self) -> dict[str, tuple[float, float, str]]:
+        """The sort keys kept from earlier passes that still hold: not those of a host
+        whose level changed since (its load did) or that carries load adjustments."""
+        if self.kept_keys is None:
+            return {}
+        seen, keys = self.kept_keys
+        for host, state in self.view.hosts.items():
+            if seen.get(host) is not state.level.values:
+                seen[host] = state.level.values
+                for name in self.on_host.get(host, ()):
+                    keys.pop(name, None)
+        out = dict(keys)
+        for host in self.added:
+            for name in self.on_host.get(host, ()):
+                out.pop(name, None)
+        return out
 
     def decaying(self, dropped: Mapping[str, Reason], queues: Mapping[str, QueueState]) -> bool:
         """Some queue instance is ``dropped`` for load alarm on a host whose load carries
