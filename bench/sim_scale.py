@@ -5,8 +5,8 @@ gen_swf.py's trace (seed 42, ``--load``, default 0.75) for that many hosts of
 8 slots and :mod:`bench.sim_cell`'s cell with those hosts, replays it in its
 own process (``--policy fifo``: ``max_reservation 0``; ``backfill``: ``-R y``
 and ``max_reservation 1``) and prints the wall time, jobs per wall-second and
-the replay process's peak RSS. ``--until T`` stops the replay T simulated
-seconds after the start (to see how far a long one gets).
+the replay process's peak RSS; ``done`` counts the jobs that ended. ``--until T``
+stops the replay T simulated seconds after the start (to see how far a long one gets).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ started, cpu = time.perf_counter(), time.process_time()
 done = replay(ReplayOptions(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]), plots=False,
                             until=until))
 print(json.dumps({"wall": time.perf_counter() - started, "cpu": time.process_time() - cpu,
-                  "jobs": len(done.results)}))
+                  "jobs": sum(1 for r in done.results if r.end is not None)}))
 """
 
 
