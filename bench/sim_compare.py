@@ -6,16 +6,24 @@ On gen_swf.py's trace (``BENCH_SIM_COMPARE_JOBS`` jobs, default 2,000, load
 - EASY: qsim with ``-R y`` on every job and ``max_reservation 1`` against
   AccaSim's EASY-backfilling dispatcher (First-Fit allocator). Each job's wait
   (start minus submission) is compared; every job whose wait differs is listed
-  (the first ``SHOWN``, then a count by cause) with a guessed cause:
+  (the first ``SHOWN``, then a count by cause). A differing job is a *root*
+  when, at its submission, every earlier job started at the same time in both
+  or has ended in both (the machine is the same); otherwise it is a
+  ``knock-on`` of the earliest differing job still running in one of them.
+  AccaSim's EASY dispatcher is instrumented (a subclass that records its
+  reservation) so that a root's cause is read, not guessed:
 
-  - ``knock-on of job N``: an earlier job already started differently and the
-    machine was not the same from then on;
-  - ``allocation``: a multi-slot job (our PE ``$fill_up`` fills a host first;
-    AccaSim's First-Fit takes a core per unit node by node, and its memory is
-    per unit, ours per slot on the host);
-  - ``tie-breaking``: submitted in the same second as another job (the order of
-    a second's submissions is not the same in the two simulators);
-  - ``pass timing``: none of these (a reservation made at another pass).
+  - ``held to its reservation``: AccaSim's blocked job, which its EASY
+    dispatcher does not try again before the start it reserved for it once
+    (Grid Engine plans the reservation again at every pass and starts the job
+    as soon as it fits);
+  - ``backfilled over the reservation of job B``: AccaSim started it while B
+    was blocked and it runs past B's reserved start: AccaSim 1.1.3 passes no
+    reserved nodes to its allocator (``reserved_nodes=[]``), so such a job
+    may take B's nodes (Grid Engine does not let it);
+  - else ``allocation`` (a multi-slot job: our PE ``$fill_up`` against
+    AccaSim's per-core First-Fit), ``tie-breaking`` (submitted in the same
+    second as another job) or ``pass timing``.
 
 - FIFO: AccaSim's strict head-of-line FIFO beside ``max_reservation 0``
   (Grid Engine's greedy first fit: a job that fits starts even when an
@@ -34,7 +42,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.sim_bench import accasim_python, shared_bench
@@ -56,7 +64,7 @@ from accasim.base.simulator_class import Simulator
 from accasim.base.scheduler_class import FirstInFirstOut, EASYBackfilling
 from accasim.base.allocator_class import FirstFit
 from accasim.base.additional_data import AdditionalData
-waits = {}
+waits, held, over = {}, {}, {}
 class Starts(AdditionalData):
     def exec_before_dispatching(self, job_dict, queued_jobs): pass
     def exec_after_dispatching(self, job_dict, to_dispatch_jobs, rejected_jobs):
@@ -68,13 +76,26 @@ class Starts(AdditionalData):
     def exec_before_completion(self, *a, **kw): pass
     def exec_after_completion(self, removed_jobs): pass
     def stop(self): pass
+class Recording(EASYBackfilling):
+    # EASY as it is, recording each blocked job's reserved start and what starts meanwhile
+    # (times as seconds after each job's own submission)
+    def scheduling_method(self, cur_time, queued_jobs, es_dict):
+        queued = {j.id: j.queued_time for j in queued_jobs}
+        out = super().scheduling_method(cur_time, queued_jobs, es_dict)
+        blocked, at = self._blocked_job_id, self._reserved_slot[0]
+        if blocked is not None and at:
+            held.setdefault(blocked, at - queued[blocked])
+            for start, jid, _ in out[0]:
+                if start is not None and jid != blocked and jid in queued:
+                    over[jid] = [blocked, at - queued[jid]]
+        return out
 trace, config, policy, results = sys.argv[1:5]
-dispatcher = (FirstInFirstOut if policy == "fifo" else EASYBackfilling)(FirstFit())
+dispatcher = (FirstInFirstOut(FirstFit()) if policy == "fifo" else Recording(FirstFit()))
 sim = Simulator(trace, config, dispatcher, additional_data=[Starts], RESULTS_FOLDER_PATH=results,
                 LOG_LEVEL="WARNING", pprint_output=False, scheduling_output=False,
                 benchmark_output=False, statistics_output=False, show_statistics=False)
 sim.start_simulation(system_status=False)
-print(json.dumps(waits))
+print(json.dumps({"waits": waits, "held": held, "over": over}))
 """
 
 
@@ -84,6 +105,10 @@ class Side:
 
     waits: dict[int, float]
     jobs: dict[int, TraceJob]
+    held: dict[int, float] = field(default_factory=dict)
+    """AccaSim EASY's blocked jobs: the start it reserved for each (once)."""
+    over: dict[int, tuple[int, float]] = field(default_factory=dict)
+    """Jobs AccaSim EASY started while a job was blocked: that job and its reserved start."""
 
     def figures(self) -> tuple[int, float, float, float, float, float]:
         """Started jobs, mean/median/p95 wait, mean bounded slowdown, wide jobs' mean wait."""
@@ -114,20 +139,58 @@ def theirs(python: Path, trace: Path, config: Path, policy: str, jobs: dict[int,
     argv = [str(python), "-c", ACCASIM, str(trace), str(config), policy, str(results)]
     done = subprocess.run(argv, capture_output=True, text=True, check=True)
     data = json.loads(done.stdout.strip().splitlines()[-1])
-    return Side({int(k): float(v) for k, v in data.items()}, jobs)
+    return Side(
+        {int(k): float(v) for k, v in data["waits"].items()},
+        jobs,
+        {int(k): float(v) for k, v in data["held"].items()},
+        {int(k): (int(b), float(t)) for k, (b, t) in data["over"].items()},
+    )
+
+
+def _state(side: Side, number: int, t: float) -> tuple[str, float]:
+    """A job at time ``t``: waiting, running (since when) or done."""
+    job, wait = side.jobs[number], side.waits.get(number)
+    if wait is None or job.submit + wait > t:
+        return ("waiting", 0.0)
+    start = job.submit + wait
+    return ("done", 0.0) if start + job.runtime <= t else ("running", start)
+
+
+def _running_at(number: int, ours_: Side, peer: Side, differing: list[int]) -> int | None:
+    """The earliest earlier differing job that is not in the same state in both simulators
+    (waiting, running since the same time, or done) when job ``number`` is submitted."""
+    t = ours_.jobs[number].submit
+    for other in differing:
+        if other == number or ours_.jobs[other].submit > t:
+            continue
+        if _state(ours_, other, t) != _state(peer, other, t):
+            return other
+    return None
+
+
+def _limit(job: TraceJob) -> float:
+    text = job.requests.get("h_rt")
+    try:
+        return float(text) if text is not None else job.runtime
+    except ValueError:
+        return job.runtime
 
 
 def cause(number: int, ours_: Side, peer: Side, differing: list[int]) -> str:
-    """A guess at why job ``number`` started at another time in the two simulators."""
+    """Why job ``number`` started at another time in the two simulators (see the module)."""
+    before = _running_at(number, ours_, peer, differing)
+    if before is not None:
+        return f"knock-on of job {before}"
     job = ours_.jobs[number]
-    start = job.submit + min(ours_.waits.get(number, 0.0), peer.waits.get(number, 0.0))
-    for other in differing:
-        o = ours_.jobs[other]
-        if (
-            other != number
-            and o.submit + min(ours_.waits.get(other, 0.0), peer.waits.get(other, 0.0)) < start
-        ):
-            return f"knock-on of job {other}"
+    mine, theirs_ = ours_.waits.get(number), peer.waits.get(number)
+    if number in peer.held and mine is not None and theirs_ is not None and mine < theirs_:
+        return (
+            f"held to its reservation (AccaSim's, made once: a wait of {peer.held[number]:.0f} s)"
+        )
+    if number in peer.over and mine is not None and theirs_ is not None and theirs_ < mine:
+        blocked, at = peer.over[number]
+        if theirs_ + _limit(job) > at:
+            return f"backfilled over the reservation of job {blocked}"
     if job.slots > 1:
         return "allocation"
     if any(j.submit == job.submit and n != number for n, j in ours_.jobs.items()):
@@ -136,7 +199,7 @@ def cause(number: int, ours_: Side, peer: Side, differing: list[int]) -> str:
 
 
 def differences(ours_: Side, peer: Side) -> list[tuple[int, float | None, float | None, str]]:
-    """Every job whose wait differs: number, our wait, AccaSim's, the guessed cause."""
+    """Every job whose wait differs: number, our wait, AccaSim's, the cause."""
     numbers = sorted(ours_.jobs, key=lambda n: (ours_.jobs[n].submit, n))
     differing = [n for n in numbers if ours_.waits.get(n) != peer.waits.get(n)]
     first: list[int] = []
@@ -167,10 +230,13 @@ def report(easy: tuple[Side, Side], fifo: tuple[Side, Side]) -> None:
         shown = [f"{w:>10.0f}" if w is not None else f"{'-':>10}" for w in (w_ours, w_peer)]
         print(f"{n:>7} {easy[0].jobs[n].slots:>5} {shown[0]} {shown[1]}  {why}")
     counts: dict[str, int] = {}
+    roots = [(n, why) for n, _, _, why in diff if not why.startswith("knock-on")]
     for *_, why in diff:
-        key = "knock-on" if why.startswith("knock-on") else why
+        key = why.partition(" (")[0]
+        key = key.partition(" of job")[0] if key.startswith(("knock-on", "backfilled")) else key
         counts[key] = counts.get(key, 0) + 1
     print("by cause: " + (", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "none"))
+    print("roots: " + ("; ".join(f"job {n}: {why}" for n, why in roots) or "none"))
     print(
         f"\n{'':<28} {'started':>7} {'mean wait':>10} {'median':>10} {'p95 wait':>10} {'bsld':>9}"
         f" {'wide wait':>10}"

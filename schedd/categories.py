@@ -21,6 +21,8 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 
 from qmaster.complexes.levels import GLOBAL, Level
+from schedd.groups import Groups
+from schedd.kept import keep_template, kept_groups, named_cache, templates
 from schedd.matching import (
     may_access,
     named_instances,
@@ -120,13 +122,24 @@ def category_key(job: JobRequest, with_owner: bool) -> Hashable:
 class CategoryCache:
     """Categories of one pass; counts hits (category reused) and misses (built)."""
 
-    def __init__(self, view: View, queues: Sequence[QueueState], *, enabled: bool = True) -> None:
+    def __init__(
+        self,
+        view: View,
+        queues: Sequence[QueueState],
+        *,
+        enabled: bool = True,
+        order: Callable[[QueueState], tuple[float, float, str]] | None = None,
+    ) -> None:
         self.view = view
         self.queues = queues
         self.enabled = enabled
+        self.order = order
+        """The preference order of queue instances (``queues`` are in it when None)."""
         self.with_owner = access_matters(view)
-        self.groups = Groups(view, queues)
-        self.named: dict[tuple[str, ...], frozenset[int]] = {}  # per -q list, its instances
+        self.groups = kept_groups(view) if queues is view.queues else Groups(view, queues)
+        self.named = named_cache(view) if queues is view.queues else {}
+        """The instances (indices) each ``-q`` list names, worked out once per pass (or
+        once while the view's queue instances are kept)."""
         self.entries: dict[Hashable, Category] = {}
         self.hits = 0
         self.misses = 0
@@ -156,95 +169,45 @@ class CategoryCache:
             named = self.named.get(job.hard_queues)
             if named is None:
                 named = self.named[job.hard_queues] = self._named(job.hard_queues)
-        cat = evaluate(self.view, self.queues, self.groups, job, key, named)
+        kept = templates(self.view, self.groups.names) if self.enabled else None
+        made = kept.get((key, self.groups.names, self.view.ar_queues)) if kept else None
+        if isinstance(made, Category):
+            cat = _from_template(made, self.order)
+        else:
+            cat = evaluate(self.view, self.queues, self.groups, job, key, named, self.order)
+            if kept is not None:
+                keep_template(kept, (key, self.groups.names, self.view.ar_queues), _template(cat))
         if self.enabled:
             self.entries[key] = cat
         return cat
+
+
+def _template(cat: Category) -> Category:
+    """What a category is before a pass uses it, kept for the next passes."""
+    reasons = ReasonList()
+    reasons.extend_from(cat.reasons)
+    return Category(cat.key, cat.compiled, cat.pes, list(cat.static), reasons=reasons,
+                    exhausted=cat.exhausted, soft_rank=cat.soft_rank)  # fmt: skip
+
+
+def _from_template(
+    made: Category, order: Callable[[QueueState], tuple[float, float, str]] | None
+) -> Category:
+    """A pass's category from a kept one: its instances in this pass's load order."""
+    static = list(made.static) if order is None else sorted(made.static, key=order)
+    rank = made.soft_rank
+    if rank:
+        static.sort(key=lambda q: rank[q.name])
+    reasons = ReasonList()
+    reasons.extend_from(made.reasons)
+    return Category(made.key, made.compiled, made.pes, static, list(static), reasons=reasons,
+                    exhausted=made.exhausted, soft_rank=rank)  # fmt: skip
 
 
 def _job_pes(view: View, job: JobRequest) -> tuple[str, ...]:
     if not job.pe_name:
         return ()
     return tuple(sorted(n for n in view.pes if fnmatchcase(n, job.pe_name)))
-
-
-def _level_sig(level: Level, names: Sequence[str]) -> tuple[object, ...]:
-    return (
-        level.forced,
-        *(
-            (
-                level.values.get(n),
-                level.sources.get(n),
-                level.capacity.get(n),
-                level.load_cap.get(n),
-            )
-            for n in names
-        ),
-    )
-
-
-class Groups:
-    """Queue instances that no request of this pass can tell apart, evaluated once per group.
-
-    Two instances are alike when they agree, on every attribute some job of
-    the pass requests (and on every forced one), in their host's and their own
-    static values, and in access lists, PE list and state. Their names do not
-    count: a category with ``-q`` splits each group by name
-    (:func:`named_instances`), so a ``-q`` in the pass does not make every
-    instance a group of its own.
-    """
-
-    __slots__ = ("count", "members", "names")
-
-    def __init__(self, view: View, queues: Sequence[QueueState]) -> None:
-        names = _requested_names(view)
-        self.names = frozenset(names)
-        self.count = len(queues)
-        groups: dict[tuple[object, ...], list[int]] = {}
-        for index, q in enumerate(queues):
-            h = view.host(q.host)
-            sig = (
-                q.disabled, q.name in view.ar_queues, q.pe_list, q.user_lists, q.xuser_lists, h.user_lists, h.xuser_lists,
-                q.projects, q.xprojects, h.projects, h.xprojects,
-                _level_sig(h.level, names), _level_sig(q.queue_level, names),
-            )  # fmt: skip
-            groups.setdefault(sig, []).append(index)
-        self.members = list(groups.values())
-
-    def of(self, view: View, job: JobRequest) -> list[list[int]]:
-        """The groups for ``job``: one instance each when it requests an attribute the
-        groups were not told apart by (a job that is not among the view's, e.g. an AR)."""
-        wanted = _full_names(view, [*job.hard_resources, *job.soft_resources])
-        return self.members if wanted <= self.names else self.singles()
-
-    def singles(self) -> list[list[int]]:
-        """Every instance a group of its own."""
-        return [[i] for i in range(self.count)]
-
-
-def _full_names(view: View, keys: Sequence[str]) -> set[str]:
-    table = view.complexes
-    names: set[str] = set()
-    for key in keys:
-        entry = table.get(key)
-        names.add(entry.name if entry else key)
-    return names
-
-
-def _requested_names(view: View) -> list[str]:
-    table = view.complexes
-    names: set[str] = {"slots"}
-    keys: set[str] = set()
-    for job in view.jobs:
-        keys.update(job.hard_resources)
-        keys.update(job.soft_resources)
-    for key in keys:
-        entry = table.get(key)
-        names.add(entry.name if entry else key)
-    for entry in table:
-        if entry.consumable.value != "NO" or entry.requestable.value == "FORCED":
-            names.add(entry.name)
-    return sorted(names)
 
 
 def _spread(reason: Reason, queues: Sequence[QueueState], members: list[int]) -> Targets:
@@ -263,10 +226,12 @@ def evaluate(
     job: JobRequest,
     key: Hashable,
     named: frozenset[int] | None = None,
+    order: Callable[[QueueState], tuple[float, float, str]] | None = None,
 ) -> Category:
     """Build a category: resolve the requests, find every queue that can never run it.
 
-    ``named``: the instances the job's ``-q`` list names (worked out here when not given).
+    ``named``: the instances the job's ``-q`` list names (worked out here when not given);
+    ``order``: the sort key of the instances' preference order (None: ``queues``' order).
     """
     compiled = compile_requests(
         view.complexes, job.hard_resources, job.soft_resources, parallel=bool(job.pe_name)
@@ -292,7 +257,10 @@ def evaluate(
             fitting.extend(members)
         else:
             cat.note(reason, _spread(reason, queues, members))
-    fitting.sort()
+    if order is None:
+        fitting.sort()
+    else:
+        fitting.sort(key=lambda i: order(queues[i]))
     if compiled.soft or job.soft_queues:
         cat.soft_rank = {queues[i].name: _soft(view, job, compiled, queues[i]) for i in fitting}
         rank = cat.soft_rank

@@ -20,6 +20,7 @@ from qmaster.complexes.compare import satisfies
 from qmaster.complexes.formula import evaluate, parse_formula
 from qmaster.complexes.table import ComplexEntry, ComplexTable
 from qmaster.complexes.values import ValueParseError
+from schedd.kept import alarms, base_loads, on_host, sort_keys
 from schedd.reasons import Reason
 from schedd.view import QueueState, View
 
@@ -38,14 +39,16 @@ class LoadModel:
         self.version = 0
         self.changed: list[tuple[str, ...]] = []
         self.keys: dict[str, tuple[float, float, str]] = {}
-        self.on_host: dict[str, list[str]] = {}
-        for q in view.queues:
-            self.on_host.setdefault(q.host, []).append(q.name)
+        self.base = base_loads(view)
+        self.kept_keys = sort_keys(view)
+        self.alarms = alarms(view)
+        self.on_host = on_host(view)
         decay = view.load_decay
         for hosts, when in view.recent:
             factor = 1.0 - (now - when) / decay if decay > 0 else 0.0
             if factor > 0:
                 self._add(hosts, factor)
+        self.keys = self._kept_keys()
 
     def _nproc(self, host: str) -> float:
         value = self.view.host(host).level.values.get("num_proc")
@@ -87,8 +90,16 @@ class LoadModel:
 
     def host_load(self, host: str) -> float:
         """The host's ``load_formula`` value (9999 when a value is missing)."""
-        found = evaluate(self.formula, lambda name: self.value(host, name))
-        return ERROR_LOAD if found is None else found
+        base = self.base
+        if base is None or host in self.added:
+            found = evaluate(self.formula, lambda name: self.value(host, name))
+            return ERROR_LOAD if found is None else found
+        values = self.view.host(host).level.values
+        kept = base.get(host)
+        if kept is None or kept[0] is not values:
+            found = evaluate(self.formula, lambda name: self.value(host, name))
+            kept = base[host] = (values, ERROR_LOAD if found is None else found)
+        return kept[1]
 
     def key(self, q: QueueState) -> tuple[float, float, str]:
         """Sort key of a queue instance under ``queue_sort_method`` (kept until its host changes)."""
@@ -97,7 +108,27 @@ class LoadModel:
             load = self.host_load(q.host)
             found = (load, q.seq_no, q.name) if self.by_load else (q.seq_no, load, q.name)
             self.keys[q.name] = found
+            kept = self.kept_keys
+            if kept is not None and q.host not in self.added and q.host in kept[0]:
+                kept[1][q.name] = found
         return found
+
+    def _kept_keys(self) -> dict[str, tuple[float, float, str]]:
+        """The sort keys kept from earlier passes that still hold: not those of a host
+        whose level changed since (its load did) or that carries load adjustments."""
+        if self.kept_keys is None:
+            return {}
+        seen, keys = self.kept_keys
+        for host, state in self.view.hosts.items():
+            if seen.get(host) is not state.level.values:
+                seen[host] = state.level.values
+                for name in self.on_host.get(host, ()):
+                    keys.pop(name, None)
+        out = dict(keys)
+        for host in self.added:
+            for name in self.on_host.get(host, ()):
+                out.pop(name, None)
+        return out
 
     def decaying(self, dropped: Mapping[str, Reason], queues: Mapping[str, QueueState]) -> bool:
         """Some queue instance is ``dropped`` for load alarm on a host whose load carries
@@ -108,7 +139,18 @@ class LoadModel:
         )
 
     def alarm(self, q: QueueState) -> Reason | None:
-        """Why the queue instance is in load alarm (a threshold passed), or None."""
+        """Why the queue instance is in load alarm (a threshold passed), or None (kept
+        with the host's values it was worked out from while no adjustment applies)."""
+        alarms = self.alarms
+        if alarms is None or q.host in self.added:
+            return self._alarm(q)
+        values = self.view.host(q.host).level.values
+        kept = alarms.get(q.name)
+        if kept is None or kept[0] is not values:
+            kept = alarms[q.name] = (values, self._alarm(q))
+        return kept[1]
+
+    def _alarm(self, q: QueueState) -> Reason | None:
         found = load_alarm(self.view.complexes, q.load_thresholds, lambda n: self.value(q.host, n))
         if found is None:
             return None

@@ -285,6 +285,7 @@ def apply(view: View, queues: Mapping[str, QueueState], booked: tuple[Debit, ...
             continue
         level = _level(view, queues, kind, name)
         level.used[attr] = level.used.get(attr, 0.0) + amount
+        view.written.append((kind, name))
 
 
 def _level(view: View, queues: Mapping[str, QueueState], kind: str, name: str) -> Level:

@@ -14,10 +14,10 @@ earliest start at which it fits, and later jobs only backfill around it.
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Sequence
 
 from qmaster.complexes.levels import Level
 from schedd.categories import Category, CategoryCache
+from schedd.kept import by_name
 from schedd.limits import Limits
 from schedd.load import LoadModel
 from schedd.matching import (
@@ -47,19 +47,22 @@ class _Pass:
         self.now = now
         self.plan = Plan()
         self.load = LoadModel(view, now)
-        self.queues = sorted(view.queues, key=self.load.key)
-        self.by_name = {q.name: q for q in self.queues}
-        self.cats = CategoryCache(view, self.queues, enabled=cache)
+        self.queues = view.queues  # in the view's order: each category sorts its own by load
+        self.by_name = by_name(view)
+        self.cats = CategoryCache(view, self.queues, enabled=cache, order=self.load.key)
         wants = view.max_reservation > 0 and any(j.reserve for j in view.jobs)
         wants = wants or bool(view.advance)
         self.planner = Planner(view, now) if wants else None
         self.reservations_left = view.max_reservation
         self.limits = Limits(view)
         self.full: dict[str, Reason] = {}
+        dropped: list[tuple[tuple[float, float, str], QueueState, Reason | None]] = []
         for q in self.queues:
-            alarm = self.load.alarm(q) if q.load_thresholds else None
-            if alarm is not None:
-                self.full[q.name] = alarm
+            why = self.load.alarm(q) if q.load_thresholds else None
+            if why is not None or q.queue_level.available("slots") < 1:
+                dropped.append((self.load.key(q), q, why))
+        for _, q, why in sorted(dropped, key=lambda d: d[0]):  # their reasons in load order
+            self.full.update({q.name: why} if why is not None else {})
             self._check_full(q)
 
     def _check_full(self, q: QueueState) -> None:
@@ -386,12 +389,3 @@ def schedule(view: View, now: float, *, cache: bool = True) -> Plan:
         "groups_skipped": len(run.plan.skipped),
     }
     return run.plan
-
-
-def dispatched_slots(orders: Sequence[Order]) -> dict[str, int]:
-    """Slots per queue instance in a list of orders."""
-    out: dict[str, int] = {}
-    for order in orders:
-        for name, n in order.assignment:
-            out[name] = out.get(name, 0) + n
-    return out

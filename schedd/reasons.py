@@ -225,6 +225,11 @@ class ReasonList(Sequence[Reason]):
         self._parts.append((reason, targets))
         self._done = None
 
+    def extend_from(self, other: ReasonList) -> None:
+        """Add every reason of another list (as it holds them, still unspelt)."""
+        self._parts.extend(other._parts)
+        self._done = None
+
     def add_all(self, reasons: tuple[Reason, ...]) -> None:
         """Add reasons shared by many lists (e.g. the queue instances found full) in one step."""
         if reasons:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from qmaster.complexes.pattern import ExpressionError, check_expression
 from qmaster.complexes.table import ComplexEntry, ComplexTable
@@ -142,8 +143,16 @@ def duration(hard: Mapping[str, str], default: float) -> float:
     text = hard.get("h_rt")
     if text is None:
         return default
+    value = _seconds(str(text))
+    return default if value is None else value
+
+
+@lru_cache(maxsize=4096)
+def _seconds(text: str) -> float | None:
+    """A time value's seconds (infinity for a value that is not a number), None when bad
+    (a pass asks for every running job's ``h_rt``: jobs share few of them)."""
     try:
-        value = parse_value(ValueType.TIME, str(text))
+        value = parse_value(ValueType.TIME, text)
     except ValueParseError:
-        return default
+        return None
     return float(value) if isinstance(value, float) else math.inf

@@ -193,6 +193,11 @@ class View:
     configuration (kept by the qmaster from pass to pass); None: worked out each pass."""
     weights: Weights = field(default_factory=Weights)
     """The priority and urgency weights of the scheduler configuration."""
+    kept: dict[Hashable, Any] | None = None
+    """What the scheduler may keep from pass to pass while the queue instances stay the
+    same objects (the core's kept view; None: work everything out for this pass)."""
+    written: list[tuple[str, str]] = field(default_factory=list)
+    """The levels (kind, name) the pass booked into, so that a kept view can undo it."""
     groups: Sequence[JobGroup] | None = None
     """The pending jobs as groups (``jobs`` then holds the first of each): the pass merges
     them by priority and skips the rest of a group once its category is exhausted. Only

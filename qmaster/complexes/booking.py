@@ -33,7 +33,7 @@ class Bookings:
     (:meth:`dispatched_after`).
     """
 
-    __slots__ = ("_seq", "by_task", "dispatched", "running", "used", "version", "when")
+    __slots__ = ("_seq", "by_task", "dispatched", "running", "touched", "used", "version", "when")
 
     def __init__(self) -> None:
         self.used: dict[LevelKey, dict[str, float]] = {}
@@ -44,6 +44,8 @@ class Bookings:
         self._seq = 0
         self.version = 0
         """Counts every change of the bookings (what is derived from them may be kept)."""
+        self.touched: set[LevelKey] = set()
+        """Levels booked or released since a kept view last looked (it clears this)."""
 
     def book(self, task: TaskKey, debits: Iterable[Debit], dispatched: float | None = None) -> None:
         """Book a task's debits (a task booked twice is released first); ``dispatched``:
@@ -61,6 +63,7 @@ class Bookings:
         for kind, name, attr, amount in kept:
             level = self.used.setdefault((kind, name), {})
             level[attr] = level.get(attr, 0.0) + amount
+            self.touched.add((kind, name))
             if kind == "queue" and attr == "slots" and task[0] >= 0:
                 host = name.partition("@")[2]
                 running[host] = running.get(host, 0.0) + amount
@@ -82,6 +85,7 @@ class Bookings:
                     running.pop(host, None)
                 else:
                     running[host] = held
+            self.touched.add((kind, name))
             level = self.used.get((kind, name))
             if level is None:
                 continue
@@ -116,6 +120,7 @@ class Bookings:
 
     def clear(self) -> None:
         """Forget every booking (before a rebuild)."""
+        self.touched.update(self.used)
         self.used.clear()
         self.by_task.clear()
         self.running.clear()

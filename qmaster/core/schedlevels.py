@@ -122,6 +122,9 @@ class LevelCache:
             for n, c in self.hosts.items()
         }
         self.by_load: dict[str, tuple[float, Level]] = {}
+        self.loaded: dict[tuple[str, float], Level] = {}
+        """Every host's template per number of busy slots seen (a host's load goes up
+        and down between a few values), up to ``_LOADED_MAX`` of them."""
         for name in self.hosts:
             self.host_level(name, running.get(name, 0.0))
         self.queues = [self._queue(core, qi) for qi in config.queue_instances()]
@@ -145,8 +148,12 @@ class LevelCache:
         """The host's template for ``running`` busy slots (kept until that changes)."""
         kept = self.by_load.get(name)
         if kept is None or kept[0] != running:
-            level = build_host_level(name, self.hosts[name], self.table, running)
-            shadow_equalities(self.table, level, self.glob)
+            level = self.loaded.get((name, running))
+            if level is None:
+                level = build_host_level(name, self.hosts[name], self.table, running)
+                shadow_equalities(self.table, level, self.glob)
+                if len(self.loaded) < _LOADED_MAX:
+                    self.loaded[(name, running)] = level
             kept = self.by_load[name] = (running, level)
         return kept[1]
 
@@ -175,6 +182,7 @@ class LevelCache:
         return [_queue_copy(q, booked.at(QUEUE, q.name)) for q in self.queues]
 
 
+_LOADED_MAX = 20_000
 _ACCESS_KEYS = ("user_lists", "xuser_lists", "projects", "xprojects")
 
 

@@ -15,10 +15,12 @@ from dataclasses import replace
 from typing import Any
 
 from qmaster.complexes.levels import Level
-from qmaster.complexes.load import running_slots_by_host
+from qmaster.complexes.load import running_slots_by_host, summed_running_slots
 from qmaster.core.holds import dispatchable_tasks, start_time
+from qmaster.core.keptview import KEPT_KEY, KeptView, states_key
 from qmaster.core.machine import Core
 from qmaster.core.pendingindex import PendingIndex, kept_index
+from qmaster.core.qinstances import for_scheduler
 from qmaster.core.schedjobs import RequestMemo, _limited, _request, request_memo
 from qmaster.core.schedlevels import LEVELS_KEY, LevelCache
 from qmaster.core.view import assemble, with_limits
@@ -62,7 +64,51 @@ def check_scheduler_caches(core: Core, now: float | None = None) -> list[str]:
     problems += _levels(core)
     problems += _memos(core)
     problems += _index(core, now)
+    problems += _kept_view(core)
     return problems
+
+
+def _kept_view(core: Core) -> list[str]:
+    """The kept view, brought up to date, against one built from scratch."""
+    out: list[str] = []  # the running slots themselves: bookcheck.kept_by_bookings
+    found = core.derived.get(KEPT_KEY)
+    kept = found[1] if found is not None else None
+    levels = core.derived.get(LEVELS_KEY)
+    if (
+        not isinstance(kept, KeptView)
+        or levels is None
+        or kept.levels is not levels[1]
+        or levels[0] is not core.config.state
+        or kept.states != states_key(core)
+    ):
+        return out  # built afresh at the next pass
+    kept.sync(core.booked)
+    fresh = LevelCache(core, summed_running_slots(core.booked))
+    glob, hosts = fresh.view_hosts(core.booked, summed_running_slots(core.booked))
+    queues = for_scheduler(core, fresh.view_queues(core.booked))
+    if not _same_used(kept.glob, glob):
+        out.append("kept view: the global level differs from a rebuild")
+    for name in sorted(set(hosts) | set(kept.hosts)):
+        mine, want = kept.hosts.get(name), hosts.get(name)
+        if (
+            mine is None
+            or want is None
+            or not _same_used(mine.level, want.level)
+            or (replace(mine, level=want.level) != want)
+        ):
+            out.append(f"kept view: host {name} differs from a rebuild")
+    if [q.name for q in kept.queues] != [q.name for q in queues]:
+        return [*out, "kept view: other queue instances than a rebuild"]
+    for q, rebuilt in zip(kept.queues, queues, strict=True):
+        if not _same_used(q.queue_level, rebuilt.queue_level) or replace(q, level=None) != replace(
+            rebuilt, level=None
+        ):
+            out.append(f"kept view: queue instance {q.name} differs from a rebuild")
+    return out
+
+
+def _same_used(a: Level, b: Level) -> bool:
+    return _same_level(a, b) and a.used == b.used
 
 
 def _bookings(core: Core) -> list[str]:

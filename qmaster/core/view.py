@@ -27,6 +27,7 @@ from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.ars import LIVE
 from qmaster.core.jobs import Job, Task
 from qmaster.core.jobspec import as_map
+from qmaster.core.keptview import kept_view
 from qmaster.core.qinstances import for_scheduler
 from qmaster.core.schedjobs import job_request, pending_request, running_jobs_per_user
 from qmaster.core.schedlevels import (
@@ -191,19 +192,26 @@ def assemble(
 ) -> View:
     """A view of the cell for ``jobs``; ``empty`` ignores every booking (``qsub -w v``).
 
-    The levels come from the core's cache unless ``levels`` are given."""
+    The levels and queue instances are the core's kept view
+    (:mod:`qmaster.core.keptview`) unless ``levels`` are given or ``empty``."""
     booked = Bookings() if empty else core.booked
-    running = {} if empty else running_slots_by_host(booked)
-    levels = levels or level_cache(core, running)
-    global_level, hosts = levels.view_hosts(booked, running)
-    queues = levels.view_queues(booked)
-    if not empty:  # disabled, suspended or in error: no new jobs (qsub -w v ignores states)
-        queues = for_scheduler(core, queues)
+    kept = None
+    if empty or levels is not None:
+        running = {} if empty else running_slots_by_host(booked)
+        levels = levels or level_cache(core, running)
+        global_level, hosts = levels.view_hosts(booked, running)
+        queues = levels.view_queues(booked)
+        if not empty:  # disabled, suspended or in error: no new jobs (qsub -w v ignores states)
+            queues = for_scheduler(core, queues)
+    else:
+        kept = kept_view(core)
+        levels = kept.levels
+        global_level, hosts, queues = kept.glob, dict(kept.hosts), kept.queues
     advance, ar_queues = _advance(core, now)
     advance = [] if empty else advance
     conf = core.config
     sched = conf.sched_conf
-    return View(
+    view = View(
         jobs=jobs,
         queues=queues,
         usersets=usersets(core),
@@ -223,6 +231,9 @@ def assemble(
         named=levels.named,
         **load_settings(core, now, empty),
     )
+    if kept is not None:
+        view.kept, view.written = kept.cache, kept.written
+    return view
 
 
 def build_view(core: Core, now: float) -> View:

@@ -158,3 +158,19 @@ def test_the_filed_jobs_stay_out_of_young_collections() -> None:
     core.tick(T0 + 1)
     assert len(index.where) == 21
     assert not any(young is index.where for young in gc.get_objects(generation=0))
+
+
+@pytest.mark.no_validate_state  # corrupts the kept view on purpose
+def test_a_stale_kept_view_is_reported() -> None:
+    """The kept view (levels with their bookings) is checked against a rebuild: a level
+    the bookings did not mark is named."""
+    core = make_core()
+    submit(core, CMDARGS=["50"])
+    core.tick(T0)
+    view, _ = pass_view(core, T0)
+    schedule(view, T0)  # books into the kept view; nothing dispatched: undone at the next look
+    assert check_scheduler_caches(core, T0) == []
+    kept = core.derived["kept_view"][1]
+    kept.queues[-1].queue_level.used["slots"] = 7.0  # type: ignore[attr-defined]
+    problems = check_scheduler_caches(core, T0)
+    assert any(p.startswith("kept view: queue instance") for p in problems)

@@ -26,6 +26,22 @@ def test_differences_name_the_first_cause_and_its_knock_ons() -> None:
     assert differences(single, Side({}, single.jobs)) == [(2, 5.0, None, "pass timing")]
 
 
+def test_roots_read_from_accasims_reservation() -> None:
+    """AccaSim's blocked job started later than ours is held to its reservation; a job it
+    started while that one was blocked, running past the reserved start, backfilled over
+    it; a job submitted while both simulators still had the first one waiting is a root too,
+    and a job submitted once the machines are the same again is not a knock-on."""
+    jobs = {1: _job(1, 0.0, 64), 2: _job(2, 10.0, 16), 3: _job(3, 500.0, 1)}
+    jobs[2].requests["h_rt"] = "300"
+    ours = Side({1: 50.0, 2: 200.0, 3: 10.0}, jobs)
+    peer = Side({1: 150.0, 2: 0.0, 3: 0.0}, jobs, held={1: 120.0}, over={2: (1, 110.0)})
+    assert differences(ours, peer) == [
+        (1, 50.0, 150.0, "held to its reservation (AccaSim's, made once: a wait of 120 s)"),
+        (2, 200.0, 0.0, "backfilled over the reservation of job 1"),
+        (3, 10.0, 0.0, "pass timing"),
+    ]
+
+
 def test_figures_are_the_same_for_both_sides() -> None:
     """Mean, median and p95 wait, bounded slowdown and the wide jobs' wait come from the waits."""
     jobs = {1: _job(1, 0.0, 64), 2: _job(2, 0.0, 1)}

@@ -1,0 +1,150 @@
+"""What a pass may keep from the previous ones while the view's queue instances stay
+the same objects (``View.kept``, the core's kept view): groups of alike instances,
+the instances a ``-q`` names, the instances by name and each host's load.
+
+Everything kept is keyed by what it was worked out from; when the view comes with
+another list of queue instances (the configuration or an instance's state
+changed), all of it is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from schedd.groups import Groups, _requested_names
+from schedd.reasons import Reason
+from schedd.view import QueueState, View
+
+
+def kept_for(view: View) -> dict[Hashable, Any] | None:
+    """``view.kept``, emptied first when its queue instances are not the ones it kept."""
+    kept = view.kept
+    if kept is not None and kept.get("queues") is not view.queues:
+        kept.clear()
+        kept["queues"] = view.queues
+        kept["load_names"] = _load_names(view)
+    return kept
+
+
+def by_name(view: View) -> dict[str, QueueState]:
+    """The view's queue instances by name."""
+    kept = kept_for(view)
+    found = kept.get("by_name") if kept is not None else None
+    if not isinstance(found, dict):
+        found = {q.name: q for q in view.queues}
+        if kept is not None:
+            kept["by_name"] = found
+    return found
+
+
+def named_cache(view: View) -> dict[tuple[str, ...], frozenset[int]]:
+    """Where the instances each ``-q`` list names are kept (for this pass when nothing is)."""
+    kept = kept_for(view)
+    if kept is None:
+        return {}
+    found = kept.setdefault("named", {})
+    assert isinstance(found, dict)
+    return found
+
+
+def kept_groups(view: View) -> Groups:
+    """The groups of this pass, kept (for the same attributes requested and the same AR
+    queues) unless an attribute they are told apart by is a host load value, which
+    changes as jobs start and end."""
+    kept = kept_for(view)
+    if kept is None:
+        return Groups(view, view.queues)
+    names = frozenset(_requested_names(view))
+    if names & kept["load_names"]:
+        return Groups(view, view.queues, sorted(names))
+    key = ("groups", names, view.ar_queues)
+    found = kept.get(key)
+    if not isinstance(found, Groups):
+        found = kept[key] = Groups(view, view.queues, sorted(names))
+    return found
+
+
+def _load_names(view: View) -> frozenset[str]:
+    """The attributes some host offers from its load report (they change with its load)."""
+    names: set[str] = set()
+    for state in view.hosts.values():
+        level = state.level
+        names.update(n for n, source in level.sources.items() if source == "l")
+        names.update(level.load_cap)
+    return frozenset(names)
+
+
+def base_loads(view: View) -> dict[str, tuple[object, float]] | None:
+    """Each host's ``load_formula`` value without job load adjustments, with the values
+    it was worked out from (a host's level is built again when its load changes)."""
+    kept = kept_for(view)
+    if kept is None:
+        return None
+    found = kept.setdefault(("loads", view.load_formula), {})
+    assert isinstance(found, dict)
+    return found
+
+
+def on_host(view: View) -> dict[str, list[str]]:
+    """The names of the view's queue instances on each host."""
+    kept = kept_for(view)
+    found = kept.get("on_host") if kept is not None else None
+    if not isinstance(found, dict):
+        found = {}
+        for q in view.queues:
+            found.setdefault(q.host, []).append(q.name)
+        if kept is not None:
+            kept["on_host"] = found
+    return found
+
+
+def alarms(view: View) -> dict[str, tuple[object, Reason | None]] | None:
+    """Each queue instance's load alarm without job load adjustments, with the host's
+    values it was worked out from."""
+    kept = kept_for(view)
+    if kept is None:
+        return None
+    found = kept.setdefault("alarms", {})
+    assert isinstance(found, dict)
+    return found
+
+
+def sort_keys(
+    view: View,
+) -> tuple[dict[str, object], dict[str, tuple[float, float, str]]] | None:
+    """Each host's values when last seen, and the sort keys (without job load
+    adjustments) of the queue instances on hosts whose values have not changed since."""
+    kept = kept_for(view)
+    if kept is None:
+        return None
+    found = kept.setdefault(("keys", view.load_formula, view.queue_sort), ({}, {}))
+    assert isinstance(found, tuple)
+    return found
+
+
+def templates(view: View, names: frozenset[str]) -> dict[Hashable, Any] | None:
+    """Where categories are kept as evaluated (before a pass uses them; keyed by their
+    key, the attributes requested in the pass and the AR queues), unless an
+    attribute the pass requests is a host load value (a category's instances would
+    change with the load)."""
+    kept = kept_for(view)
+    if kept is None or names & kept["load_names"]:
+        return None
+    return kept
+
+
+TEMPLATE_ROOM = 1_000_000
+"""Queue instances the kept categories may list in all (the oldest go first)."""
+
+
+def keep_template(kept: dict[Hashable, Any], key: Hashable, made: Any) -> None:
+    """Keep a category as evaluated; the oldest are dropped beyond ``TEMPLATE_ROOM``."""
+    kept[key] = made
+    sizes = kept.setdefault("category_sizes", {})
+    sizes[key] = len(made.static) + 1
+    kept["category_room"] = kept.get("category_room", 0) + sizes[key]
+    while kept["category_room"] > TEMPLATE_ROOM and sizes:
+        oldest = next(iter(sizes))
+        kept["category_room"] -= sizes.pop(oldest)
+        kept.pop(oldest, None)
