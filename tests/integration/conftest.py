@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from qmaster.conf.settings import DaemonSettings
 from qmaster.testing import fail_on_internal_errors, record_internal_errors
 from tests.integration.live import LiveDaemon, start_daemon
 
@@ -19,10 +20,8 @@ def _no_internal_errors(request: pytest.FixtureRequest) -> Iterator[None]:
     fail_on_internal_errors(seen, request.node)
 
 
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[LiveDaemon]:
-    """A running in-process daemon on a fresh cell; stopped (and checked) afterwards."""
-    running = start_daemon(tmp_path / "sge")
+def _serving(cell: Path, settings: DaemonSettings | None = None) -> Iterator[LiveDaemon]:
+    running = start_daemon(cell, settings)
     try:
         yield running
         if running.thread.is_alive() and not running.daemon.stopping.is_set():
@@ -31,3 +30,15 @@ def live(tmp_path: Path) -> Iterator[LiveDaemon]:
         running.stop()
     assert not running.thread.is_alive(), "daemon did not stop"
     assert not running.error, f"daemon failed: {running.error!r}"
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[LiveDaemon]:
+    """A running in-process daemon on a fresh cell; stopped (and checked) afterwards."""
+    yield from _serving(tmp_path / "sge")
+
+
+@pytest.fixture
+def local(tmp_path: Path) -> Iterator[LiveDaemon]:
+    """The same, with ``execution = "local"``: its tasks run on this machine."""
+    yield from _serving(tmp_path / "sge", DaemonSettings(execution="local"))

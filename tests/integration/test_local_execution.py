@@ -4,32 +4,17 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from qmaster.conf.settings import DaemonSettings
-from tests.integration.live import LiveDaemon, start_daemon, wait_for
+from tests.integration.live import LiveDaemon, wait_for
 from tests.integration.test_timers import EXIT_STATUS, FAILED, acct_of, rows
 
 pytestmark = pytest.mark.timeout(60)
 
 RU_UTIME, RU_STIME, RU_MAXRSS = 14, 15, 16
-
-
-@pytest.fixture
-def local(tmp_path: Path) -> Iterator[LiveDaemon]:
-    """A daemon whose tasks run on this machine."""
-    running = start_daemon(tmp_path / "sge", DaemonSettings(execution="local"))
-    try:
-        yield running
-        if running.thread.is_alive():
-            running.validate_state()  # what the test left passes the core's invariants
-    finally:
-        running.stop()
-    assert not running.error, f"daemon failed: {running.error!r}"
 
 
 def binary(command: str, *args: str, **spec: Any) -> dict[str, Any]:

@@ -3,30 +3,15 @@ accounted and put into error state (or run again) as Grid Engine's shepherd and 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from qmaster.conf.settings import DaemonSettings
-from tests.integration.live import LiveDaemon, start_daemon, wait_for
+from tests.integration.live import LiveDaemon, wait_for
 from tests.integration.test_timers import EXIT_STATUS, FAILED, acct_of, rows
 
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture
-def local(tmp_path: Path) -> Iterator[LiveDaemon]:
-    """A daemon whose tasks run on this machine."""
-    running = start_daemon(tmp_path / "sge", DaemonSettings(execution="local"))
-    try:
-        yield running
-        if running.thread.is_alive():
-            running.validate_state()
-    finally:
-        running.stop()
-    assert not running.error, f"daemon failed: {running.error!r}"
 
 
 def binary(command: str, *args: str, **spec: Any) -> dict[str, Any]:

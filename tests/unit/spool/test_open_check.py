@@ -13,20 +13,9 @@ import pytest
 from qmaster.core.outcome import SpoolDelta
 from qmaster.spool import damage
 from qmaster.spool.database import Spool, SpoolError
+from tests.unit.spool.rows import spool_with_rows
 
 PAGE = 4096
-
-
-def _spool_with_jobs(path: Path, jobs: int = 400) -> None:
-    spool = Spool(path)
-    spool.commit(
-        SpoolDelta(
-            config={("global", "global"): "x" * 100},
-            jobs={i: {"job_id": i, "pad": "p" * 500} for i in range(1, jobs + 1)},
-            counters={"job": jobs + 1},
-        )
-    )
-    spool.close()
 
 
 def _spoil_a_page(path: Path) -> None:
@@ -40,7 +29,7 @@ def _spoil_a_page(path: Path) -> None:
 def test_a_cleanly_closed_spool_is_whole_and_one_cut_short_is_not(tmp_path: Path) -> None:
     """The header's page count matches the file after a close; not once the file is cut."""
     path = tmp_path / "spool.db"
-    _spool_with_jobs(path)
+    spool_with_rows(path)
     assert damage.closed_cleanly(path)
     with path.open("r+b") as fh:
         fh.truncate(path.stat().st_size - 3 * PAGE)
@@ -53,7 +42,7 @@ def test_a_spool_left_open_by_a_crash_is_checked_when_opened(tmp_path: Path) -> 
     """The files as a daemon killed with the spool open leaves them (its log not yet
     written back): a damaged page is found at the open, before any row is read."""
     path = tmp_path / "spool.db"
-    _spool_with_jobs(path)
+    spool_with_rows(path)
     open_one = Spool(path)
     open_one.commit(SpoolDelta(counters={"job": 999}))  # in the write-ahead log
     crashed = tmp_path / "crashed"
@@ -71,7 +60,7 @@ def test_a_damaged_page_of_a_cleanly_closed_spool_refuses_its_recovery(tmp_path:
     """Opened without the check, the spool's rows are all read by the recovery: the page it
     cannot read refuses it with the reason and what to do (not a raw sqlite3 error)."""
     path = tmp_path / "spool.db"
-    _spool_with_jobs(path)
+    spool_with_rows(path)
     _spoil_a_page(path)
     assert damage.closed_cleanly(path)
     spool = Spool(path)

@@ -11,18 +11,7 @@ import pytest
 from qmaster.core.outcome import SpoolDelta
 from qmaster.spool import damage, salvage
 from qmaster.spool.database import Spool, SpoolError
-
-
-def _spool_with_rows(path: Path, jobs: int) -> None:
-    spool = Spool(path)
-    spool.commit(
-        SpoolDelta(
-            config={("global", "global"): "x" * 100},
-            jobs={i: {"job_id": i, "pad": "p" * 500} for i in range(1, jobs + 1)},
-            counters={"job": jobs + 1},
-        )
-    )
-    spool.close()
+from tests.unit.spool.rows import spool_with_rows
 
 
 def test_a_zero_byte_file_is_refused_instead_of_taken_for_a_new_spool(tmp_path: Path) -> None:
@@ -37,7 +26,7 @@ def test_a_zero_byte_file_is_refused_instead_of_taken_for_a_new_spool(tmp_path: 
 def test_a_missing_table_is_refused_and_a_new_database_is_not(tmp_path: Path) -> None:
     """A spool without its jobs table is refused; a brand-new file still gets every table."""
     path = tmp_path / "spool.db"
-    _spool_with_rows(path, 2)
+    spool_with_rows(path, 2)
     with sqlite3.connect(path) as db:
         db.execute("DROP TABLE jobs")
     with pytest.raises(SpoolError, match='has no "jobs" table'):
@@ -51,7 +40,7 @@ def test_a_truncated_database_is_rebuilt_from_its_readable_rows(tmp_path: Path) 
     """Cut short by three pages: the salvage keeps the configuration, the counters and the
     readable jobs, opens cleanly afterwards and keeps the damaged file beside it."""
     path = tmp_path / "spool.db"
-    _spool_with_rows(path, 400)
+    spool_with_rows(path, 400)
     size = path.stat().st_size
     with open(path, "r+b") as fh:
         fh.truncate(size - 3 * 4096)
@@ -72,7 +61,7 @@ def test_a_truncated_database_is_rebuilt_from_its_readable_rows(tmp_path: Path) 
 def test_a_whole_database_is_left_alone(tmp_path: Path) -> None:
     """Salvage of an undamaged spool changes nothing."""
     path = tmp_path / "spool.db"
-    _spool_with_rows(path, 3)
+    spool_with_rows(path, 3)
     before = path.read_bytes()
     assert salvage.salvage(path) is None
     assert path.read_bytes() == before
@@ -81,7 +70,7 @@ def test_a_whole_database_is_left_alone(tmp_path: Path) -> None:
 def test_a_database_of_another_schema_version_is_refused_not_rebuilt(tmp_path: Path) -> None:
     """A spool written by another version is no damage: salvage leaves it for the refusal."""
     path = tmp_path / "spool.db"
-    _spool_with_rows(path, 3)
+    spool_with_rows(path, 3)
     with sqlite3.connect(path) as db:
         db.execute("UPDATE meta SET value='99' WHERE key='schema'")
     assert salvage.salvage(path) is None
