@@ -14,11 +14,10 @@ import pytest
 from qmaster.execd import shepherd
 from qmaster.execd.executor import SHEPHERD
 from tests.integration.live import LiveDaemon, wait_for
-from tests.integration.test_local_execution import local, script, state_of
+from tests.integration.test_local_execution import script, state_of
 from tests.integration.test_timers import EXIT_STATUS, FAILED, acct_of
 
 pytestmark = pytest.mark.timeout(60)
-__all__ = ["local"]
 WALLCLOCK = 13
 
 
