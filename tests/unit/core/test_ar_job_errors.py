@@ -68,14 +68,20 @@ def test_a_quarantined_task_gives_its_slots_back_to_the_ar(checked_cores: Checke
     assert _free_slots(core, START + 2) == 0
 
 
-def test_the_end_of_the_ar_removes_its_jobs_in_error() -> None:
-    """At the AR's end its Eqw job goes with it (no accounting: it never ran)."""
+def _ar_job_in_error() -> Core:
+    """An AR (START to START + 600) whose only job went into Eqw at START: its -wd is gone."""
     core = ar_core()
     core.workdir_error = lambda _path, _owner: "No such file or directory"
     qrsub(core, a=START, d=600)
     submit(core, ALICE, START, ar=1, wd="/gone", l_hard={"h_rt": "60"})
     run_until(core, START + 1)
     assert states(core, START + 1) == {"1": "Eqw"}
+    return core
+
+
+def test_the_end_of_the_ar_removes_its_jobs_in_error() -> None:
+    """At the AR's end its Eqw job goes with it (no accounting: it never ran)."""
+    core = _ar_job_in_error()
     outs = run_until(core, START + 601, START + 1)
     assert states(core, START + 601) == {}
     assert ar_state(core, 1, START + 601) is None
@@ -85,12 +91,7 @@ def test_the_end_of_the_ar_removes_its_jobs_in_error() -> None:
 
 def test_qrdel_removes_the_ars_jobs_in_error() -> None:
     """qrdel: the Eqw job is deleted at once and the AR goes, not kept in d for ever."""
-    core = ar_core()
-    core.workdir_error = lambda _path, _owner: "No such file or directory"
-    qrsub(core, a=START, d=600)
-    submit(core, ALICE, START, ar=1, wd="/gone", l_hard={"h_rt": "60"})
-    run_until(core, START + 1)
-    assert states(core, START + 1) == {"1": "Eqw"}
+    core = _ar_job_in_error()
     request(core, ALICE, "ar_delete", START + 2, ar_ids=["1"])
     assert states(core, START + 2) == {}
     assert ar_state(core, 1, START + 2) is None
