@@ -16,15 +16,81 @@ from schedd.groups import Groups, _requested_names
 from schedd.reasons import Reason
 from schedd.view import QueueState, View
 
+CHANGED = "changed_queues"
+"""Where the keeper of the view (the core's kept view) names the queue instances whose
+levels it changed since the last pass (what was booked or released there, and what
+the last pass booked into the view): :func:`no_free_slot` updates only those."""
+
+
+def track_changes(kept: dict[Hashable, Any]) -> set[str]:
+    """Say that the keeper of ``kept`` names the queue instances it changes (the set
+    to add their names to)."""
+    found = kept.get(CHANGED)
+    if not isinstance(found, set):
+        found = kept[CHANGED] = set()
+    return found
+
 
 def kept_for(view: View) -> dict[Hashable, Any] | None:
-    """``view.kept``, emptied first when its queue instances are not the ones it kept."""
+    """``view.kept``, emptied first when its queue instances are not the ones it kept
+    (still tracking changes when it did)."""
     kept = view.kept
     if kept is not None and kept.get("queues") is not view.queues:
+        tracked = CHANGED in kept
         kept.clear()
         kept["queues"] = view.queues
         kept["load_names"] = _load_names(view)
+        if tracked:
+            kept[CHANGED] = set()
     return kept
+
+
+def no_free_slot(view: View) -> set[str] | None:
+    """The names of the view's queue instances without a free slot, kept from pass to
+    pass and brought up to date for the instances changed since (None: the view's
+    keeper does not track its changes, so the caller works it out)."""
+    kept = kept_for(view)
+    changed = kept.get(CHANGED) if kept is not None else None
+    if kept is None or not isinstance(changed, set):
+        return None
+    found = kept.get("no_free")
+    if not isinstance(found, set):
+        found = kept["no_free"] = {
+            q.name for q in view.queues if q.queue_level.available("slots") < 1
+        }
+    else:
+        queues = by_name(view)
+        for name in changed:
+            q = queues.get(name)
+            if q is not None and q.queue_level.available("slots") < 1:
+                found.add(name)
+            else:
+                found.discard(name)
+    changed.clear()
+    return found
+
+
+def no_free_differs(kept: dict[Hashable, Any], queues: list[QueueState]) -> bool:
+    """The kept instances without a free slot, once brought up to date, differ from
+    those of ``queues`` (the same instances, checked against a rebuild)."""
+    found, changed = kept.get("no_free"), kept.get(CHANGED)
+    if not isinstance(found, set) or kept.get("queues") is not queues:
+        return False  # worked out afresh at the next pass
+    want = {q.name for q in queues if q.queue_level.available("slots") < 1}
+    changed = changed if isinstance(changed, set) else set()
+    return (found - changed) | (want & changed) != want
+
+
+def with_thresholds(view: View) -> list[QueueState]:
+    """The view's queue instances with ``load_thresholds`` (the only ones that can be in
+    load alarm)."""
+    kept = kept_for(view)
+    found = kept.get("thresholds") if kept is not None else None
+    if not isinstance(found, list):
+        found = [q for q in view.queues if q.load_thresholds]
+        if kept is not None:
+            kept["thresholds"] = found
+    return found
 
 
 def by_name(view: View) -> dict[str, QueueState]:

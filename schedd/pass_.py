@@ -17,7 +17,7 @@ from bisect import insort
 
 from qmaster.complexes.levels import Level
 from schedd.categories import Category, CategoryCache
-from schedd.kept import by_name
+from schedd.kept import by_name, no_free_slot, with_thresholds
 from schedd.limits import Limits
 from schedd.load import LoadModel
 from schedd.matching import (
@@ -55,25 +55,43 @@ class _Pass:
         self.planner = Planner(view, now) if wants else None
         self.reservations_left = view.max_reservation
         self.limits = Limits(view)
-        self.full: dict[str, Reason] = {}
-        dropped: list[tuple[tuple[float, float, str], QueueState, Reason | None]] = []
-        for q in self.queues:
-            why = self.load.alarm(q) if q.load_thresholds else None
-            if why is not None or q.queue_level.available("slots") < 1:
-                dropped.append((self.load.key(q), q, why))
-        for _, q, why in sorted(dropped, key=lambda d: d[0]):  # their reasons in load order
-            self.full.update({q.name: why} if why is not None else {})
-            self._check_full(q)
+        self.why = view.job_info
+        """Collect why jobs wait (off: nobody reads it, ``schedd_job_info false``)."""
+        nofree = no_free_slot(view)
+        if nofree is None:
+            nofree = {q.name for q in self.queues if q.queue_level.available("slots") < 1}
+        self.alarmed: dict[str, Reason] = {}
+        for q in with_thresholds(view):
+            why = self.load.alarm(q)
+            if why is not None:
+                self.alarmed[q.name] = why
+        self.full: set[str] = nofree | self.alarmed.keys()
+        """Queue instances dropped for every job of the pass: load alarm or no free slot."""
+        self.dropped: dict[str, Reason] = {}
+        """Why each of ``full`` was dropped, in load order then as found (when ``why``)."""
+        if self.why:
+            by = self.by_name
+            for name in sorted(self.full, key=lambda n: self.load.key(by[n])):
+                q = by[name]
+                self.dropped[name] = self.alarmed.get(name) or self._slot_reason(q)
+
+    @staticmethod
+    def _slot_reason(q: QueueState) -> Reason:
+        empty = q.queue_level.capacity.get("slots", 0.0) < 1
+        return Reason("no_slots" if empty else "full", "queue", q.name, "slots")
 
     def _check_full(self, q: QueueState) -> None:
         """A queue instance without a free slot is dropped for every job of the pass."""
         if q.queue_level.available("slots") < 1 and q.name not in self.full:
-            empty = q.queue_level.capacity.get("slots", 0.0) < 1
-            self.full[q.name] = Reason("no_slots" if empty else "full", "queue", q.name, "slots")
+            self.full.add(q.name)
+            if self.why:
+                self.dropped[q.name] = self._slot_reason(q)
 
     def finish(self) -> None:
         """Add the queue instances found full to every pending job's reasons."""
-        full = tuple(self.full.values())
+        if not self.why:
+            return
+        full = tuple(self.dropped.values())
         for reasons in {id(r): r for r in self.plan.reasons.values()}.values():
             reasons.add_all(full)
             if not reasons:
@@ -122,7 +140,8 @@ class _Pass:
         if g < 1:
             if not timed:
                 assert limit is not None
-                cat.note(room_reason(limit, self.view.global_level))
+                if self.why:
+                    cat.note(room_reason(limit, self.view.global_level))
                 cat.exhausted = True
             return None
         if job.pe_name:
@@ -150,7 +169,7 @@ class _Pass:
                 cat.compiled, level, master=master, planner=self.planner, window=window, timed=timed
             )
             if n < 1:
-                if not timed and limit is not None:
+                if not timed and limit is not None and self.why:
                     cat.note(room_reason(limit, level))
                 return 0
         return BIG
@@ -227,12 +246,12 @@ class _Pass:
                 n, limit = room(cat.compiled, self.view.host(q.host).level, master=False,
                                 planner=self.planner, window=window, timed=timed)  # fmt: skip
                 host_room[q.host] = n
-                if n < 1 and not timed and limit is not None:
+                if n < 1 and not timed and limit is not None and self.why:
                     cat.note(room_reason(limit, self.view.host(q.host).level))
             n, limit = room(cat.compiled, q.queue_level, master=False, planner=self.planner,
                             window=window, timed=timed)  # fmt: skip
             if n < 1 or host_room[q.host] < 1:
-                if n < 1 and not timed and limit is not None:
+                if n < 1 and not timed and limit is not None and self.why:
                     cat.note(room_reason(limit, q.queue_level))
                 continue
             keep.append(q)
@@ -272,7 +291,7 @@ class _Pass:
                 if tried is not None and tried[0][0] is master:
                     got = tried
                     break
-        if got is None:
+        if got is None and self.why:
             total = sum(min(n, host_room.get(q.host, 0)) for q, n in offers)
             cat.note(Reason("pe_slots", "pe", pe_name, "slots", str(job.pe_min), str(total)))
         return got
@@ -307,13 +326,13 @@ class _Pass:
     ) -> bool:
         """In the master queue list (``-masterq``), and with the job's ``JOB`` consumables."""
         if job.master_queues and not any(queue_matches(p, q) for p in job.master_queues):
-            if not timed:
+            if not timed and self.why:
                 cat.note(Reason("masterq", "queue", q.name))
             return False
         levels = (self.view.global_level, self.view.host(q.host).level, q.queue_level)
         reason = master_reason(cat.compiled, levels)
         if reason is not None:
-            if not timed:
+            if not timed and self.why:
                 cat.note(reason)
             return False
         return bool(self._fits(cat, q, window, timed, master=True))
@@ -379,7 +398,7 @@ def schedule(view: View, now: float, *, cache: bool = True) -> Plan:
         except Exception as exc:  # one job's fault must not stop the pass
             run.failed(job, exc)
     run.finish()
-    run.plan.load_decaying = run.load.decaying(run.full, run.by_name)
+    run.plan.load_decaying = run.load.decaying(run.alarmed, run.by_name)
     run.plan.stats = {
         "category_hits": run.cats.hits,
         "category_misses": run.cats.misses,
