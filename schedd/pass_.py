@@ -17,7 +17,7 @@ from bisect import insort
 
 from qmaster.complexes.levels import Level
 from schedd.categories import Category, CategoryCache
-from schedd.kept import by_name, no_free_slot, with_thresholds
+from schedd.kept import FreeSlots, by_name, free_slots, no_free_slot, with_thresholds
 from schedd.limits import Limits
 from schedd.load import LoadModel
 from schedd.matching import (
@@ -67,6 +67,9 @@ class _Pass:
                 self.alarmed[q.name] = why
         self.full: set[str] = nofree | self.alarmed.keys()
         """Queue instances dropped for every job of the pass: load alarm or no free slot."""
+        self.slots = free_slots(view)  # kept: this pass's bookings go to the two below
+        self.slots_total = self.slots.total
+        self.slots_booked: dict[str, int | None] = {}
         self.dropped: dict[str, Reason] = {}
         """Why each of ``full`` was dropped, in load order then as found (when ``why``)."""
         if self.why:
@@ -278,6 +281,8 @@ class _Pass:
         if free < job.pe_min:
             cat.note(Reason("pe_slots", "pe", pe_name, "slots", str(job.pe_min), str(free)))
             return None
+        if not timed and not self.why and self._too_wide(cat, job.pe_min):
+            return None  # the walk below would find no more (and note why: not read)
         offers, host_room = self._offers(cat, pe_name, window, timed)
         limit = min(g, free)
         got = allocate(pe.allocation_rule, job.pe_min, job.pe_max, offers, host_room, limit)
@@ -295,6 +300,16 @@ class _Pass:
             total = sum(min(n, host_room.get(q.host, 0)) for q, n in offers)
             cat.note(Reason("pe_slots", "pe", pe_name, "slots", str(job.pe_min), str(total)))
         return got
+
+    def _too_wide(self, cat: Category, wanted: int) -> bool:
+        """Fewer slots free on all hosts together than the job wants: no host's room is
+        more than its free slots when each slot asks for at least one ``slots``."""
+        if self.planner is not None or self.slots.unbounded or self.slots_total >= wanted:
+            return False
+        return any(
+            name == "slots" and not per_job and amount >= 1
+            for name, amount, per_job, _ in cat.compiled.counted
+        )
 
     def _pe_free(self, pe_name: str, window: tuple[float, float], timed: bool) -> int:
         """A PE's slots free now, or over ``window`` where reservations hold some of them."""
@@ -358,6 +373,11 @@ class _Pass:
             self.planner.add(booked, window[0], window[1])
         for q, _ in assignment:
             self._check_full(q)
+        for host in dict.fromkeys(q.host for q, _ in assignment):
+            before = self.slots_booked.get(host, self.slots.per_host.get(host))
+            now = self.slots_booked[host] = FreeSlots.free(self.view, host)
+            if before is not None and now is not None:
+                self.slots_total += now - before
         self.load.dispatched(assignment)
         slots = tuple((q.name, n) for q, n in assignment)
         self.plan.orders.append(Order(job.job_id, task_id, slots, booked, pe_name))
