@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from qmaster.complexes.levels import GLOBAL, Level
 from schedd.groups import Groups
-from schedd.kept import keep_template, kept_groups, named_cache, templates
+from schedd.kept import keep_template, kept_for, kept_groups, named_cache, templates
 from schedd.matching import (
     may_access,
     named_instances,
@@ -73,11 +73,15 @@ def access_matters(view: View) -> bool:
     """True when some access list could treat two owners differently."""
     if view.global_user_lists or view.global_xuser_lists:
         return True
-    if any(q.user_lists or q.xuser_lists for q in view.queues):
-        return True
-    if any(h.user_lists or h.xuser_lists for h in view.hosts.values()):
-        return True
-    return any(p.user_lists or p.xuser_lists for p in view.pes.values())
+    kept = kept_for(view)
+    places = kept.get("access_places") if kept is not None else None
+    if not isinstance(places, bool):  # the instances' and hosts' lists: kept with the instances
+        places = any(q.user_lists or q.xuser_lists for q in view.queues) or any(
+            h.user_lists or h.xuser_lists for h in view.hosts.values()
+        )
+        if kept is not None:
+            kept["access_places"] = places
+    return places or any(p.user_lists or p.xuser_lists for p in view.pes.values())
 
 
 def base_key(job: JobRequest) -> Hashable:

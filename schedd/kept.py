@@ -16,23 +16,44 @@ from schedd.groups import Groups, _requested_names
 from schedd.reasons import Reason
 from schedd.view import QueueState, View
 
-CHANGED = "changed_queues"
-"""Where the keeper of the view (the core's kept view) names the queue instances whose
-levels it changed since the last pass (what was booked or released there, and what
-the last pass booked into the view): :func:`no_free_slot` updates only those."""
+TRACKED = "tracked"
+"""Where the keeper of the view (the core's kept view) names, for each user of what is
+kept here, the queue instances and hosts whose levels it changed since that user last
+looked (what was booked or released there, a host's level built again, what the last
+pass booked into the view): each brings what it keeps up to date for those only."""
 
 
-CHANGED_HOSTS = "changed_hosts"
-"""The same for hosts (:class:`FreeSlots` updates only those)."""
+def track_changes(kept: dict[Hashable, Any]) -> None:
+    """Say that the keeper of ``kept`` names the levels it changes (:func:`changed`)."""
+    if not isinstance(kept.get(TRACKED), dict):
+        kept[TRACKED] = {}
 
 
-def track_changes(kept: dict[Hashable, Any], what: str = CHANGED) -> set[str]:
-    """Say that the keeper of ``kept`` names the queue instances (``CHANGED``) or hosts
-    (``CHANGED_HOSTS``) whose levels it changes: the set to add their names to."""
-    found = kept.get(what)
-    if not isinstance(found, set):
-        found = kept[what] = set()
+def changed(kept: dict[Hashable, Any], kind: str, name: str) -> None:
+    """The keeper changed the level of a queue instance (``kind`` ``queue``) or a host."""
+    for (what, _), names in kept[TRACKED].items():
+        if what == kind:
+            names.add(name)
+
+
+def changes(kept: dict[Hashable, Any] | None, kind: str, user: str) -> set[str] | None:
+    """The names of ``kind`` changed since ``user`` last emptied the set (empty at first,
+    when the user works everything out); None when the keeper does not track changes."""
+    tracked = kept.get(TRACKED) if kept is not None else None
+    if not isinstance(tracked, dict):
+        return None
+    found = tracked.get((kind, user))
+    if found is None:
+        found = tracked[(kind, user)] = set()
+    assert isinstance(found, set)
     return found
+
+
+def _pending(kept: dict[Hashable, Any], kind: str, user: str) -> set[str]:
+    """The changes ``user`` has yet to take in (for the checks: nothing is emptied)."""
+    tracked = kept.get(TRACKED)
+    found = tracked.get((kind, user)) if isinstance(tracked, dict) else None
+    return found if isinstance(found, set) else set()
 
 
 def kept_for(view: View) -> dict[Hashable, Any] | None:
@@ -40,11 +61,12 @@ def kept_for(view: View) -> dict[Hashable, Any] | None:
     (still tracking changes when it did)."""
     kept = view.kept
     if kept is not None and kept.get("queues") is not view.queues:
-        tracked = [what for what in (CHANGED, CHANGED_HOSTS) if what in kept]
+        tracked = TRACKED in kept
         kept.clear()
         kept["queues"] = view.queues
         kept["load_names"] = _load_names(view)
-        kept.update((what, set()) for what in tracked)
+        if tracked:
+            kept[TRACKED] = {}
     return kept
 
 
@@ -53,8 +75,8 @@ def no_free_slot(view: View) -> set[str] | None:
     pass and brought up to date for the instances changed since (None: the view's
     keeper does not track its changes, so the caller works it out)."""
     kept = kept_for(view)
-    changed = kept.get(CHANGED) if kept is not None else None
-    if kept is None or not isinstance(changed, set):
+    names = changes(kept, "queue", "no_free")
+    if kept is None or names is None:
         return None
     found = kept.get("no_free")
     if not isinstance(found, set):
@@ -63,24 +85,23 @@ def no_free_slot(view: View) -> set[str] | None:
         }
     else:
         queues = by_name(view)
-        for name in changed:
+        for name in names:
             q = queues.get(name)
             if q is not None and q.queue_level.available("slots") < 1:
                 found.add(name)
             else:
                 found.discard(name)
-    changed.clear()
+    names.clear()
     return found
 
 
 def no_free_differs(kept: dict[Hashable, Any], queues: list[QueueState]) -> bool:
     """The kept instances without a free slot, once brought up to date, differ from
     those of ``queues`` (the same instances, checked against a rebuild)."""
-    found, changed = kept.get("no_free"), kept.get(CHANGED)
+    found, changed = kept.get("no_free"), _pending(kept, "queue", "no_free")
     if not isinstance(found, set) or kept.get("queues") is not queues:
         return False  # worked out afresh at the next pass
     want = {q.name for q in queues if q.queue_level.available("slots") < 1}
-    changed = changed if isinstance(changed, set) else set()
     return (found - changed) | (want & changed) != want
 
 
@@ -267,8 +288,8 @@ def free_slots(view: View) -> FreeSlots:
     """The hosts' free slots at the start of a pass: kept and brought up to date for
     the hosts changed since, when the view's keeper names them; else worked out now."""
     kept = kept_for(view)
-    changed = kept.get(CHANGED_HOSTS) if kept is not None else None
-    if kept is None or not isinstance(changed, set):
+    changed = changes(kept, "host", "free_slots")
+    if kept is None or changed is None:
         return FreeSlots(view)
     found = kept.get("free_slots")
     if not isinstance(found, FreeSlots):
@@ -283,13 +304,12 @@ def free_slots(view: View) -> FreeSlots:
 
 def free_slots_differ(kept: dict[Hashable, Any], view: View) -> bool:
     """The kept free slots, once brought up to date, differ from a count of ``view``'s."""
-    found, changed = kept.get("free_slots"), kept.get(CHANGED_HOSTS)
+    found, changed = kept.get("free_slots"), _pending(kept, "host", "free_slots")
     if not isinstance(found, FreeSlots) or kept.get("queues") is not view.queues:
         return False
     want = FreeSlots(view)
     counted = [n for n in found.per_host.values() if n is not None]
     if found.total != sum(counted) or found.unbounded != len(found.per_host) - len(counted):
         return True
-    changed = changed if isinstance(changed, set) else set()
     mine = {h: (want.per_host[h] if h in changed else n) for h, n in found.per_host.items()}
     return mine != want.per_host

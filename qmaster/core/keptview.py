@@ -33,7 +33,7 @@ from qmaster.core.ambiguity import ambiguous
 from qmaster.core.qinstances import for_scheduler
 from qmaster.core.schedlevels import LevelCache, copy_level, level_cache
 from schedd import HostState, QueueState
-from schedd.kept import CHANGED_HOSTS, track_changes
+from schedd.kept import changed, track_changes
 
 if TYPE_CHECKING:
     from qmaster.core.machine import Core
@@ -69,7 +69,6 @@ class KeptView:
         self.by_name: dict[str, Level] = {q.name: q.queue_level for q in self.queues}
         self.cache: dict[Hashable, object] = {}
         track_changes(self.cache)  # the scheduler keeps what depends on the levels changed
-        track_changes(self.cache, CHANGED_HOSTS)
         self.written: list[tuple[str, str]] = []
         """The levels the last pass booked into (its ``View.written``)."""
 
@@ -87,15 +86,14 @@ class KeptView:
         touched = booked.touched
         touched.update(self.written)
         self.written.clear()
-        changed = track_changes(self.cache)
-        hosts = track_changes(self.cache, CHANGED_HOSTS)
+        cache = self.cache
         for key in touched:
             self._resync(key, booked)
             if key[0] == QUEUE:
-                changed.add(key[1])
-                hosts.add(key[1].partition("@")[2])
+                changed(cache, QUEUE, key[1])
+                changed(cache, HOST, key[1].partition("@")[2])
             elif key[0] == HOST:
-                hosts.add(key[1])
+                changed(cache, HOST, key[1])
         touched.clear()
 
     def _resync(self, key: LevelKey, booked: Bookings) -> None:
