@@ -15,6 +15,7 @@ Uncached, every job gets a fresh category: the same decisions, made slowly.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Callable, Container, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
@@ -22,7 +23,7 @@ from functools import lru_cache
 
 from qmaster.complexes.levels import GLOBAL, Level
 from schedd.groups import Groups
-from schedd.kept import keep_template, kept_for, kept_groups, named_cache, templates
+from schedd.kept import KeyLog, keep_template, kept_for, kept_groups, named_cache, templates
 from schedd.matching import (
     may_access,
     named_instances,
@@ -56,6 +57,9 @@ class Category:
     """Soft-request violations per queue instance, when the job has soft requests."""
     pruned: bool = False
     """The candidates full when the pass first used the category are gone."""
+    log: KeyLog | None = None
+    version: int = -1
+    """A kept category's ``static`` is in the load order of ``log`` at ``version``."""
 
     def prune(self, full: Container[str]) -> None:
         """Drop the candidates full when the pass first uses the category (a queue
@@ -133,8 +137,12 @@ class CategoryCache:
         *,
         enabled: bool = True,
         order: Callable[[QueueState], tuple[float, float, str]] | None = None,
+        log: KeyLog | None = None,
     ) -> None:
         self.view = view
+        self.log = log
+        """The hosts whose sort keys changed from pass to pass (``order`` is the kept
+        keys' then): a kept category's instances are put in order by moving theirs."""
         self.queues = queues
         self.enabled = enabled
         self.order = order
@@ -176,29 +184,40 @@ class CategoryCache:
         kept = templates(self.view, self.groups.names) if self.enabled else None
         made = kept.get((key, self.groups.names, self.view.ar_queues)) if kept else None
         if isinstance(made, Category):
-            cat = _from_template(made, self.order)
+            cat = _from_template(made, self.order, self.log)
         else:
             cat = evaluate(self.view, self.queues, self.groups, job, key, named, self.order)
             if kept is not None:
-                keep_template(kept, (key, self.groups.names, self.view.ar_queues), _template(cat))
+                made = _template(cat, self.log)
+                keep_template(kept, (key, self.groups.names, self.view.ar_queues), made)
         if self.enabled:
             self.entries[key] = cat
         return cat
 
 
-def _template(cat: Category) -> Category:
+def _template(cat: Category, log: KeyLog | None) -> Category:
     """What a category is before a pass uses it, kept for the next passes."""
     reasons = ReasonList()
     reasons.extend_from(cat.reasons)
     return Category(cat.key, cat.compiled, cat.pes, list(cat.static), reasons=reasons,
-                    exhausted=cat.exhausted, soft_rank=cat.soft_rank)  # fmt: skip
+                    exhausted=cat.exhausted, soft_rank=cat.soft_rank, log=log,
+                    version=log.version if log is not None else -1)  # fmt: skip
 
 
 def _from_template(
-    made: Category, order: Callable[[QueueState], tuple[float, float, str]] | None
-) -> Category:
+    made: Category, order: Callable[[QueueState], tuple[float, float, str]] | None,
+    log: KeyLog | None,
+) -> Category:  # fmt: skip
     """A pass's category from a kept one: its instances in this pass's load order."""
-    static = list(made.static) if order is None else sorted(made.static, key=order)
+    if order is None:
+        static = list(made.static)
+    elif log is None or made.log is not log or made.soft_rank:
+        static = sorted(made.static, key=order)
+    else:  # in the order it was left in, but for the hosts whose keys changed since
+        moved = log.since(made.version) if made.version != log.version else set()
+        made.static = _reordered(made.static, moved, order)
+        made.version = log.version
+        static = list(made.static)
     rank = made.soft_rank
     if rank:
         static.sort(key=lambda q: rank[q.name])
@@ -206,6 +225,25 @@ def _from_template(
     reasons.extend_from(made.reasons)
     return Category(made.key, made.compiled, made.pes, static, list(static), reasons=reasons,
                     exhausted=made.exhausted, soft_rank=rank)  # fmt: skip
+
+
+def _reordered(
+    queues: list[QueueState],
+    moved: set[str] | None,
+    order: Callable[[QueueState], tuple[float, float, str]],
+) -> list[QueueState]:
+    """``queues`` (sorted by ``order`` but for the instances on ``moved`` hosts, or in
+    no known order when None) sorted again: the moved ones put back in their place.
+    The keys name the instance, so the order is the one a full sort gives."""
+    if not moved:
+        return queues if moved is not None else sorted(queues, key=order)
+    shifted = [q for q in queues if q.host in moved]
+    if len(shifted) * 8 > len(queues):
+        return sorted(queues, key=order)
+    out = [q for q in queues if q.host not in moved]
+    for q in shifted:
+        insort(out, q, key=order)
+    return out
 
 
 def _job_pes(view: View, job: JobRequest) -> tuple[str, ...]:

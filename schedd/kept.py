@@ -200,15 +200,46 @@ def alarms(view: View) -> dict[str, tuple[object, Reason | None]] | None:
     return found
 
 
-def sort_keys(
-    view: View,
-) -> tuple[dict[str, object], dict[str, tuple[float, float, str]]] | None:
-    """Each host's values when last seen, and the sort keys (without job load
-    adjustments) of the queue instances on hosts whose values have not changed since."""
+class KeyLog:
+    """The hosts whose sort keys changed, pass by pass (the last ``LOG_ROOM`` changes):
+    an order of queue instances sorted at ``version`` needs only theirs moved."""
+
+    LOG_ROOM = 256
+
+    def __init__(self) -> None:
+        self.base = 0
+        self.entries: list[frozenset[str]] = []
+
+    @property
+    def version(self) -> int:
+        return self.base + len(self.entries)
+
+    def add(self, hosts: set[str]) -> None:
+        if hosts:
+            self.entries.append(frozenset(hosts))
+            if len(self.entries) > self.LOG_ROOM:
+                drop = self.LOG_ROOM // 2
+                del self.entries[:drop]
+                self.base += drop
+
+    def since(self, version: int) -> set[str] | None:
+        """The hosts changed after ``version`` (None: too long ago to say)."""
+        if version < self.base:
+            return None
+        return set().union(*self.entries[version - self.base :])
+
+
+SortKeys = tuple[dict[str, object], dict[str, tuple[float, float, str]], KeyLog]
+
+
+def sort_keys(view: View) -> SortKeys | None:
+    """Each host's values when last seen, the sort keys (without job load adjustments)
+    of the queue instances on hosts whose values have not changed since, and the log of
+    the hosts whose keys changed."""
     kept = kept_for(view)
     if kept is None:
         return None
-    found = kept.setdefault(("keys", view.load_formula, view.queue_sort), ({}, {}))
+    found = kept.setdefault(("keys", view.load_formula, view.queue_sort), ({}, {}, KeyLog()))
     assert isinstance(found, tuple)
     return found
 

@@ -20,7 +20,7 @@ from qmaster.complexes.compare import satisfies
 from qmaster.complexes.formula import evaluate, parse_formula
 from qmaster.complexes.table import ComplexEntry, ComplexTable
 from qmaster.complexes.values import ValueParseError
-from schedd.kept import alarms, base_loads, changes, kept_for, on_host, sort_keys
+from schedd.kept import KeyLog, alarms, base_loads, changes, kept_for, on_host, sort_keys
 from schedd.reasons import Reason
 from schedd.view import QueueState, View
 
@@ -126,7 +126,8 @@ class LoadModel:
         the view's keeper names as changed."""
         if self.kept_keys is None:
             return None
-        seen, keys = self.kept_keys
+        seen, keys, log = self.kept_keys
+        moved: set[str] = set()
         user = f"load keys {self.view.load_formula} {self.view.queue_sort}"
         names = changes(kept_for(self.view), "host", user)
         hosts = self.view.hosts
@@ -134,12 +135,23 @@ class LoadModel:
         for host in look:
             values = hosts[host].level.values
             if seen.get(host) is not values:
+                if host in seen:
+                    moved.add(host)
                 seen[host] = values
                 for name in self.on_host.get(host, ()):
                     keys.pop(name, None)
         if names is not None:
             names.clear()
+        log.add(moved)
         return keys
+
+    @property
+    def log(self) -> KeyLog | None:
+        """The log of hosts whose sort keys changed between passes, when the keys are
+        kept and no job load adjustment makes them change within a pass."""
+        if self.kept_keys is None or self.adjustments or self.added:
+            return None
+        return self.kept_keys[2]
 
     def decaying(self, dropped: Mapping[str, Reason], queues: Mapping[str, QueueState]) -> bool:
         """Some queue instance is ``dropped`` for load alarm on a host whose load carries

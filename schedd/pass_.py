@@ -32,7 +32,7 @@ from schedd.matching import (
 )
 from schedd.merge import merged_order
 from schedd.order import dispatch_order
-from schedd.pe import Assignment, allocate, master_first
+from schedd.pe import Assignment, Spread, allocate, early_stop, master_first
 from schedd.reasons import Reason, ReasonList
 from schedd.requests import Req, duration
 from schedd.reservation import Planner
@@ -49,7 +49,9 @@ class _Pass:
         self.load = LoadModel(view, now)
         self.queues = view.queues  # in the view's order: each category sorts its own by load
         self.by_name = by_name(view)
-        self.cats = CategoryCache(view, self.queues, enabled=cache, order=self.load.key)
+        self.cats = CategoryCache(
+            view, self.queues, enabled=cache, order=self.load.key, log=self.load.log
+        )
         wants = view.max_reservation > 0 and any(j.reserve for j in view.jobs)
         wants = wants or bool(view.advance)
         self.planner = Planner(view, now) if wants else None
@@ -235,14 +237,23 @@ class _Pass:
         return None
 
     def _offers(
-        self, cat: Category, pe_name: str, window: tuple[float, float], timed: bool
+        self,
+        cat: Category,
+        pe_name: str,
+        window: tuple[float, float],
+        timed: bool,
+        enough: int = 0,
     ) -> tuple[list[tuple[QueueState, int]], dict[str, int]]:
+        """The PE's candidates with room, in order, and each host's room. ``enough``: stop
+        once the hosts offered give that many slots and none of them could give more."""
         offers: list[tuple[QueueState, int]] = []
         host_room: dict[str, int] = {}
         keep: list[QueueState] = []
         if not timed:
             self._resort(cat)
-        for q in cat.static if timed else cat.candidates:
+        candidates = cat.static if timed else cat.candidates
+        spread = Spread(enough) if enough else None
+        for i, q in enumerate(candidates):
             if not timed and q.name in self.full:
                 continue
             if q.host not in host_room:
@@ -260,6 +271,9 @@ class _Pass:
             keep.append(q)
             if pe_name in q.pe_list:
                 offers.append((q, n))
+                if spread is not None and spread.add(q.host, n, host_room[q.host]):
+                    keep.extend(candidates[i + 1 :])
+                    break
         if not timed:
             cat.candidates = keep
         return offers, host_room
@@ -283,11 +297,15 @@ class _Pass:
             return None
         if not timed and not self.why and self._too_wide(cat, job.pe_min):
             return None  # the walk below would find no more (and note why: not read)
-        offers, host_room = self._offers(cat, pe_name, window, timed)
         limit = min(g, free)
+        # $fill_up takes the first hosts offered: those that give what it takes will do
+        enough = min(job.pe_max, limit) if early_stop(pe.allocation_rule, timed, self.why) else 0
+        offers, host_room = self._offers(cat, pe_name, window, timed, enough)
         got = allocate(pe.allocation_rule, job.pe_min, job.pe_max, offers, host_room, limit)
         if got is not None and not self._good_master(job, cat, got[0][0], window, timed):
             got = None
+            if enough:  # the master is looked for among all
+                offers, host_room = self._offers(cat, pe_name, window, timed)
             for master in self._masters(job, cat, offers, window, timed):
                 tried = allocate(
                     pe.allocation_rule, job.pe_min, job.pe_max, master_first(offers, master),
