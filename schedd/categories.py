@@ -15,13 +15,13 @@ Uncached, every job gets a fresh category: the same decisions, made slowly.
 
 from __future__ import annotations
 
-from bisect import insort
 from collections.abc import Callable, Container, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from functools import lru_cache
 
 from qmaster.complexes.levels import GLOBAL, Level
+from schedd.candidates import reordered
 from schedd.groups import Groups
 from schedd.kept import KeyLog, keep_template, kept_for, kept_groups, named_cache, templates
 from schedd.matching import (
@@ -215,7 +215,7 @@ def _from_template(
         static = sorted(made.static, key=order)
     else:  # in the order it was left in, but for the hosts whose keys changed since
         moved = log.since(made.version) if made.version != log.version else set()
-        made.static = _reordered(made.static, moved, order)
+        made.static = reordered(made.static, moved, order)
         made.version = log.version
         static = list(made.static)
     rank = made.soft_rank
@@ -225,25 +225,6 @@ def _from_template(
     reasons.extend_from(made.reasons)
     return Category(made.key, made.compiled, made.pes, static, list(static), reasons=reasons,
                     exhausted=made.exhausted, soft_rank=rank)  # fmt: skip
-
-
-def _reordered(
-    queues: list[QueueState],
-    moved: set[str] | None,
-    order: Callable[[QueueState], tuple[float, float, str]],
-) -> list[QueueState]:
-    """``queues`` (sorted by ``order`` but for the instances on ``moved`` hosts, or in
-    no known order when None) sorted again: the moved ones put back in their place.
-    The keys name the instance, so the order is the one a full sort gives."""
-    if not moved:
-        return queues if moved is not None else sorted(queues, key=order)
-    shifted = [q for q in queues if q.host in moved]
-    if len(shifted) * 8 > len(queues):
-        return sorted(queues, key=order)
-    out = [q for q in queues if q.host not in moved]
-    for q in shifted:
-        insort(out, q, key=order)
-    return out
 
 
 def _job_pes(view: View, job: JobRequest) -> tuple[str, ...]:

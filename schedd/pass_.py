@@ -13,11 +13,11 @@ earliest start at which it fits, and later jobs only backfill around it.
 
 from __future__ import annotations
 
-from bisect import insort
-
 from qmaster.complexes.levels import Level
+from schedd.candidates import resort
 from schedd.categories import Category, CategoryCache
-from schedd.kept import FreeSlots, by_name, free_slots, no_free_slot, with_thresholds
+from schedd.dropped import Dropped
+from schedd.kept import by_name
 from schedd.limits import Limits
 from schedd.load import LoadModel
 from schedd.matching import (
@@ -59,44 +59,19 @@ class _Pass:
         self.limits = Limits(view)
         self.why = view.job_info
         """Collect why jobs wait (off: nobody reads it, ``schedd_job_info false``)."""
-        nofree = no_free_slot(view)
-        if nofree is None:
-            nofree = {q.name for q in self.queues if q.queue_level.available("slots") < 1}
-        self.alarmed: dict[str, Reason] = {}
-        for q in with_thresholds(view):
-            why = self.load.alarm(q)
-            if why is not None:
-                self.alarmed[q.name] = why
-        self.full: set[str] = nofree | self.alarmed.keys()
+        self.drop = Dropped(view, self.by_name, self.load.alarm, self.load.key, self.why)
+        self.full = self.drop.full
         """Queue instances dropped for every job of the pass: load alarm or no free slot."""
-        self.slots = free_slots(view)  # kept: this pass's bookings go to the two below
-        self.slots_total = self.slots.total
-        self.slots_booked: dict[str, int | None] = {}
-        self.dropped: dict[str, Reason] = {}
-        """Why each of ``full`` was dropped, in load order then as found (when ``why``)."""
-        if self.why:
-            by = self.by_name
-            for name in sorted(self.full, key=lambda n: self.load.key(by[n])):
-                q = by[name]
-                self.dropped[name] = self.alarmed.get(name) or self._slot_reason(q)
-
-    @staticmethod
-    def _slot_reason(q: QueueState) -> Reason:
-        empty = q.queue_level.capacity.get("slots", 0.0) < 1
-        return Reason("no_slots" if empty else "full", "queue", q.name, "slots")
 
     def _check_full(self, q: QueueState) -> None:
         """A queue instance without a free slot is dropped for every job of the pass."""
-        if q.queue_level.available("slots") < 1 and q.name not in self.full:
-            self.full.add(q.name)
-            if self.why:
-                self.dropped[q.name] = self._slot_reason(q)
+        self.drop.check(q)
 
     def finish(self) -> None:
         """Add the queue instances found full to every pending job's reasons."""
         if not self.why:
             return
-        full = tuple(self.dropped.values())
+        full = tuple(self.drop.reasons.values())
         for reasons in {id(r): r for r in self.plan.reasons.values()}.values():
             reasons.add_all(full)
             if not reasons:
@@ -200,28 +175,8 @@ class _Pass:
         return None
 
     def _resort(self, cat: Category) -> None:
-        """Put the candidates in load order again after job load adjustments changed it.
-
-        Candidates before ``cat.start`` had no room and never will in this pass, so
-        they go; the queue instances of hosts whose load changed move to their place.
-        """
-        load = self.load
-        if cat.sorted_at == load.version:
-            return
-        del cat.candidates[: cat.start]
-        cat.start = 0
-        hosts = load.changed_since(cat.sorted_at)
-        cat.sorted_at = load.version
-        rank = cat.soft_rank
-        key = (lambda q: (rank.get(q.name, 0), load.key(q))) if rank else load.key
-        moved = [q for q in cat.candidates if q.host in hosts]
-        if len(moved) * 8 > len(cat.candidates):
-            cat.candidates.sort(key=key)
-            return
-        kept = [q for q in cat.candidates if q.host not in hosts]
-        for q in moved:
-            insort(kept, q, key=key)
-        cat.candidates = kept
+        """Put the candidates in load order again after job load adjustments changed it."""
+        resort(cat, self.load)
 
     # -- parallel jobs --------------------------------------------------------------
 
@@ -295,7 +250,8 @@ class _Pass:
         if free < job.pe_min:
             cat.note(Reason("pe_slots", "pe", pe_name, "slots", str(job.pe_min), str(free)))
             return None
-        if not timed and not self.why and self._too_wide(cat, job.pe_min):
+        wide = not timed and not self.why and self.planner is None
+        if wide and self.drop.too_wide(cat.compiled, job.pe_min):
             return None  # the walk below would find no more (and note why: not read)
         limit = min(g, free)
         # $fill_up takes the first hosts offered: those that give what it takes will do
@@ -318,16 +274,6 @@ class _Pass:
             total = sum(min(n, host_room.get(q.host, 0)) for q, n in offers)
             cat.note(Reason("pe_slots", "pe", pe_name, "slots", str(job.pe_min), str(total)))
         return got
-
-    def _too_wide(self, cat: Category, wanted: int) -> bool:
-        """Fewer slots free on all hosts together than the job wants: no host's room is
-        more than its free slots when each slot asks for at least one ``slots``."""
-        if self.planner is not None or self.slots.unbounded or self.slots_total >= wanted:
-            return False
-        return any(
-            name == "slots" and not per_job and amount >= 1
-            for name, amount, per_job, _ in cat.compiled.counted
-        )
 
     def _pe_free(self, pe_name: str, window: tuple[float, float], timed: bool) -> int:
         """A PE's slots free now, or over ``window`` where reservations hold some of them."""
@@ -391,11 +337,7 @@ class _Pass:
             self.planner.add(booked, window[0], window[1])
         for q, _ in assignment:
             self._check_full(q)
-        for host in dict.fromkeys(q.host for q, _ in assignment):
-            before = self.slots_booked.get(host, self.slots.per_host.get(host))
-            now = self.slots_booked[host] = FreeSlots.free(self.view, host)
-            if before is not None and now is not None:
-                self.slots_total += now - before
+        self.drop.booked([q.host for q, _ in assignment])
         self.load.dispatched(assignment)
         slots = tuple((q.name, n) for q, n in assignment)
         self.plan.orders.append(Order(job.job_id, task_id, slots, booked, pe_name))
@@ -436,7 +378,7 @@ def schedule(view: View, now: float, *, cache: bool = True) -> Plan:
         except Exception as exc:  # one job's fault must not stop the pass
             run.failed(job, exc)
     run.finish()
-    run.plan.load_decaying = run.load.decaying(run.alarmed, run.by_name)
+    run.plan.load_decaying = run.load.decaying(run.drop.alarmed, run.by_name)
     run.plan.stats = {
         "category_hits": run.cats.hits,
         "category_misses": run.cats.misses,

@@ -1,0 +1,62 @@
+"""Keeping a category's candidate queue instances in load order as loads change.
+
+A sort key names its queue instance, so the order is total: an order put right
+by moving the instances of the hosts whose keys changed is the one a full sort
+gives.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from schedd.load import LoadModel
+from schedd.view import QueueState
+
+if TYPE_CHECKING:
+    from schedd.categories import Category
+
+
+def resort(cat: Category, load: LoadModel) -> None:
+    """Put a category's candidates in load order again after job load adjustments
+    changed it within a pass.
+
+    Candidates before ``cat.start`` had no room and never will in this pass, so
+    they go; the queue instances of hosts whose load changed move to their place.
+    """
+    if cat.sorted_at == load.version:
+        return
+    del cat.candidates[: cat.start]
+    cat.start = 0
+    hosts = load.changed_since(cat.sorted_at)
+    cat.sorted_at = load.version
+    rank = cat.soft_rank
+    key = (lambda q: (rank.get(q.name, 0), load.key(q))) if rank else load.key
+    moved = [q for q in cat.candidates if q.host in hosts]
+    if len(moved) * 8 > len(cat.candidates):
+        cat.candidates.sort(key=key)
+        return
+    kept = [q for q in cat.candidates if q.host not in hosts]
+    for q in moved:
+        insort(kept, q, key=key)
+    cat.candidates = kept
+
+
+def reordered(
+    queues: list[QueueState],
+    moved: set[str] | None,
+    order: Callable[[QueueState], tuple[float, float, str]],
+) -> list[QueueState]:
+    """``queues`` (sorted by ``order`` but for the instances on ``moved`` hosts, or in
+    no known order when None) sorted again: the moved ones put back in their place.
+    The keys name the instance, so the order is the one a full sort gives."""
+    if not moved:
+        return queues if moved is not None else sorted(queues, key=order)
+    shifted = [q for q in queues if q.host in moved]
+    if len(shifted) * 8 > len(queues):
+        return sorted(queues, key=order)
+    out = [q for q in queues if q.host not in moved]
+    for q in shifted:
+        insort(out, q, key=order)
+    return out
