@@ -8,11 +8,12 @@ gives.
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from schedd.kept import KeyLog, kept_for
 from schedd.load import LoadModel
-from schedd.view import QueueState
+from schedd.view import QueueState, View
 
 if TYPE_CHECKING:
     from schedd.categories import Category
@@ -60,3 +61,24 @@ def reordered(
     for q in shifted:
         insort(out, q, key=order)
     return out
+
+
+def in_load_order(
+    view: View,
+    queues: Sequence[QueueState],
+    log: KeyLog,
+    order: Callable[[QueueState], tuple[float, float, str]],
+) -> list[QueueState]:
+    """``queues`` (the view's) in load order, kept in ``view.kept`` from pass to pass: the
+    instances of the hosts whose sort keys changed since (``log``) are moved."""
+    kept = kept_for(view)
+    found = kept.get("in_order") if kept is not None else None
+    if isinstance(found, tuple) and found[0] is log:
+        ordered: list[QueueState] = found[2]
+        if found[1] != log.version:
+            ordered = reordered(ordered, log.since(found[1]), order)
+    else:
+        ordered = sorted(queues, key=order)
+    if kept is not None:
+        kept["in_order"] = (log, log.version, ordered)
+    return ordered

@@ -15,13 +15,13 @@ Uncached, every job gets a fresh category: the same decisions, made slowly.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from functools import lru_cache
 
 from qmaster.complexes.levels import GLOBAL, Level
-from schedd.candidates import reordered
+from schedd.candidates import in_load_order, reordered
 from schedd.groups import Groups
 from schedd.kept import KeyLog, keep_template, kept_for, kept_groups, named_cache, templates
 from schedd.matching import (
@@ -55,18 +55,9 @@ class Category:
     """The pass's load version the candidates were last sorted at."""
     soft_rank: dict[str, int] | None = None
     """Soft-request violations per queue instance, when the job has soft requests."""
-    pruned: bool = False
-    """The candidates full when the pass first used the category are gone."""
     log: KeyLog | None = None
     version: int = -1
     """A kept category's ``static`` is in the load order of ``log`` at ``version``."""
-
-    def prune(self, full: Container[str]) -> None:
-        """Drop the candidates full when the pass first uses the category (a queue
-        instance found full stays full for the rest of the pass)."""
-        if not self.pruned:
-            self.candidates = [q for q in self.candidates if q.name not in full]
-            self.pruned = True
 
     def note(self, reason: Reason | Callable[[], Reason], targets: Targets = None) -> None:
         """Remember a reason (spelt out per target, when given); duplicates are dropped."""
@@ -163,6 +154,12 @@ class CategoryCache:
         names = self.view.named(patterns)
         return frozenset(i for i, q in enumerate(self.queues) if q.name in names)
 
+    def _in_order(self) -> list[QueueState]:
+        """Every instance in load order, kept from pass to pass."""
+        assert self.log is not None
+        assert self.order is not None
+        return in_load_order(self.view, self.queues, self.log, self.order)
+
     def peek(self, job: JobRequest) -> Category | None:
         """The job's category if the pass has made it already (no count)."""
         return self.entries.get(category_key(job, self.with_owner)) if self.enabled else None
@@ -186,7 +183,11 @@ class CategoryCache:
         if isinstance(made, Category):
             cat = _from_template(made, self.order, self.log)
         else:
-            cat = evaluate(self.view, self.queues, self.groups, job, key, named, self.order)
+            sorted_kept = self.log is not None and self.queues is self.view.queues
+            in_order = self._in_order if sorted_kept and kept is not None else None
+            cat = evaluate(
+                self.view, self.queues, self.groups, job, key, named, self.order, in_order
+            )
             if kept is not None:
                 made = _template(cat, self.log)
                 keep_template(kept, (key, self.groups.names, self.view.ar_queues), made)
@@ -250,11 +251,14 @@ def evaluate(
     key: Hashable,
     named: frozenset[int] | None = None,
     order: Callable[[QueueState], tuple[float, float, str]] | None = None,
+    in_order: Callable[[], Sequence[QueueState]] | None = None,
 ) -> Category:
     """Build a category: resolve the requests, find every queue that can never run it.
 
     ``named``: the instances the job's ``-q`` list names (worked out here when not given);
-    ``order``: the sort key of the instances' preference order (None: ``queues``' order).
+    ``order``: the sort key of the instances' preference order (None: ``queues``' order);
+    ``in_order``: all of ``queues`` sorted by ``order`` (kept: cheaper than a sort when
+    many instances fit).
     """
     compiled = compile_requests(
         view.complexes, job.hard_resources, job.soft_resources, parallel=bool(job.pe_name)
@@ -271,7 +275,7 @@ def evaluate(
         members = group
         first = queues[members[0]]
         if named is not None:
-            members = _named_members(cat, queues, group, named, _gate(view, job, first))
+            members = _named_members(cat, queues, groups, group, named, _gate(view, job, first))
             if not members:
                 continue
             first = queues[members[0]]
@@ -280,15 +284,17 @@ def evaluate(
             fitting.extend(members)
         else:
             cat.note(reason, _spread(reason, queues, members))
-    if order is None:
-        fitting.sort()
+    if order is not None and in_order is not None and len(fitting) * 16 >= len(queues):
+        chosen = {id(queues[i]) for i in fitting}
+        static = [q for q in in_order() if id(q) in chosen]
     else:
-        fitting.sort(key=lambda i: order(queues[i]))
+        fitting.sort(key=None if order is None else lambda i: order(queues[i]))
+        static = [queues[i] for i in fitting]
     if compiled.soft or job.soft_queues:
-        cat.soft_rank = {queues[i].name: _soft(view, job, compiled, queues[i]) for i in fitting}
+        cat.soft_rank = {q.name: _soft(view, job, compiled, q) for q in static}
         rank = cat.soft_rank
-        fitting.sort(key=lambda i: rank[queues[i].name])
-    cat.static = [queues[i] for i in fitting]
+        static.sort(key=lambda q: rank[q.name])
+    cat.static = static
     cat.candidates = list(cat.static)
     cat.exhausted = not cat.candidates
     return cat
@@ -306,6 +312,7 @@ def _gate(view: View, job: JobRequest, q: QueueState) -> Reason | None:
 def _named_members(
     cat: Category,
     queues: Sequence[QueueState],
+    groups: Groups,
     members: list[int],
     named: frozenset[int],
     gate: Reason | None,
@@ -315,9 +322,8 @@ def _named_members(
     if gate is not None:
         cat.note(gate, _spread(gate, queues, members))
         return []
-    kept = [i for i in members if i in named]
-    if len(kept) < len(members):
-        others = [i for i in members if i not in named]
+    kept, others = groups.split(members, named)
+    if others:
         reason = Reason("hard_queue", "queue", queues[others[0]].name)
         cat.note(reason, _spread(reason, queues, others))
     return kept

@@ -39,7 +39,7 @@ class Groups:
     instance a group of its own.
     """
 
-    __slots__ = ("count", "members", "names")
+    __slots__ = ("count", "members", "names", "splits")
 
     def __init__(
         self, view: View, queues: Sequence[QueueState], names: list[str] | None = None
@@ -57,6 +57,17 @@ class Groups:
             )  # fmt: skip
             groups.setdefault(sig, []).append(index)
         self.members = list(groups.values())
+        self.splits: dict[tuple[int, int], tuple[object, object, list[int], list[int]]] = {}
+
+    def split(self, group: list[int], named: frozenset[int]) -> tuple[list[int], list[int]]:
+        """The members of ``group`` a ``-q`` list names (``named``) and the others, worked
+        out once per group and list (they are kept while the groups are)."""
+        found = self.splits.get((id(group), id(named)))
+        if found is None or found[0] is not group or found[1] is not named:
+            inside = [i for i in group if i in named]
+            others = [i for i in group if i not in named] if len(inside) < len(group) else []
+            found = self.splits[(id(group), id(named))] = (group, named, inside, others)
+        return found[2], found[3]
 
     def of(self, view: View, job: JobRequest) -> list[list[int]]:
         """The groups for ``job``: one instance each when it requests an attribute the

@@ -93,7 +93,6 @@ class _Pass:
             return
         tasks, capped = self.limits.tasks(job)
         cat = self.cats.category(job)
-        cat.prune(self.full)
         if cat.exhausted and not job.reserve:
             self.plan.reasons[job.job_id] = cat.reasons
             return
