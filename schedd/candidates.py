@@ -17,6 +17,10 @@ from schedd.view import QueueState, View
 
 if TYPE_CHECKING:
     from schedd.categories import Category
+    from schedd.groups import Groups
+
+ORDERS_ROOM = 1000
+"""Orders of fitting groups a :class:`Groups` keeps (emptied beyond this)."""
 
 
 def resort(cat: Category, load: LoadModel) -> None:
@@ -81,4 +85,32 @@ def in_load_order(
         ordered = sorted(queues, key=order)
     if kept is not None:
         kept["in_order"] = (log, log.version, ordered)
+    return ordered
+
+
+def fitting_in_order(
+    groups: Groups,
+    parts: list[list[int]],
+    queues: Sequence[QueueState],
+    every: Callable[[], Sequence[QueueState]],
+    log: KeyLog,
+    order: Callable[[QueueState], tuple[float, float, str]],
+) -> list[QueueState]:
+    """The members of ``parts`` (groups of ``groups``, or their members a ``-q`` names) in
+    load order: taken from ``every`` instance in that order the first time, then kept
+    with the groups for the next categories of the same parts, and put in order again
+    by moving the instances of the hosts whose keys changed since."""
+    key = tuple(map(id, parts))
+    found = groups.orders.get(key)
+    same = found is not None and found[0] is log and len(found[3]) == len(parts)
+    if found is not None and same and all(a is b for a, b in zip(found[3], parts, strict=True)):
+        ordered: list[QueueState] = found[2]
+        if found[1] != log.version:
+            ordered = reordered(ordered, log.since(found[1]), order)
+    else:
+        chosen = {id(queues[i]) for part in parts for i in part}
+        ordered = [q for q in every() if id(q) in chosen]
+        if len(groups.orders) >= ORDERS_ROOM:
+            groups.orders.clear()
+    groups.orders[key] = (log, log.version, ordered, parts)
     return ordered

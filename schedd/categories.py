@@ -17,13 +17,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from fnmatch import fnmatchcase
 from functools import lru_cache
 
 from qmaster.complexes.levels import GLOBAL, Level
-from schedd.candidates import in_load_order, reordered
+from schedd.candidates import fitting_in_order, in_load_order, reordered
 from schedd.groups import Groups
-from schedd.kept import KeyLog, keep_template, kept_for, kept_groups, named_cache, templates
+from schedd.kept import (
+    KeyLog,
+    access_matters,
+    keep_template,
+    kept_groups,
+    named_cache,
+    templates,
+)
 from schedd.matching import (
     may_access,
     named_instances,
@@ -33,6 +39,7 @@ from schedd.matching import (
     static_level,
     unknown_resource,
 )
+from schedd.pe import job_pes
 from schedd.reasons import Reason, ReasonList, Targets
 from schedd.requests import Compiled, compile_requests
 from schedd.view import JobRequest, QueueState, View
@@ -58,25 +65,13 @@ class Category:
     log: KeyLog | None = None
     version: int = -1
     """A kept category's ``static`` is in the load order of ``log`` at ``version``."""
+    parts: list[list[int]] | None = None
+    """The groups (their members that fit) ``static`` is made of, when taken in load
+    order from those shared by the categories of the same groups."""
 
     def note(self, reason: Reason | Callable[[], Reason], targets: Targets = None) -> None:
         """Remember a reason (spelt out per target, when given); duplicates are dropped."""
         self.reasons.add(reason, targets)
-
-
-def access_matters(view: View) -> bool:
-    """True when some access list could treat two owners differently."""
-    if view.global_user_lists or view.global_xuser_lists:
-        return True
-    kept = kept_for(view)
-    places = kept.get("access_places") if kept is not None else None
-    if not isinstance(places, bool):  # the instances' and hosts' lists: kept with the instances
-        places = any(q.user_lists or q.xuser_lists for q in view.queues) or any(
-            h.user_lists or h.xuser_lists for h in view.hosts.values()
-        )
-        if kept is not None:
-            kept["access_places"] = places
-    return places or any(p.user_lists or p.xuser_lists for p in view.pes.values())
 
 
 def base_key(job: JobRequest) -> Hashable:
@@ -154,11 +149,14 @@ class CategoryCache:
         names = self.view.named(patterns)
         return frozenset(i for i, q in enumerate(self.queues) if q.name in names)
 
-    def _in_order(self) -> list[QueueState]:
-        """Every instance in load order, kept from pass to pass."""
-        assert self.log is not None
-        assert self.order is not None
-        return in_load_order(self.view, self.queues, self.log, self.order)
+    def _fitting(self, parts: list[list[int]]) -> list[QueueState]:
+        """The members of ``parts`` in load order, shared with the other categories of
+        the same groups and kept from pass to pass."""
+        log, order = self.log, self.order
+        assert log is not None
+        assert order is not None
+        every = lambda: in_load_order(self.view, self.queues, log, order)  # noqa: E731
+        return fitting_in_order(self.groups, parts, self.queues, every, log, order)
 
     def peek(self, job: JobRequest) -> Category | None:
         """The job's category if the pass has made it already (no count)."""
@@ -180,13 +178,15 @@ class CategoryCache:
                 named = self.named[job.hard_queues] = self._named(job.hard_queues)
         kept = templates(self.view, self.groups.names) if self.enabled else None
         made = kept.get((key, self.groups.names, self.view.ar_queues)) if kept else None
+        shared = self.log is not None and self.queues is self.view.queues and kept is not None
         if isinstance(made, Category):
-            cat = _from_template(made, self.order, self.log)
+            parts = made.parts if shared and made.log is self.log else None
+            shared_order = self._fitting(parts) if parts is not None else None
+            cat = _from_template(made, self.order, self.log, shared_order)
         else:
-            sorted_kept = self.log is not None and self.queues is self.view.queues
-            in_order = self._in_order if sorted_kept and kept is not None else None
+            fitting = self._fitting if shared else None
             cat = evaluate(
-                self.view, self.queues, self.groups, job, key, named, self.order, in_order
+                self.view, self.queues, self.groups, job, key, named, self.order, fitting
             )
             if kept is not None:
                 made = _template(cat, self.log)
@@ -202,15 +202,19 @@ def _template(cat: Category, log: KeyLog | None) -> Category:
     reasons.extend_from(cat.reasons)
     return Category(cat.key, cat.compiled, cat.pes, list(cat.static), reasons=reasons,
                     exhausted=cat.exhausted, soft_rank=cat.soft_rank, log=log,
-                    version=log.version if log is not None else -1)  # fmt: skip
+                    version=log.version if log is not None else -1,
+                    parts=cat.parts)  # fmt: skip
 
 
 def _from_template(
     made: Category, order: Callable[[QueueState], tuple[float, float, str]] | None,
-    log: KeyLog | None,
+    log: KeyLog | None, shared: list[QueueState] | None = None,
 ) -> Category:  # fmt: skip
-    """A pass's category from a kept one: its instances in this pass's load order."""
-    if order is None:
+    """A pass's category from a kept one: its instances in this pass's load order
+    (``shared``: in it already, as the categories of the same groups have them)."""
+    if shared is not None:
+        static = list(shared)
+    elif order is None:
         static = list(made.static)
     elif log is None or made.log is not log or made.soft_rank:
         static = sorted(made.static, key=order)
@@ -225,13 +229,7 @@ def _from_template(
     reasons = ReasonList()
     reasons.extend_from(made.reasons)
     return Category(made.key, made.compiled, made.pes, static, list(static), reasons=reasons,
-                    exhausted=made.exhausted, soft_rank=rank)  # fmt: skip
-
-
-def _job_pes(view: View, job: JobRequest) -> tuple[str, ...]:
-    if not job.pe_name:
-        return ()
-    return tuple(sorted(n for n in view.pes if fnmatchcase(n, job.pe_name)))
+                    exhausted=made.exhausted, soft_rank=rank, parts=made.parts)  # fmt: skip
 
 
 def _spread(reason: Reason, queues: Sequence[QueueState], members: list[int]) -> Targets:
@@ -251,25 +249,26 @@ def evaluate(
     key: Hashable,
     named: frozenset[int] | None = None,
     order: Callable[[QueueState], tuple[float, float, str]] | None = None,
-    in_order: Callable[[], Sequence[QueueState]] | None = None,
+    fitting_order: Callable[[list[list[int]]], list[QueueState]] | None = None,
 ) -> Category:
     """Build a category: resolve the requests, find every queue that can never run it.
 
     ``named``: the instances the job's ``-q`` list names (worked out here when not given);
     ``order``: the sort key of the instances' preference order (None: ``queues``' order);
-    ``in_order``: all of ``queues`` sorted by ``order`` (kept: cheaper than a sort when
-    many instances fit).
+    ``fitting_order``: the members of the groups that fit in load order (kept, shared by
+    the categories of the same groups: cheaper than a sort when many instances fit).
     """
     compiled = compile_requests(
         view.complexes, job.hard_resources, job.soft_resources, parallel=bool(job.pe_name)
     )
-    cat = Category(key, compiled, _job_pes(view, job))
+    cat = Category(key, compiled, job_pes(view, job))
     if _job_level(view, job, cat):
         cat.exhausted = True
         return cat
     if job.hard_queues and named is None:
         named = named_instances(queues, job.hard_queues)
     fitting: list[int] = []
+    parts: list[list[int]] = []
     hosts: dict[str, Reason | None] = {}
     for group in groups.of(view, job):
         members = group
@@ -282,11 +281,12 @@ def evaluate(
         reason = _queue_never(view, job, cat, first, hosts)
         if reason is None:
             fitting.extend(members)
+            parts.append(members)
         else:
             cat.note(reason, _spread(reason, queues, members))
-    if order is not None and in_order is not None and len(fitting) * 16 >= len(queues):
-        chosen = {id(queues[i]) for i in fitting}
-        static = [q for q in in_order() if id(q) in chosen]
+    if order is not None and fitting_order is not None and len(fitting) * 16 >= len(queues):
+        static = list(fitting_order(parts))
+        cat.parts = parts
     else:
         fitting.sort(key=None if order is None else lambda i: order(queues[i]))
         static = [queues[i] for i in fitting]

@@ -8,6 +8,7 @@ pass to pass while the queue instances stay the same.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from qmaster.complexes.levels import Level
 from schedd.view import JobRequest, QueueState, View
@@ -39,7 +40,7 @@ class Groups:
     instance a group of its own.
     """
 
-    __slots__ = ("count", "members", "names", "splits")
+    __slots__ = ("count", "members", "names", "orders", "splits")
 
     def __init__(
         self, view: View, queues: Sequence[QueueState], names: list[str] | None = None
@@ -58,6 +59,8 @@ class Groups:
             groups.setdefault(sig, []).append(index)
         self.members = list(groups.values())
         self.splits: dict[tuple[int, int], tuple[object, object, list[int], list[int]]] = {}
+        self.orders: dict[tuple[int, ...], tuple[Any, int, list[QueueState], list[list[int]]]] = {}
+        """The members of some groups in load order (:func:`schedd.candidates.fitting_in_order`)."""
 
     def split(self, group: list[int], named: frozenset[int]) -> tuple[list[int], list[int]]:
         """The members of ``group`` a ``-q`` list names (``named``) and the others, worked

@@ -117,6 +117,21 @@ def with_thresholds(view: View) -> list[QueueState]:
     return found
 
 
+def access_matters(view: View) -> bool:
+    """True when some access list could treat two owners differently."""
+    if view.global_user_lists or view.global_xuser_lists:
+        return True
+    kept = kept_for(view)
+    places = kept.get("access_places") if kept is not None else None
+    if not isinstance(places, bool):  # the instances' and hosts' lists: kept with the instances
+        places = any(q.user_lists or q.xuser_lists for q in view.queues) or any(
+            h.user_lists or h.xuser_lists for h in view.hosts.values()
+        )
+        if kept is not None:
+            kept["access_places"] = places
+    return places or any(p.user_lists or p.xuser_lists for p in view.pes.values())
+
+
 def by_name(view: View) -> dict[str, QueueState]:
     """The view's queue instances by name."""
     kept = kept_for(view)

@@ -16,8 +16,9 @@ The job gets the largest slot count of its range that fits.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fnmatch import fnmatchcase
 
-from schedd.view import QueueState
+from schedd.view import JobRequest, QueueState, View
 
 Assignment = list[tuple[QueueState, int]]
 
@@ -150,6 +151,13 @@ def _fixed(
     for host in usable[: n // per_host]:
         _take(hosts[host], per_host, taken)
     return _assignment(order, taken)
+
+
+def job_pes(view: View, job: JobRequest) -> tuple[str, ...]:
+    """The PEs a job's ``-pe`` pattern names, sorted by name."""
+    if not job.pe_name:
+        return ()
+    return tuple(sorted(n for n in view.pes if fnmatchcase(n, job.pe_name)))
 
 
 def early_stop(rule: str, timed: bool, why: bool) -> bool:
