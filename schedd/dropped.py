@@ -71,8 +71,10 @@ class Dropped:
                 self.slots_total += now - before
 
     def too_wide(self, compiled: Compiled, wanted: int) -> bool:
-        """Fewer slots free on all hosts together than the job wants: no host's room is
-        more than its free slots when each slot asks for at least one ``slots``."""
+        """Fewer slots free on all hosts together than the job wants (a parallel job) or
+        none free (a serial one): no host's room is more than its free slots when each
+        slot asks for at least one ``slots``, so no walk over the candidates could place
+        it."""
         if self.slots.unbounded or self.slots_total >= wanted:
             return False
         return any(

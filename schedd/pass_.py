@@ -123,6 +123,10 @@ class _Pass:
                     cat.note(room_reason(limit, self.view.global_level))
                 cat.exhausted = True
             return None
+        wide = not timed and not self.why and self.planner is None
+        if wide and self.drop.too_wide(cat.compiled, job.pe_min if job.pe_name else 1):
+            cat.exhausted = True  # no walk would find more (nor note why: not read)
+            return None
         if job.pe_name:
             return self.place_pe(job, cat, window, g, timed)
         found = self.place_serial(cat, window, timed)
@@ -249,9 +253,6 @@ class _Pass:
         if free < job.pe_min:
             cat.note(Reason("pe_slots", "pe", pe_name, "slots", str(job.pe_min), str(free)))
             return None
-        wide = not timed and not self.why and self.planner is None
-        if wide and self.drop.too_wide(cat.compiled, job.pe_min):
-            return None  # the walk below would find no more (and note why: not read)
         limit = min(g, free)
         # $fill_up takes the first hosts offered: those that give what it takes will do
         enough = min(job.pe_max, limit) if early_stop(pe.allocation_rule, timed, self.why) else 0
