@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from qmaster.complexes.levels import GLOBAL, Level
 from schedd.candidates import fitting_in_order, in_load_order, reordered
+from schedd.catnames import gate, named_members, spread
 from schedd.groups import Groups
 from schedd.kept import (
     KeyLog,
@@ -158,6 +159,27 @@ class CategoryCache:
         every = lambda: in_load_order(self.view, self.queues, log, order)  # noqa: E731
         return fitting_in_order(self.groups, parts, self.queues, every, log, order)
 
+    def known(self, job: JobRequest) -> Category | None:
+        """The job's category of this pass, else the kept one (neither copied nor counted)."""
+        key = category_key(job, self.with_owner)
+        found = self.entries.get(key) if self.enabled else None
+        kept = templates(self.view, self.groups.names) if self.enabled else None
+        if found is None and kept is not None:
+            found = kept.get((key, self.groups.names, self.view.ar_queues))
+        return found if isinstance(found, Category) else None
+
+    def exhaust(self, job: JobRequest, made: Category) -> Category:
+        """The job's category, exhausted without taking its instances (none would do)."""
+        key = category_key(job, self.with_owner)
+        cat = self.entries.get(key)
+        self.hits += cat is not None
+        self.misses += cat is None
+        cat = cat or Category(key, made.compiled, made.pes, exhausted=True)
+        cat.exhausted = True
+        if self.enabled:
+            self.entries[key] = cat
+        return cat
+
     def peek(self, job: JobRequest) -> Category | None:
         """The job's category if the pass has made it already (no count)."""
         return self.entries.get(category_key(job, self.with_owner)) if self.enabled else None
@@ -232,15 +254,6 @@ def _from_template(
                     exhausted=made.exhausted, soft_rank=rank, parts=made.parts)  # fmt: skip
 
 
-def _spread(reason: Reason, queues: Sequence[QueueState], members: list[int]) -> Targets:
-    """The places a group's reason stands for, named when the reasons are read."""
-    if reason.level == "host":
-        return lambda: list(dict.fromkeys(queues[i].host for i in members))
-    if reason.level == "queue":
-        return lambda: [queues[i].name for i in members]
-    return None
-
-
 def evaluate(
     view: View,
     queues: Sequence[QueueState],
@@ -274,7 +287,7 @@ def evaluate(
         members = group
         first = queues[members[0]]
         if named is not None:
-            members = _named_members(cat, queues, groups, group, named, _gate(view, job, first))
+            members = named_members(cat, queues, groups, group, named, gate(view, job, first))
             if not members:
                 continue
             first = queues[members[0]]
@@ -283,7 +296,7 @@ def evaluate(
             fitting.extend(members)
             parts.append(members)
         else:
-            cat.note(reason, _spread(reason, queues, members))
+            cat.note(reason, spread(reason, queues, members))
     if order is not None and fitting_order is not None and len(fitting) * 16 >= len(queues):
         static = list(fitting_order(parts))
         cat.parts = parts
@@ -298,35 +311,6 @@ def evaluate(
     cat.candidates = list(cat.static)
     cat.exhausted = not cat.candidates
     return cat
-
-
-def _gate(view: View, job: JobRequest, q: QueueState) -> Reason | None:
-    """What rules out a whole group before the names count (state, an AR's queues)."""
-    if q.disabled:
-        return Reason("disabled", "queue", q.name)
-    if job.runtime_limit is None and q.name in view.ar_queues:
-        return Reason("ar_no_h_rt", "queue", q.name)
-    return None
-
-
-def _named_members(
-    cat: Category,
-    queues: Sequence[QueueState],
-    groups: Groups,
-    members: list[int],
-    named: frozenset[int],
-    gate: Reason | None,
-) -> list[int]:
-    """The members of a group the job's ``-q`` names; the others noted with their reason
-    (as :func:`_queue_never` would give it: the gate first, then ``hard_queue``)."""
-    if gate is not None:
-        cat.note(gate, _spread(gate, queues, members))
-        return []
-    kept, others = groups.split(members, named)
-    if others:
-        reason = Reason("hard_queue", "queue", queues[others[0]].name)
-        cat.note(reason, _spread(reason, queues, others))
-    return kept
 
 
 def _soft(view: View, job: JobRequest, compiled: Compiled, q: QueueState) -> int:

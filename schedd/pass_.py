@@ -57,15 +57,9 @@ class _Pass:
         self.planner = Planner(view, now) if wants else None
         self.reservations_left = view.max_reservation
         self.limits = Limits(view)
-        self.why = view.job_info
-        """Collect why jobs wait (off: nobody reads it, ``schedd_job_info false``)."""
+        self.why = view.job_info  # collect why jobs wait (off: schedd_job_info false)
         self.drop = Dropped(view, self.by_name, self.load.alarm, self.load.key, self.why)
-        self.full = self.drop.full
-        """Queue instances dropped for every job of the pass: load alarm or no free slot."""
-
-    def _check_full(self, q: QueueState) -> None:
-        """A queue instance without a free slot is dropped for every job of the pass."""
-        self.drop.check(q)
+        self.full = self.drop.full  # dropped for every job: load alarm or no free slot
 
     def finish(self) -> None:
         """Add the queue instances found full to every pending job's reasons."""
@@ -92,6 +86,8 @@ class _Pass:
             self.plan.reasons[job.job_id] = ReasonList([refused])
             return
         tasks, capped = self.limits.tasks(job)
+        if tasks and self._refused(job):
+            return
         cat = self.cats.category(job)
         if cat.exhausted and not job.reserve:
             self.plan.reasons[job.job_id] = cat.reasons
@@ -110,6 +106,15 @@ class _Pass:
         if capped is not None:
             self.plan.reasons[job.job_id] = ReasonList([capped])
 
+    def _refused(self, job: JobRequest) -> bool:
+        """A known category's job wider than all hosts' free slots, refused before the
+        pass copies the category (exhausted, as placing it would leave it)."""
+        made = None if self.why or self.planner is not None else self.cats.known(job)
+        if made is None or not self.drop.too_wide(made.compiled, _wanted(job)):
+            return False
+        self.plan.reasons[job.job_id] = self.cats.exhaust(job, made).reasons
+        return True
+
     def place(
         self, job: JobRequest, cat: Category, window: tuple[float, float], *, timed: bool
     ) -> tuple[Assignment, str | None] | None:
@@ -123,9 +128,9 @@ class _Pass:
                     cat.note(room_reason(limit, self.view.global_level))
                 cat.exhausted = True
             return None
-        wide = not timed and not self.why and self.planner is None
-        if wide and self.drop.too_wide(cat.compiled, job.pe_min if job.pe_name else 1):
-            cat.exhausted = True  # no walk would find more (nor note why: not read)
+        quiet = not timed and not self.why and self.planner is None  # no walk would find more
+        if quiet and self.drop.too_wide(cat.compiled, _wanted(job)):
+            cat.exhausted = True
             return None
         if job.pe_name:
             return self.place_pe(job, cat, window, g, timed)
@@ -336,7 +341,7 @@ class _Pass:
         if self.planner is not None:
             self.planner.add(booked, window[0], window[1])
         for q, _ in assignment:
-            self._check_full(q)
+            self.drop.check(q)
         self.drop.booked([q.host for q, _ in assignment])
         self.load.dispatched(assignment)
         slots = tuple((q.name, n) for q, n in assignment)
@@ -358,6 +363,10 @@ class _Pass:
             self.plan.reservations.append(Reservation(job.job_id, task_id, *window, slots))
             self.reservations_left -= 1
             return
+
+
+def _wanted(job: JobRequest) -> int:
+    return job.pe_min if job.pe_name else 1
 
 
 def schedule(view: View, now: float, *, cache: bool = True) -> Plan:
