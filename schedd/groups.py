@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from qmaster.complexes.levels import Level
+from qmaster.complexes.table import ComplexTable
 from schedd.view import JobRequest, QueueState, View
 
 
@@ -102,7 +103,19 @@ def _requested_names(view: View) -> list[str]:
     for key in keys:
         entry = table.get(key)
         names.add(entry.name if entry else key)
-    for entry in table:
-        if entry.consumable.value != "NO" or entry.requestable.value == "FORCED":
-            names.add(entry.name)
-    return sorted(names)
+    return sorted(names | _always(table))
+
+
+_ALWAYS: list[tuple[object, frozenset[str]]] = []
+
+
+def _always(table: ComplexTable) -> frozenset[str]:
+    """The attributes that tell instances apart whatever is requested: the consumables
+    and the forced ones (of the last table asked about, kept: one per configuration)."""
+    if _ALWAYS and _ALWAYS[0][0] is table:
+        return _ALWAYS[0][1]
+    found = frozenset(
+        e.name for e in table if e.consumable.value != "NO" or e.requestable.value == "FORCED"
+    )
+    _ALWAYS[:] = [(table, found)]
+    return found
