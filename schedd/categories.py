@@ -15,14 +15,22 @@ Uncached, every job gets a fresh category: the same decisions, made slowly.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from fnmatch import fnmatchcase
 from functools import lru_cache
 
 from qmaster.complexes.levels import GLOBAL, Level
+from schedd.candidates import fitting_in_order, in_load_order, reordered
+from schedd.catnames import gate, named_members, spread
 from schedd.groups import Groups
-from schedd.kept import keep_template, kept_groups, named_cache, templates
+from schedd.kept import (
+    KeyLog,
+    access_matters,
+    keep_template,
+    kept_groups,
+    named_cache,
+    templates,
+)
 from schedd.matching import (
     may_access,
     named_instances,
@@ -32,6 +40,7 @@ from schedd.matching import (
     static_level,
     unknown_resource,
 )
+from schedd.pe import job_pes
 from schedd.reasons import Reason, ReasonList, Targets
 from schedd.requests import Compiled, compile_requests
 from schedd.view import JobRequest, QueueState, View
@@ -54,30 +63,16 @@ class Category:
     """The pass's load version the candidates were last sorted at."""
     soft_rank: dict[str, int] | None = None
     """Soft-request violations per queue instance, when the job has soft requests."""
-    pruned: bool = False
-    """The candidates full when the pass first used the category are gone."""
-
-    def prune(self, full: Container[str]) -> None:
-        """Drop the candidates full when the pass first uses the category (a queue
-        instance found full stays full for the rest of the pass)."""
-        if not self.pruned:
-            self.candidates = [q for q in self.candidates if q.name not in full]
-            self.pruned = True
+    log: KeyLog | None = None
+    version: int = -1
+    """A kept category's ``static`` is in the load order of ``log`` at ``version``."""
+    parts: list[list[int]] | None = None
+    """The groups (their members that fit) ``static`` is made of, when taken in load
+    order from those shared by the categories of the same groups."""
 
     def note(self, reason: Reason | Callable[[], Reason], targets: Targets = None) -> None:
         """Remember a reason (spelt out per target, when given); duplicates are dropped."""
         self.reasons.add(reason, targets)
-
-
-def access_matters(view: View) -> bool:
-    """True when some access list could treat two owners differently."""
-    if view.global_user_lists or view.global_xuser_lists:
-        return True
-    if any(q.user_lists or q.xuser_lists for q in view.queues):
-        return True
-    if any(h.user_lists or h.xuser_lists for h in view.hosts.values()):
-        return True
-    return any(p.user_lists or p.xuser_lists for p in view.pes.values())
 
 
 def base_key(job: JobRequest) -> Hashable:
@@ -129,8 +124,12 @@ class CategoryCache:
         *,
         enabled: bool = True,
         order: Callable[[QueueState], tuple[float, float, str]] | None = None,
+        log: KeyLog | None = None,
     ) -> None:
         self.view = view
+        self.log = log
+        """The hosts whose sort keys changed from pass to pass (``order`` is the kept
+        keys' then): a kept category's instances are put in order by moving theirs."""
         self.queues = queues
         self.enabled = enabled
         self.order = order
@@ -150,6 +149,36 @@ class CategoryCache:
             return named_instances(self.queues, patterns)
         names = self.view.named(patterns)
         return frozenset(i for i, q in enumerate(self.queues) if q.name in names)
+
+    def _fitting(self, parts: list[list[int]]) -> list[QueueState]:
+        """The members of ``parts`` in load order, shared with the other categories of
+        the same groups and kept from pass to pass."""
+        log, order = self.log, self.order
+        assert log is not None
+        assert order is not None
+        every = lambda: in_load_order(self.view, self.queues, log, order)  # noqa: E731
+        return fitting_in_order(self.groups, parts, self.queues, every, log, order)
+
+    def known(self, job: JobRequest) -> Category | None:
+        """The job's category of this pass, else the kept one (neither copied nor counted)."""
+        key = category_key(job, self.with_owner)
+        found = self.entries.get(key) if self.enabled else None
+        kept = templates(self.view, self.groups.names) if self.enabled else None
+        if found is None and kept is not None:
+            found = kept.get((key, self.groups.names, self.view.ar_queues))
+        return found if isinstance(found, Category) else None
+
+    def exhaust(self, job: JobRequest, made: Category) -> Category:
+        """The job's category, exhausted without taking its instances (none would do)."""
+        key = category_key(job, self.with_owner)
+        cat = self.entries.get(key)
+        self.hits += cat is not None
+        self.misses += cat is None
+        cat = cat or Category(key, made.compiled, made.pes, exhausted=True)
+        cat.exhausted = True
+        if self.enabled:
+            self.entries[key] = cat
+        return cat
 
     def peek(self, job: JobRequest) -> Category | None:
         """The job's category if the pass has made it already (no count)."""
@@ -171,52 +200,58 @@ class CategoryCache:
                 named = self.named[job.hard_queues] = self._named(job.hard_queues)
         kept = templates(self.view, self.groups.names) if self.enabled else None
         made = kept.get((key, self.groups.names, self.view.ar_queues)) if kept else None
+        shared = self.log is not None and self.queues is self.view.queues and kept is not None
         if isinstance(made, Category):
-            cat = _from_template(made, self.order)
+            parts = made.parts if shared and made.log is self.log else None
+            shared_order = self._fitting(parts) if parts is not None else None
+            cat = _from_template(made, self.order, self.log, shared_order)
         else:
-            cat = evaluate(self.view, self.queues, self.groups, job, key, named, self.order)
+            fitting = self._fitting if shared else None
+            cat = evaluate(
+                self.view, self.queues, self.groups, job, key, named, self.order, fitting
+            )
             if kept is not None:
-                keep_template(kept, (key, self.groups.names, self.view.ar_queues), _template(cat))
+                made = _template(cat, self.log)
+                keep_template(kept, (key, self.groups.names, self.view.ar_queues), made)
         if self.enabled:
             self.entries[key] = cat
         return cat
 
 
-def _template(cat: Category) -> Category:
+def _template(cat: Category, log: KeyLog | None) -> Category:
     """What a category is before a pass uses it, kept for the next passes."""
     reasons = ReasonList()
     reasons.extend_from(cat.reasons)
     return Category(cat.key, cat.compiled, cat.pes, list(cat.static), reasons=reasons,
-                    exhausted=cat.exhausted, soft_rank=cat.soft_rank)  # fmt: skip
+                    exhausted=cat.exhausted, soft_rank=cat.soft_rank, log=log,
+                    version=log.version if log is not None else -1,
+                    parts=cat.parts)  # fmt: skip
 
 
 def _from_template(
-    made: Category, order: Callable[[QueueState], tuple[float, float, str]] | None
-) -> Category:
-    """A pass's category from a kept one: its instances in this pass's load order."""
-    static = list(made.static) if order is None else sorted(made.static, key=order)
+    made: Category, order: Callable[[QueueState], tuple[float, float, str]] | None,
+    log: KeyLog | None, shared: list[QueueState] | None = None,
+) -> Category:  # fmt: skip
+    """A pass's category from a kept one: its instances in this pass's load order
+    (``shared``: in it already, as the categories of the same groups have them)."""
+    if shared is not None:
+        static = list(shared)
+    elif order is None:
+        static = list(made.static)
+    elif log is None or made.log is not log or made.soft_rank:
+        static = sorted(made.static, key=order)
+    else:  # in the order it was left in, but for the hosts whose keys changed since
+        moved = log.since(made.version) if made.version != log.version else set()
+        made.static = reordered(made.static, moved, order)
+        made.version = log.version
+        static = list(made.static)
     rank = made.soft_rank
     if rank:
         static.sort(key=lambda q: rank[q.name])
     reasons = ReasonList()
     reasons.extend_from(made.reasons)
     return Category(made.key, made.compiled, made.pes, static, list(static), reasons=reasons,
-                    exhausted=made.exhausted, soft_rank=rank)  # fmt: skip
-
-
-def _job_pes(view: View, job: JobRequest) -> tuple[str, ...]:
-    if not job.pe_name:
-        return ()
-    return tuple(sorted(n for n in view.pes if fnmatchcase(n, job.pe_name)))
-
-
-def _spread(reason: Reason, queues: Sequence[QueueState], members: list[int]) -> Targets:
-    """The places a group's reason stands for, named when the reasons are read."""
-    if reason.level == "host":
-        return lambda: list(dict.fromkeys(queues[i].host for i in members))
-    if reason.level == "queue":
-        return lambda: [queues[i].name for i in members]
-    return None
+                    exhausted=made.exhausted, soft_rank=rank, parts=made.parts)  # fmt: skip
 
 
 def evaluate(
@@ -227,77 +262,55 @@ def evaluate(
     key: Hashable,
     named: frozenset[int] | None = None,
     order: Callable[[QueueState], tuple[float, float, str]] | None = None,
+    fitting_order: Callable[[list[list[int]]], list[QueueState]] | None = None,
 ) -> Category:
     """Build a category: resolve the requests, find every queue that can never run it.
 
     ``named``: the instances the job's ``-q`` list names (worked out here when not given);
-    ``order``: the sort key of the instances' preference order (None: ``queues``' order).
+    ``order``: the sort key of the instances' preference order (None: ``queues``' order);
+    ``fitting_order``: the members of the groups that fit in load order (kept, shared by
+    the categories of the same groups: cheaper than a sort when many instances fit).
     """
     compiled = compile_requests(
         view.complexes, job.hard_resources, job.soft_resources, parallel=bool(job.pe_name)
     )
-    cat = Category(key, compiled, _job_pes(view, job))
+    cat = Category(key, compiled, job_pes(view, job))
     if _job_level(view, job, cat):
         cat.exhausted = True
         return cat
     if job.hard_queues and named is None:
         named = named_instances(queues, job.hard_queues)
     fitting: list[int] = []
+    parts: list[list[int]] = []
     hosts: dict[str, Reason | None] = {}
     for group in groups.of(view, job):
         members = group
         first = queues[members[0]]
         if named is not None:
-            members = _named_members(cat, queues, group, named, _gate(view, job, first))
+            members = named_members(cat, queues, groups, group, named, gate(view, job, first))
             if not members:
                 continue
             first = queues[members[0]]
         reason = _queue_never(view, job, cat, first, hosts)
         if reason is None:
             fitting.extend(members)
+            parts.append(members)
         else:
-            cat.note(reason, _spread(reason, queues, members))
-    if order is None:
-        fitting.sort()
+            cat.note(reason, spread(reason, queues, members))
+    if order is not None and fitting_order is not None and len(fitting) * 16 >= len(queues):
+        static = list(fitting_order(parts))
+        cat.parts = parts
     else:
-        fitting.sort(key=lambda i: order(queues[i]))
+        fitting.sort(key=None if order is None else lambda i: order(queues[i]))
+        static = [queues[i] for i in fitting]
     if compiled.soft or job.soft_queues:
-        cat.soft_rank = {queues[i].name: _soft(view, job, compiled, queues[i]) for i in fitting}
+        cat.soft_rank = {q.name: _soft(view, job, compiled, q) for q in static}
         rank = cat.soft_rank
-        fitting.sort(key=lambda i: rank[queues[i].name])
-    cat.static = [queues[i] for i in fitting]
+        static.sort(key=lambda q: rank[q.name])
+    cat.static = static
     cat.candidates = list(cat.static)
     cat.exhausted = not cat.candidates
     return cat
-
-
-def _gate(view: View, job: JobRequest, q: QueueState) -> Reason | None:
-    """What rules out a whole group before the names count (state, an AR's queues)."""
-    if q.disabled:
-        return Reason("disabled", "queue", q.name)
-    if job.runtime_limit is None and q.name in view.ar_queues:
-        return Reason("ar_no_h_rt", "queue", q.name)
-    return None
-
-
-def _named_members(
-    cat: Category,
-    queues: Sequence[QueueState],
-    members: list[int],
-    named: frozenset[int],
-    gate: Reason | None,
-) -> list[int]:
-    """The members of a group the job's ``-q`` names; the others noted with their reason
-    (as :func:`_queue_never` would give it: the gate first, then ``hard_queue``)."""
-    if gate is not None:
-        cat.note(gate, _spread(gate, queues, members))
-        return []
-    kept = [i for i in members if i in named]
-    if len(kept) < len(members):
-        others = [i for i in members if i not in named]
-        reason = Reason("hard_queue", "queue", queues[others[0]].name)
-        cat.note(reason, _spread(reason, queues, others))
-    return kept
 
 
 def _soft(view: View, job: JobRequest, compiled: Compiled, q: QueueState) -> int:

@@ -8,8 +8,10 @@ pass to pass while the queue instances stay the same.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from qmaster.complexes.levels import Level
+from qmaster.complexes.table import ComplexTable
 from schedd.view import JobRequest, QueueState, View
 
 
@@ -39,7 +41,7 @@ class Groups:
     instance a group of its own.
     """
 
-    __slots__ = ("count", "members", "names")
+    __slots__ = ("count", "members", "names", "orders", "splits")
 
     def __init__(
         self, view: View, queues: Sequence[QueueState], names: list[str] | None = None
@@ -57,6 +59,19 @@ class Groups:
             )  # fmt: skip
             groups.setdefault(sig, []).append(index)
         self.members = list(groups.values())
+        self.splits: dict[tuple[int, int], tuple[object, object, list[int], list[int]]] = {}
+        self.orders: dict[tuple[int, ...], tuple[Any, int, list[QueueState], list[list[int]]]] = {}
+        """The members of some groups in load order (:func:`schedd.candidates.fitting_in_order`)."""
+
+    def split(self, group: list[int], named: frozenset[int]) -> tuple[list[int], list[int]]:
+        """The members of ``group`` a ``-q`` list names (``named``) and the others, worked
+        out once per group and list (they are kept while the groups are)."""
+        found = self.splits.get((id(group), id(named)))
+        if found is None or found[0] is not group or found[1] is not named:
+            inside = [i for i in group if i in named]
+            others = [i for i in group if i not in named] if len(inside) < len(group) else []
+            found = self.splits[(id(group), id(named))] = (group, named, inside, others)
+        return found[2], found[3]
 
     def of(self, view: View, job: JobRequest) -> list[list[int]]:
         """The groups for ``job``: one instance each when it requests an attribute the
@@ -88,7 +103,19 @@ def _requested_names(view: View) -> list[str]:
     for key in keys:
         entry = table.get(key)
         names.add(entry.name if entry else key)
-    for entry in table:
-        if entry.consumable.value != "NO" or entry.requestable.value == "FORCED":
-            names.add(entry.name)
-    return sorted(names)
+    return sorted(names | _always(table))
+
+
+_ALWAYS: list[tuple[object, frozenset[str]]] = []
+
+
+def _always(table: ComplexTable) -> frozenset[str]:
+    """The attributes that tell instances apart whatever is requested: the consumables
+    and the forced ones (of the last table asked about, kept: one per configuration)."""
+    if _ALWAYS and _ALWAYS[0][0] is table:
+        return _ALWAYS[0][1]
+    found = frozenset(
+        e.name for e in table if e.consumable.value != "NO" or e.requestable.value == "FORCED"
+    )
+    _ALWAYS[:] = [(table, found)]
+    return found

@@ -16,15 +16,120 @@ from schedd.groups import Groups, _requested_names
 from schedd.reasons import Reason
 from schedd.view import QueueState, View
 
+TRACKED = "tracked"
+"""Where the keeper of the view (the core's kept view) names, for each user of what is
+kept here, the queue instances and hosts whose levels it changed since that user last
+looked (what was booked or released there, a host's level built again, what the last
+pass booked into the view): each brings what it keeps up to date for those only."""
+
+
+def track_changes(kept: dict[Hashable, Any]) -> None:
+    """Say that the keeper of ``kept`` names the levels it changes (:func:`changed`)."""
+    if not isinstance(kept.get(TRACKED), dict):
+        kept[TRACKED] = {}
+
+
+def changed(kept: dict[Hashable, Any], kind: str, name: str) -> None:
+    """The keeper changed the level of a queue instance (``kind`` ``queue``) or a host."""
+    for (what, _), names in kept[TRACKED].items():
+        if what == kind:
+            names.add(name)
+
+
+def changes(kept: dict[Hashable, Any] | None, kind: str, user: str) -> set[str] | None:
+    """The names of ``kind`` changed since ``user`` last emptied the set (empty at first,
+    when the user works everything out); None when the keeper does not track changes."""
+    tracked = kept.get(TRACKED) if kept is not None else None
+    if not isinstance(tracked, dict):
+        return None
+    found = tracked.get((kind, user))
+    if found is None:
+        found = tracked[(kind, user)] = set()
+    assert isinstance(found, set)
+    return found
+
+
+def _pending(kept: dict[Hashable, Any], kind: str, user: str) -> set[str]:
+    """The changes ``user`` has yet to take in (for the checks: nothing is emptied)."""
+    tracked = kept.get(TRACKED)
+    found = tracked.get((kind, user)) if isinstance(tracked, dict) else None
+    return found if isinstance(found, set) else set()
+
 
 def kept_for(view: View) -> dict[Hashable, Any] | None:
-    """``view.kept``, emptied first when its queue instances are not the ones it kept."""
+    """``view.kept``, emptied first when its queue instances are not the ones it kept
+    (still tracking changes when it did)."""
     kept = view.kept
     if kept is not None and kept.get("queues") is not view.queues:
+        tracked = TRACKED in kept
         kept.clear()
         kept["queues"] = view.queues
         kept["load_names"] = _load_names(view)
+        if tracked:
+            kept[TRACKED] = {}
     return kept
+
+
+def no_free_slot(view: View) -> set[str] | None:
+    """The names of the view's queue instances without a free slot, kept from pass to
+    pass and brought up to date for the instances changed since (None: the view's
+    keeper does not track its changes, so the caller works it out)."""
+    kept = kept_for(view)
+    names = changes(kept, "queue", "no_free")
+    if kept is None or names is None:
+        return None
+    found = kept.get("no_free")
+    if not isinstance(found, set):
+        found = kept["no_free"] = {
+            q.name for q in view.queues if q.queue_level.available("slots") < 1
+        }
+    else:
+        queues = by_name(view)
+        for name in names:
+            q = queues.get(name)
+            if q is not None and q.queue_level.available("slots") < 1:
+                found.add(name)
+            else:
+                found.discard(name)
+    names.clear()
+    return found
+
+
+def no_free_differs(kept: dict[Hashable, Any], queues: list[QueueState]) -> bool:
+    """The kept instances without a free slot, once brought up to date, differ from
+    those of ``queues`` (the same instances, checked against a rebuild)."""
+    found, changed = kept.get("no_free"), _pending(kept, "queue", "no_free")
+    if not isinstance(found, set) or kept.get("queues") is not queues:
+        return False  # worked out afresh at the next pass
+    want = {q.name for q in queues if q.queue_level.available("slots") < 1}
+    return (found - changed) | (want & changed) != want
+
+
+def with_thresholds(view: View) -> list[QueueState]:
+    """The view's queue instances with ``load_thresholds`` (the only ones that can be in
+    load alarm)."""
+    kept = kept_for(view)
+    found = kept.get("thresholds") if kept is not None else None
+    if not isinstance(found, list):
+        found = [q for q in view.queues if q.load_thresholds]
+        if kept is not None:
+            kept["thresholds"] = found
+    return found
+
+
+def access_matters(view: View) -> bool:
+    """True when some access list could treat two owners differently."""
+    if view.global_user_lists or view.global_xuser_lists:
+        return True
+    kept = kept_for(view)
+    places = kept.get("access_places") if kept is not None else None
+    if not isinstance(places, bool):  # the instances' and hosts' lists: kept with the instances
+        places = any(q.user_lists or q.xuser_lists for q in view.queues) or any(
+            h.user_lists or h.xuser_lists for h in view.hosts.values()
+        )
+        if kept is not None:
+            kept["access_places"] = places
+    return places or any(p.user_lists or p.xuser_lists for p in view.pes.values())
 
 
 def by_name(view: View) -> dict[str, QueueState]:
@@ -110,15 +215,46 @@ def alarms(view: View) -> dict[str, tuple[object, Reason | None]] | None:
     return found
 
 
-def sort_keys(
-    view: View,
-) -> tuple[dict[str, object], dict[str, tuple[float, float, str]]] | None:
-    """Each host's values when last seen, and the sort keys (without job load
-    adjustments) of the queue instances on hosts whose values have not changed since."""
+class KeyLog:
+    """The hosts whose sort keys changed, pass by pass (the last ``LOG_ROOM`` changes):
+    an order of queue instances sorted at ``version`` needs only theirs moved."""
+
+    LOG_ROOM = 256
+
+    def __init__(self) -> None:
+        self.base = 0
+        self.entries: list[frozenset[str]] = []
+
+    @property
+    def version(self) -> int:
+        return self.base + len(self.entries)
+
+    def add(self, hosts: set[str]) -> None:
+        if hosts:
+            self.entries.append(frozenset(hosts))
+            if len(self.entries) > self.LOG_ROOM:
+                drop = self.LOG_ROOM // 2
+                del self.entries[:drop]
+                self.base += drop
+
+    def since(self, version: int) -> set[str] | None:
+        """The hosts changed after ``version`` (None: too long ago to say)."""
+        if version < self.base:
+            return None
+        return set().union(*self.entries[version - self.base :])
+
+
+SortKeys = tuple[dict[str, object], dict[str, tuple[float, float, str]], KeyLog]
+
+
+def sort_keys(view: View) -> SortKeys | None:
+    """Each host's values when last seen, the sort keys (without job load adjustments)
+    of the queue instances on hosts whose values have not changed since, and the log of
+    the hosts whose keys changed."""
     kept = kept_for(view)
     if kept is None:
         return None
-    found = kept.setdefault(("keys", view.load_formula, view.queue_sort), ({}, {}))
+    found = kept.setdefault(("keys", view.load_formula, view.queue_sort), ({}, {}, KeyLog()))
     assert isinstance(found, tuple)
     return found
 
@@ -148,3 +284,78 @@ def keep_template(kept: dict[Hashable, Any], key: Hashable, made: Any) -> None:
         oldest = next(iter(sizes))
         kept["category_room"] -= sizes.pop(oldest)
         kept.pop(oldest, None)
+
+
+_EPS = 1e-9
+
+
+class FreeSlots:
+    """The free ``slots`` of every host with a queue instance, and their sum: no parallel
+    job gets more slots than that (each host's room is at most its free slots), so a
+    pass refuses a wider one without offering it every instance.
+
+    ``unbounded`` counts the hosts without a ``slots`` capacity (the sum bounds nothing
+    while there is one).
+    """
+
+    def __init__(self, view: View) -> None:
+        self.per_host: dict[str, int | None] = {}
+        self.total = 0
+        self.unbounded = 0
+        for host in dict.fromkeys(q.host for q in view.queues):
+            self.update(view, host)
+
+    @staticmethod
+    def free(view: View, host: str) -> int | None:
+        """The host's free slots as a pass counts them (None: no limit)."""
+        state = view.hosts.get(host)
+        if state is None or "slots" not in state.level.capacity:
+            return None
+        return max(0, int(state.level.available("slots") + _EPS))
+
+    def update(self, view: View, host: str) -> int:
+        """Take in the host's free slots now; the change of ``total``."""
+        before = self.per_host.get(host, 0)
+        if host not in self.per_host:
+            before = 0
+        elif before is None:
+            self.unbounded -= 1
+            before = 0
+        now = self.free(view, host)
+        self.per_host[host] = now
+        if now is None:
+            self.unbounded += 1
+            now = 0
+        self.total += now - before
+        return now - before
+
+
+def free_slots(view: View) -> FreeSlots:
+    """The hosts' free slots at the start of a pass: kept and brought up to date for
+    the hosts changed since, when the view's keeper names them; else worked out now."""
+    kept = kept_for(view)
+    changed = changes(kept, "host", "free_slots")
+    if kept is None or changed is None:
+        return FreeSlots(view)
+    found = kept.get("free_slots")
+    if not isinstance(found, FreeSlots):
+        found = kept["free_slots"] = FreeSlots(view)
+    else:
+        for host in changed:
+            if host in found.per_host:
+                found.update(view, host)
+    changed.clear()
+    return found
+
+
+def free_slots_differ(kept: dict[Hashable, Any], view: View) -> bool:
+    """The kept free slots, once brought up to date, differ from a count of ``view``'s."""
+    found, changed = kept.get("free_slots"), _pending(kept, "host", "free_slots")
+    if not isinstance(found, FreeSlots) or kept.get("queues") is not view.queues:
+        return False
+    want = FreeSlots(view)
+    counted = [n for n in found.per_host.values() if n is not None]
+    if found.total != sum(counted) or found.unbounded != len(found.per_host) - len(counted):
+        return True
+    mine = {h: (want.per_host[h] if h in changed else n) for h, n in found.per_host.items()}
+    return mine != want.per_host

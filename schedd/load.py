@@ -20,7 +20,7 @@ from qmaster.complexes.compare import satisfies
 from qmaster.complexes.formula import evaluate, parse_formula
 from qmaster.complexes.table import ComplexEntry, ComplexTable
 from qmaster.complexes.values import ValueParseError
-from schedd.kept import alarms, base_loads, on_host, sort_keys
+from schedd.kept import KeyLog, alarms, base_loads, changes, kept_for, on_host, sort_keys
 from schedd.reasons import Reason
 from schedd.view import QueueState, View
 
@@ -48,7 +48,9 @@ class LoadModel:
             factor = 1.0 - (now - when) / decay if decay > 0 else 0.0
             if factor > 0:
                 self._add(hosts, factor)
-        self.keys = self._kept_keys()
+        self.shared = self._kept_keys()
+        """The sort keys kept from earlier passes that still hold (hosts without load
+        adjustments read them; ``keys`` holds those of the others, and all when not kept)."""
 
     def _nproc(self, host: str) -> float:
         value = self.view.host(host).level.values.get("num_proc")
@@ -103,32 +105,53 @@ class LoadModel:
 
     def key(self, q: QueueState) -> tuple[float, float, str]:
         """Sort key of a queue instance under ``queue_sort_method`` (kept until its host changes)."""
-        found = self.keys.get(q.name)
+        shared = self.shared
+        adjusted = q.host in self.added
+        found = None if adjusted or shared is None else shared.get(q.name)
+        if found is None:
+            found = self.keys.get(q.name)
         if found is None:
             load = self.host_load(q.host)
             found = (load, q.seq_no, q.name) if self.by_load else (q.seq_no, load, q.name)
-            self.keys[q.name] = found
             kept = self.kept_keys
-            if kept is not None and q.host not in self.added and q.host in kept[0]:
-                kept[1][q.name] = found
+            if shared is not None and not adjusted and kept is not None and q.host in kept[0]:
+                shared[q.name] = found
+            else:
+                self.keys[q.name] = found
         return found
 
-    def _kept_keys(self) -> dict[str, tuple[float, float, str]]:
-        """The sort keys kept from earlier passes that still hold: not those of a host
-        whose level changed since (its load did) or that carries load adjustments."""
+    def _kept_keys(self) -> dict[str, tuple[float, float, str]] | None:
+        """The sort keys kept from earlier passes, without those of a host whose level
+        changed since (its load did): all hosts are looked at the first time, then those
+        the view's keeper names as changed."""
         if self.kept_keys is None:
-            return {}
-        seen, keys = self.kept_keys
-        for host, state in self.view.hosts.items():
-            if seen.get(host) is not state.level.values:
-                seen[host] = state.level.values
+            return None
+        seen, keys, log = self.kept_keys
+        moved: set[str] = set()
+        user = f"load keys {self.view.load_formula} {self.view.queue_sort}"
+        names = changes(kept_for(self.view), "host", user)
+        hosts = self.view.hosts
+        look = hosts if names is None or not seen else [h for h in names if h in hosts]
+        for host in look:
+            values = hosts[host].level.values
+            if seen.get(host) is not values:
+                if host in seen:
+                    moved.add(host)
+                seen[host] = values
                 for name in self.on_host.get(host, ()):
                     keys.pop(name, None)
-        out = dict(keys)
-        for host in self.added:
-            for name in self.on_host.get(host, ()):
-                out.pop(name, None)
-        return out
+        if names is not None:
+            names.clear()
+        log.add(moved)
+        return keys
+
+    @property
+    def log(self) -> KeyLog | None:
+        """The log of hosts whose sort keys changed between passes, when the keys are
+        kept and no job load adjustment makes them change within a pass."""
+        if self.kept_keys is None or self.adjustments or self.added:
+            return None
+        return self.kept_keys[2]
 
     def decaying(self, dropped: Mapping[str, Reason], queues: Mapping[str, QueueState]) -> bool:
         """Some queue instance is ``dropped`` for load alarm on a host whose load carries

@@ -21,6 +21,7 @@ import heapq
 from collections.abc import Hashable, Iterator
 
 from schedd.categories import CategoryCache
+from schedd.kept import kept_for
 from schedd.order import resource_of
 from schedd.priority import normalize, npprior
 from schedd.view import JobGroup, JobRequest, Plan, View
@@ -34,7 +35,7 @@ def merged_order(view: View, cats: CategoryCache, plan: Plan) -> Iterator[JobReq
     if not groups:
         return
     w = view.weights
-    cache: dict[Hashable, float] = {}
+    cache = urgency_cache(view)
     urgencies = [resource_of(view, g.first, cache) for g in groups]
     low, high = min(urgencies), max(urgencies)
     tickets = w.ticket * normalize(0.0, 0.0, 0.0)
@@ -55,6 +56,23 @@ def merged_order(view: View, cats: CategoryCache, plan: Plan) -> Iterator[JobReq
         following = next(group.rest, None)
         if following is not None:
             heapq.heappush(heap, entry(i, following))
+
+
+URGENCY_ROOM = 100_000
+"""Resource urgencies kept from pass to pass (one per category; emptied beyond this)."""
+
+
+def urgency_cache(view: View) -> dict[Hashable, float]:
+    """Where the resource urgency of each category is kept: with the view's queue
+    instances (the complexes and PEs it comes from change only with the configuration,
+    which brings other instances), else for this pass."""
+    kept = kept_for(view)
+    if kept is None:
+        return {}
+    found = kept.get("urgencies")
+    if not isinstance(found, dict) or len(found) > URGENCY_ROOM:
+        found = kept["urgencies"] = {}
+    return found
 
 
 def _skip(cats: CategoryCache, group: JobGroup, job: JobRequest, plan: Plan) -> bool:

@@ -13,10 +13,10 @@ earliest start at which it fits, and later jobs only backfill around it.
 
 from __future__ import annotations
 
-from bisect import insort
-
 from qmaster.complexes.levels import Level
+from schedd.candidates import resort
 from schedd.categories import Category, CategoryCache
+from schedd.dropped import Dropped
 from schedd.kept import by_name
 from schedd.limits import Limits
 from schedd.load import LoadModel
@@ -32,7 +32,7 @@ from schedd.matching import (
 )
 from schedd.merge import merged_order
 from schedd.order import dispatch_order
-from schedd.pe import Assignment, allocate, master_first
+from schedd.pe import Assignment, Spread, allocate, early_stop, master_first
 from schedd.reasons import Reason, ReasonList
 from schedd.requests import Req, duration
 from schedd.reservation import Planner
@@ -49,31 +49,23 @@ class _Pass:
         self.load = LoadModel(view, now)
         self.queues = view.queues  # in the view's order: each category sorts its own by load
         self.by_name = by_name(view)
-        self.cats = CategoryCache(view, self.queues, enabled=cache, order=self.load.key)
+        self.cats = CategoryCache(
+            view, self.queues, enabled=cache, order=self.load.key, log=self.load.log
+        )
         wants = view.max_reservation > 0 and any(j.reserve for j in view.jobs)
         wants = wants or bool(view.advance)
         self.planner = Planner(view, now) if wants else None
         self.reservations_left = view.max_reservation
         self.limits = Limits(view)
-        self.full: dict[str, Reason] = {}
-        dropped: list[tuple[tuple[float, float, str], QueueState, Reason | None]] = []
-        for q in self.queues:
-            why = self.load.alarm(q) if q.load_thresholds else None
-            if why is not None or q.queue_level.available("slots") < 1:
-                dropped.append((self.load.key(q), q, why))
-        for _, q, why in sorted(dropped, key=lambda d: d[0]):  # their reasons in load order
-            self.full.update({q.name: why} if why is not None else {})
-            self._check_full(q)
-
-    def _check_full(self, q: QueueState) -> None:
-        """A queue instance without a free slot is dropped for every job of the pass."""
-        if q.queue_level.available("slots") < 1 and q.name not in self.full:
-            empty = q.queue_level.capacity.get("slots", 0.0) < 1
-            self.full[q.name] = Reason("no_slots" if empty else "full", "queue", q.name, "slots")
+        self.why = view.job_info  # collect why jobs wait (off: schedd_job_info false)
+        self.drop = Dropped(view, self.by_name, self.load.alarm, self.load.key, self.why)
+        self.full = self.drop.full  # dropped for every job: load alarm or no free slot
 
     def finish(self) -> None:
         """Add the queue instances found full to every pending job's reasons."""
-        full = tuple(self.full.values())
+        if not self.why:
+            return
+        full = tuple(self.drop.reasons.values())
         for reasons in {id(r): r for r in self.plan.reasons.values()}.values():
             reasons.add_all(full)
             if not reasons:
@@ -94,8 +86,9 @@ class _Pass:
             self.plan.reasons[job.job_id] = ReasonList([refused])
             return
         tasks, capped = self.limits.tasks(job)
+        if tasks and self._refused(job):
+            return
         cat = self.cats.category(job)
-        cat.prune(self.full)
         if cat.exhausted and not job.reserve:
             self.plan.reasons[job.job_id] = cat.reasons
             return
@@ -113,6 +106,15 @@ class _Pass:
         if capped is not None:
             self.plan.reasons[job.job_id] = ReasonList([capped])
 
+    def _refused(self, job: JobRequest) -> bool:
+        """A known category's job wider than all hosts' free slots, refused before the
+        pass copies the category (exhausted, as placing it would leave it)."""
+        made = None if self.why or self.planner is not None else self.cats.known(job)
+        if made is None or not self.drop.too_wide(made.compiled, _wanted(job)):
+            return False
+        self.plan.reasons[job.job_id] = self.cats.exhaust(job, made).reasons
+        return True
+
     def place(
         self, job: JobRequest, cat: Category, window: tuple[float, float], *, timed: bool
     ) -> tuple[Assignment, str | None] | None:
@@ -122,8 +124,13 @@ class _Pass:
         if g < 1:
             if not timed:
                 assert limit is not None
-                cat.note(room_reason(limit, self.view.global_level))
+                if self.why:
+                    cat.note(room_reason(limit, self.view.global_level))
                 cat.exhausted = True
+            return None
+        quiet = not timed and not self.why and self.planner is None  # no walk would find more
+        if quiet and self.drop.too_wide(cat.compiled, _wanted(job)):
+            cat.exhausted = True
             return None
         if job.pe_name:
             return self.place_pe(job, cat, window, g, timed)
@@ -150,7 +157,7 @@ class _Pass:
                 cat.compiled, level, master=master, planner=self.planner, window=window, timed=timed
             )
             if n < 1:
-                if not timed and limit is not None:
+                if not timed and limit is not None and self.why:
                     cat.note(room_reason(limit, level))
                 return 0
         return BIG
@@ -176,28 +183,8 @@ class _Pass:
         return None
 
     def _resort(self, cat: Category) -> None:
-        """Put the candidates in load order again after job load adjustments changed it.
-
-        Candidates before ``cat.start`` had no room and never will in this pass, so
-        they go; the queue instances of hosts whose load changed move to their place.
-        """
-        load = self.load
-        if cat.sorted_at == load.version:
-            return
-        del cat.candidates[: cat.start]
-        cat.start = 0
-        hosts = load.changed_since(cat.sorted_at)
-        cat.sorted_at = load.version
-        rank = cat.soft_rank
-        key = (lambda q: (rank.get(q.name, 0), load.key(q))) if rank else load.key
-        moved = [q for q in cat.candidates if q.host in hosts]
-        if len(moved) * 8 > len(cat.candidates):
-            cat.candidates.sort(key=key)
-            return
-        kept = [q for q in cat.candidates if q.host not in hosts]
-        for q in moved:
-            insort(kept, q, key=key)
-        cat.candidates = kept
+        """Put the candidates in load order again after job load adjustments changed it."""
+        resort(cat, self.load)
 
     # -- parallel jobs --------------------------------------------------------------
 
@@ -213,31 +200,43 @@ class _Pass:
         return None
 
     def _offers(
-        self, cat: Category, pe_name: str, window: tuple[float, float], timed: bool
+        self,
+        cat: Category,
+        pe_name: str,
+        window: tuple[float, float],
+        timed: bool,
+        enough: int = 0,
     ) -> tuple[list[tuple[QueueState, int]], dict[str, int]]:
+        """The PE's candidates with room, in order, and each host's room. ``enough``: stop
+        once the hosts offered give that many slots and none of them could give more."""
         offers: list[tuple[QueueState, int]] = []
         host_room: dict[str, int] = {}
         keep: list[QueueState] = []
         if not timed:
             self._resort(cat)
-        for q in cat.static if timed else cat.candidates:
+        candidates = cat.static if timed else cat.candidates
+        spread = Spread(enough) if enough else None
+        for i, q in enumerate(candidates):
             if not timed and q.name in self.full:
                 continue
             if q.host not in host_room:
                 n, limit = room(cat.compiled, self.view.host(q.host).level, master=False,
                                 planner=self.planner, window=window, timed=timed)  # fmt: skip
                 host_room[q.host] = n
-                if n < 1 and not timed and limit is not None:
+                if n < 1 and not timed and limit is not None and self.why:
                     cat.note(room_reason(limit, self.view.host(q.host).level))
             n, limit = room(cat.compiled, q.queue_level, master=False, planner=self.planner,
                             window=window, timed=timed)  # fmt: skip
             if n < 1 or host_room[q.host] < 1:
-                if n < 1 and not timed and limit is not None:
+                if n < 1 and not timed and limit is not None and self.why:
                     cat.note(room_reason(limit, q.queue_level))
                 continue
             keep.append(q)
             if pe_name in q.pe_list:
                 offers.append((q, n))
+                if spread is not None and spread.add(q.host, n, host_room[q.host]):
+                    keep.extend(candidates[i + 1 :])
+                    break
         if not timed:
             cat.candidates = keep
         return offers, host_room
@@ -259,11 +258,15 @@ class _Pass:
         if free < job.pe_min:
             cat.note(Reason("pe_slots", "pe", pe_name, "slots", str(job.pe_min), str(free)))
             return None
-        offers, host_room = self._offers(cat, pe_name, window, timed)
         limit = min(g, free)
+        # $fill_up takes the first hosts offered: those that give what it takes will do
+        enough = min(job.pe_max, limit) if early_stop(pe.allocation_rule, timed, self.why) else 0
+        offers, host_room = self._offers(cat, pe_name, window, timed, enough)
         got = allocate(pe.allocation_rule, job.pe_min, job.pe_max, offers, host_room, limit)
         if got is not None and not self._good_master(job, cat, got[0][0], window, timed):
             got = None
+            if enough:  # the master is looked for among all
+                offers, host_room = self._offers(cat, pe_name, window, timed)
             for master in self._masters(job, cat, offers, window, timed):
                 tried = allocate(
                     pe.allocation_rule, job.pe_min, job.pe_max, master_first(offers, master),
@@ -272,7 +275,7 @@ class _Pass:
                 if tried is not None and tried[0][0] is master:
                     got = tried
                     break
-        if got is None:
+        if got is None and self.why:
             total = sum(min(n, host_room.get(q.host, 0)) for q, n in offers)
             cat.note(Reason("pe_slots", "pe", pe_name, "slots", str(job.pe_min), str(total)))
         return got
@@ -307,13 +310,13 @@ class _Pass:
     ) -> bool:
         """In the master queue list (``-masterq``), and with the job's ``JOB`` consumables."""
         if job.master_queues and not any(queue_matches(p, q) for p in job.master_queues):
-            if not timed:
+            if not timed and self.why:
                 cat.note(Reason("masterq", "queue", q.name))
             return False
         levels = (self.view.global_level, self.view.host(q.host).level, q.queue_level)
         reason = master_reason(cat.compiled, levels)
         if reason is not None:
-            if not timed:
+            if not timed and self.why:
                 cat.note(reason)
             return False
         return bool(self._fits(cat, q, window, timed, master=True))
@@ -338,7 +341,8 @@ class _Pass:
         if self.planner is not None:
             self.planner.add(booked, window[0], window[1])
         for q, _ in assignment:
-            self._check_full(q)
+            self.drop.check(q)
+        self.drop.booked([q.host for q, _ in assignment])
         self.load.dispatched(assignment)
         slots = tuple((q.name, n) for q, n in assignment)
         self.plan.orders.append(Order(job.job_id, task_id, slots, booked, pe_name))
@@ -361,6 +365,10 @@ class _Pass:
             return
 
 
+def _wanted(job: JobRequest) -> int:
+    return job.pe_min if job.pe_name else 1
+
+
 def schedule(view: View, now: float, *, cache: bool = True) -> Plan:
     """Place pending tasks by priority and submission order; say why the rest wait.
 
@@ -379,7 +387,7 @@ def schedule(view: View, now: float, *, cache: bool = True) -> Plan:
         except Exception as exc:  # one job's fault must not stop the pass
             run.failed(job, exc)
     run.finish()
-    run.plan.load_decaying = run.load.decaying(run.full, run.by_name)
+    run.plan.load_decaying = run.load.decaying(run.drop.alarmed, run.by_name)
     run.plan.stats = {
         "category_hits": run.cats.hits,
         "category_misses": run.cats.misses,

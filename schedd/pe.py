@@ -16,8 +16,9 @@ The job gets the largest slot count of its range that fits.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fnmatch import fnmatchcase
 
-from schedd.view import QueueState
+from schedd.view import JobRequest, QueueState, View
 
 Assignment = list[tuple[QueueState, int]]
 
@@ -150,6 +151,45 @@ def _fixed(
     for host in usable[: n // per_host]:
         _take(hosts[host], per_host, taken)
     return _assignment(order, taken)
+
+
+def job_pes(view: View, job: JobRequest) -> tuple[str, ...]:
+    """The PEs a job's ``-pe`` pattern names, sorted by name."""
+    if not job.pe_name:
+        return ()
+    return tuple(sorted(n for n in view.pes if fnmatchcase(n, job.pe_name)))
+
+
+def early_stop(rule: str, timed: bool, why: bool) -> bool:
+    """Whether the candidates may be offered only until there are enough (:class:`Spread`):
+    ``$fill_up`` takes the first hosts offered, and nobody reads the reasons the
+    others would give."""
+    return rule == "$fill_up" and not timed and not why
+
+
+class Spread:
+    """The slots the hosts offered so far give (``$fill_up``): enough once they give
+    ``enough`` and none could give more (each host gives what its own room allows),
+    so that the hosts still to come would not change what the rule takes."""
+
+    __slots__ = ("caps", "enough", "open", "queued", "total")
+
+    def __init__(self, enough: int) -> None:
+        self.enough = enough
+        self.caps: dict[str, int] = {}
+        self.queued: dict[str, int] = {}
+        self.total = 0
+        self.open = 0
+        """Hosts whose instances offered less than the host's room (more may follow)."""
+
+    def add(self, host: str, n: int, host_room: int) -> bool:
+        """A queue instance of ``host`` offers ``n`` slots; True when there are enough."""
+        queued = self.queued[host] = self.queued.get(host, 0) + n
+        before = self.caps.get(host)
+        cap = self.caps[host] = min(queued, host_room)
+        self.total += cap - (before or 0)
+        self.open += (cap < host_room) - (before is not None and before < host_room)
+        return self.total >= self.enough and not self.open
 
 
 def master_first(

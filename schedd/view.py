@@ -202,6 +202,10 @@ class View:
     """The pending jobs as groups (``jobs`` then holds the first of each): the pass merges
     them by priority and skips the rest of a group once its category is exhausted. Only
     where priority does not change with time (no waiting-time weight, no deadline)."""
+    job_info: bool = True
+    """Say why jobs wait (``schedd_job_info``). False: nobody reads it, so the pass skips
+    collecting what the places it looked at offer; the pending jobs' reasons stay empty
+    but for those a category found before the pass (its static ones)."""
 
     def host(self, name: str) -> HostState:
         """The host's state; a host the view does not know offers nothing."""

@@ -33,6 +33,7 @@ from qmaster.core.ambiguity import ambiguous
 from qmaster.core.qinstances import for_scheduler
 from qmaster.core.schedlevels import LevelCache, copy_level, level_cache
 from schedd import HostState, QueueState
+from schedd.kept import changed, track_changes
 
 if TYPE_CHECKING:
     from qmaster.core.machine import Core
@@ -67,6 +68,7 @@ class KeptView:
         self.queues: list[QueueState] = for_scheduler(core, levels.view_queues(booked))
         self.by_name: dict[str, Level] = {q.name: q.queue_level for q in self.queues}
         self.cache: dict[Hashable, object] = {}
+        track_changes(self.cache)  # the scheduler keeps what depends on the levels changed
         self.written: list[tuple[str, str]] = []
         """The levels the last pass booked into (its ``View.written``)."""
 
@@ -84,8 +86,14 @@ class KeptView:
         touched = booked.touched
         touched.update(self.written)
         self.written.clear()
+        cache = self.cache
         for key in touched:
             self._resync(key, booked)
+            if key[0] == QUEUE:
+                changed(cache, QUEUE, key[1])
+                changed(cache, HOST, key[1].partition("@")[2])
+            elif key[0] == HOST:
+                changed(cache, HOST, key[1])
         touched.clear()
 
     def _resync(self, key: LevelKey, booked: Bookings) -> None:

@@ -31,6 +31,7 @@ from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.pendingindex import PassReasons, pass_view
 from qmaster.core.registry import HOOKS, Timer
+from qmaster.core.sched_info import job_info_setting
 from qmaster.core.states import TaskState
 from qmaster.core.view import recovery_view, task_debits
 from schedd import Order, schedule
@@ -88,6 +89,7 @@ def run_pass(core: Core, now: float, out: Outcome) -> None:
     core.sched_dirty = False
     core.touch(out)  # what this stimulus changed before the pass (an immediate job's submission)
     view, index = pass_view(core, now)
+    view.job_info = job_info_setting(core).enabled  # off: nobody reads why jobs wait
     core.reasons = {}
     if view.jobs:
         plan = schedule(view, now)

@@ -26,6 +26,7 @@ from qmaster.core.schedlevels import LEVELS_KEY, LevelCache
 from qmaster.core.view import assemble, with_limits
 from schedd import JobRequest, View
 from schedd.categories import with_category
+from schedd.kept import free_slots_differ, no_free_differs
 from schedd.order import dispatch_order
 
 _EPSILON = 1e-6
@@ -99,6 +100,10 @@ def _kept_view(core: Core) -> list[str]:
             out.append(f"kept view: host {name} differs from a rebuild")
     if [q.name for q in kept.queues] != [q.name for q in queues]:
         return [*out, "kept view: other queue instances than a rebuild"]
+    if no_free_differs(kept.cache, kept.queues):
+        out.append("kept view: the instances kept as without a free slot differ from a rebuild")
+    if free_slots_differ(kept.cache, View([], kept.queues, hosts=dict(kept.hosts))):
+        out.append("kept view: the free slots kept per host differ from a rebuild")
     for q, rebuilt in zip(kept.queues, queues, strict=True):
         if not _same_used(q.queue_level, rebuilt.queue_level) or replace(q, level=None) != replace(
             rebuilt, level=None

@@ -1,0 +1,83 @@
+"""What a pass drops for every job: queue instances in load alarm or without a free
+slot, and the free slots of all hosts together (no parallel job gets more).
+
+Both are kept from pass to pass where the view's keeper names what changed
+(:mod:`schedd.kept`); a pass copies the set and books its own dispatches into
+the copy. The reasons of the dropped instances (for ``qstat -j``) are spelt out
+only when someone reads them: in load order, then as the pass finds them full.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from schedd.kept import FreeSlots, free_slots, no_free_slot, with_thresholds
+from schedd.reasons import Reason
+from schedd.requests import Compiled
+from schedd.view import QueueState, View
+
+
+def slot_reason(q: QueueState) -> Reason:
+    """Why a queue instance without a free slot is dropped."""
+    empty = q.queue_level.capacity.get("slots", 0.0) < 1
+    return Reason("no_slots" if empty else "full", "queue", q.name, "slots")
+
+
+class Dropped:
+    """The queue instances dropped in one pass, and the hosts' free slots."""
+
+    def __init__(
+        self,
+        view: View,
+        queues: Mapping[str, QueueState],
+        alarm: Callable[[QueueState], Reason | None],
+        order: Callable[[QueueState], tuple[float, float, str]],
+        why: bool,
+    ) -> None:
+        self.view = view
+        self.why = why
+        nofree = no_free_slot(view)
+        if nofree is None:
+            nofree = {q.name for q in view.queues if q.queue_level.available("slots") < 1}
+        self.alarmed: dict[str, Reason] = {}
+        for q in with_thresholds(view):
+            found = alarm(q)
+            if found is not None:
+                self.alarmed[q.name] = found
+        self.full: set[str] = nofree | self.alarmed.keys()
+        """Queue instances dropped for every job of the pass: load alarm or no free slot."""
+        self.reasons: dict[str, Reason] = {}
+        """Why each of ``full`` was dropped, in load order then as found (when ``why``)."""
+        if why:
+            for name in sorted(self.full, key=lambda n: order(queues[n])):
+                self.reasons[name] = self.alarmed.get(name) or slot_reason(queues[name])
+        self.slots = free_slots(view)  # kept: this pass's bookings go to the two below
+        self.slots_total = self.slots.total
+        self.slots_booked: dict[str, int | None] = {}
+
+    def check(self, q: QueueState) -> None:
+        """A queue instance without a free slot is dropped for every job of the pass."""
+        if q.queue_level.available("slots") < 1 and q.name not in self.full:
+            self.full.add(q.name)
+            if self.why:
+                self.reasons[q.name] = slot_reason(q)
+
+    def booked(self, hosts: list[str]) -> None:
+        """The pass booked slots on these hosts: their free slots count no more."""
+        for host in dict.fromkeys(hosts):
+            before = self.slots_booked.get(host, self.slots.per_host.get(host))
+            now = self.slots_booked[host] = FreeSlots.free(self.view, host)
+            if before is not None and now is not None:
+                self.slots_total += now - before
+
+    def too_wide(self, compiled: Compiled, wanted: int) -> bool:
+        """Fewer slots free on all hosts together than the job wants (a parallel job) or
+        none free (a serial one): no host's room is more than its free slots when each
+        slot asks for at least one ``slots``, so no walk over the candidates could place
+        it."""
+        if self.slots.unbounded or self.slots_total >= wanted:
+            return False
+        return any(
+            name == "slots" and not per_job and amount >= 1
+            for name, amount, per_job, _ in compiled.counted
+        )
