@@ -37,11 +37,13 @@ def swf_fields(result: JobResult) -> list[str]:
 
 
 def write_swf(path: Path, trace: Trace, results: list[JobResult]) -> None:
-    """The trace back as SWF with the simulated waits."""
-    lines = [*trace.header] if trace.header else ["; Version: 2.2"]
-    lines.append(f"; Note: replayed by qsim from a {trace.kind} trace; wait times simulated")
-    lines += [swf.format_record(swf_fields(r)) for r in results]
-    path.write_text("\n".join(lines) + "\n")
+    """The trace back as SWF with the simulated waits (written as made: a million jobs'
+    lines are never all in memory at once)."""
+    header = [*trace.header] if trace.header else ["; Version: 2.2"]
+    header.append(f"; Note: replayed by qsim from a {trace.kind} trace; wait times simulated")
+    with path.open("w") as stream:
+        stream.writelines(f"{line}\n" for line in header)
+        stream.writelines(f"{swf.format_record(swf_fields(r))}\n" for r in results)
 
 
 def write_summary(out: Path, summary: dict[str, Any]) -> None:
