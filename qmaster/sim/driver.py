@@ -236,6 +236,8 @@ class Simulation:
         result.queue, result.host = record.qname, record.hostname
         result.slots, result.failed = record.slots, record.failed
         result.exit_status = record.exit_status
+        if record.job_number not in self.feed.core.jobs:  # it left the cell: no more records
+            del self._by_id[record.job_number]
         self.ended += 1
         for follower in self._followers.pop(result.index, []):
             think = self.trace.jobs[follower].think or 0.0
