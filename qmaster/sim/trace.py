@@ -16,7 +16,7 @@ Two sources give the same :class:`TraceJob` list:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -56,7 +56,8 @@ class TraceJob:
     think: float | None = None
     swf: str = ""
     """The job's SWF line (fields joined by spaces: one string per job, not 18), written
-    back with the simulated wait and run time."""
+    back with the simulated wait and run time; empty for a trace loaded from a file,
+    whose lines :func:`job_lines` reads again."""
 
 
 @dataclass(slots=True)
@@ -69,6 +70,20 @@ class Trace:
     skipped: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     header: list[str] = field(default_factory=list)
+    source: Path | None = None
+    """The SWF file the jobs were loaded from: their lines are read from it again when
+    written back, not kept (some 120 bytes a job, 120 MB for a million)."""
+
+
+def job_lines(trace: Trace) -> Iterator[str]:
+    """Each job's SWF line, in trace order."""
+    if trace.source is None:
+        yield from (job.swf for job in trace.jobs)
+        return
+    with swf.open_text(trace.source) as stream:
+        for record in swf.read(stream, swf.SwfHeader()):
+            if _replayable(record):
+                yield swf.format_record(record.fields)
 
 
 class Shared:
@@ -111,7 +126,7 @@ def load(path: Path) -> Trace:
         return from_accounting(path)
     header = swf.SwfHeader()
     with swf.open_text(path) as stream:
-        return from_swf(header, swf.read(stream, header))
+        return from_swf(header, swf.read(stream, header), source=path)
 
 
 def _looks_like_accounting(path: Path) -> bool:
@@ -126,17 +141,20 @@ def _looks_like_accounting(path: Path) -> bool:
 # -- SWF ---------------------------------------------------------------------------
 
 
-def from_swf(header: swf.SwfHeader, records: Iterable[swf.SwfRecord]) -> Trace:
+def from_swf(
+    header: swf.SwfHeader, records: Iterable[swf.SwfRecord], source: Path | None = None
+) -> Trace:
     """Map SWF job lines to trace jobs (read as they come: ``header`` fills while the
-    comments before the first job are read); lines with no runtime or size are skipped."""
-    trace = Trace([], DEFAULT_START, "swf")
+    comments before the first job are read); lines with no runtime or size are skipped.
+    With the ``source`` file they came from, the jobs keep no copy of their lines."""
+    trace = Trace([], DEFAULT_START, "swf", source=source)
     queues: dict[int, str] | None = None
     unnamed: set[int] = set()
     shared = Shared()
     for record in records:
         if queues is None:
             queues = header.queues()
-        job = _swf_job(record, queues, unnamed, trace.skipped, shared)
+        job = _swf_job(record, queues, unnamed, trace.skipped, shared, source is None)
         if job is not None:
             trace.jobs.append(job)
     trace.start = header.get_int("UnixStartTime") or DEFAULT_START
@@ -156,12 +174,13 @@ def _swf_job(
     unnamed: set[int],
     skipped: list[str],
     shared: Shared,
+    keep_line: bool,
 ) -> TraceJob | None:
     number = int(record.number(0))
     runtime = record.known(3)
     slots = record.known(7) or record.known(4)
     submit = record.known(1)
-    if runtime is None or submit is None or not slots:
+    if runtime is None or submit is None or not slots:  # as _replayable
         what = "submit time" if submit is None else "run time" if runtime is None else "size"
         skipped.append(f"line {record.line}: job {number}: {what} unknown")
         return None
@@ -176,7 +195,7 @@ def _swf_job(
         uid=shared.number(FIRST_UID + int(uid) if uid is not None else 65534),
         gid=shared.number(FIRST_UID + int(gid) if gid is not None else 65534),
         name=f"swf{number}",
-        swf=swf.format_record(record.fields),
+        swf=swf.format_record(record.fields) if keep_line else "",
     )
     h_rt, memory = record.known(8), record.known(9)
     requests: list[tuple[str, str]] = []
@@ -196,6 +215,12 @@ def _swf_job(
         job.preceding = int(preceding)
         job.think = record.known(17)
     return job
+
+
+def _replayable(record: swf.SwfRecord) -> bool:
+    """The line becomes a trace job (:func:`_swf_job` skips the others)."""
+    slots = record.known(7) or record.known(4)
+    return record.known(3) is not None and record.known(1) is not None and bool(slots)
 
 
 # -- accounting ------------------------------------------------------------------------
