@@ -77,7 +77,7 @@ def validate_spec(core: Core, spec: JobSpec, who: Identity | None = None) -> Job
     pmin, pmax = spec.pe_min, spec.pe_max
     if pmin is not None and pmax is not None and pmax < pmin:
         raise InvalidRequest("ERROR! invalid slot range: the minimum exceeds the maximum")
-    spec = normalise_spec_requests(core.config.complexes, spec)
+    spec = _stored_requests(core, spec)
     check_account(spec)
     check_checkpointing(spec)
     for pattern in [*(spec.hard_queues or ()), *(spec.master_queues or ())]:
@@ -91,6 +91,25 @@ def _glob(pattern: str) -> str:
 
 
 _PATTERNS_KEPT = 1024
+
+
+def _stored_requests(core: Core, spec: JobSpec) -> JobSpec:
+    """The spec with its ``-l`` requests in their stored form (:func:`normalise_spec_requests`),
+    each distinct pair of request lists worked out once while the configuration stands (at
+    most ``_PATTERNS_KEPT``): a replay's million jobs ask for some thousand sets. A refused
+    request raises each time, as it is not kept."""
+    kept = core.per_config("submit_requests", dict, dict)
+    key = (spec.hard_resources, spec.soft_resources)
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= _PATTERNS_KEPT:
+            kept.clear()
+        stored = normalise_spec_requests(core.config.complexes, spec)
+        found = kept[key] = (stored.hard_resources, stored.soft_resources)
+    hard, soft = found
+    if hard == spec.hard_resources and soft == spec.soft_resources:
+        return spec
+    return spec.changed(hard_resources=hard, soft_resources=soft)
 
 
 def _names_any(core: Core, kind: str, pattern: str) -> bool:
