@@ -73,6 +73,8 @@ class PendingIndex:
         # a job at a million pending)
         self._keys: dict[Hashable, Hashable] = {}
         self._orders: dict[int, float] = {}
+        self._timed = 0
+        """How many groups have a deadline (kept as groups come and go, not counted each pass)."""
         self.add_unsorted(core.jobs.values() if jobs is None else jobs)
         self.sort()
 
@@ -82,7 +84,7 @@ class PendingIndex:
         for job in jobs:
             found = self._place(job)
             if found is not None:
-                self.groups.setdefault(found[0], []).append(found[1])
+                self._members(found[0]).append(found[1])
                 self.where[job.job_id] = found
 
     def sort(self) -> None:
@@ -106,8 +108,16 @@ class PendingIndex:
         self.drop(job.job_id)
         found = self._place(job)
         if found is not None:
-            insort(self.groups.setdefault(found[0], []), found[1])
+            insort(self._members(found[0]), found[1])
             self.where[job.job_id] = found
+
+    def _members(self, key: Hashable) -> list[SortKey]:
+        """The group's sorted members (a new group when there is none)."""
+        members = self.groups.get(key)
+        if members is None:
+            members = self.groups[key] = []
+            self._timed += _timed(key)
+        return members
 
     def drop(self, job_id: int) -> None:
         """Take a job out of the index."""
@@ -119,6 +129,7 @@ class PendingIndex:
         if not members:
             del self.groups[found[0]]
             del self._keys[found[0]]
+            self._timed -= _timed(found[0])
 
     def group_of(self, job_id: int) -> Hashable | None:
         """The key of the job's group, or None when it is not filed."""
@@ -140,7 +151,7 @@ class PendingIndex:
     @property
     def timed(self) -> bool:
         """Some filed job has a deadline (its urgency grows with time)."""
-        return any(key[4] for key in self.groups)  # type: ignore[index]
+        return self._timed > 0
 
     def refresh(self, core: Core) -> None:
         """File again the jobs touched since the last pass."""
@@ -161,6 +172,11 @@ class PendingIndex:
             if first is not None:
                 out.append(JobGroup(key, first, jobs, first.reserve))
         return out
+
+
+def _timed(key: Hashable) -> int:
+    """1 for the key of a group of jobs with a deadline (see :func:`group_key`), else 0."""
+    return 1 if key[4] else 0  # type: ignore[index]
 
 
 def _requests(core: Core, members: list[SortKey], now: float) -> Iterator[JobRequest]:
@@ -204,7 +220,12 @@ def pending_index(core: Core) -> PendingIndex:
 
 
 def uses_index(core: Core) -> bool:
-    """Whether a pass reads the jobs from the index (see :func:`pass_view`)."""
+    """Whether a pass reads the jobs from the index (see :func:`pass_view`); worked out once
+    per configuration."""
+    return core.per_config("uses_index", bool, lambda: _uses_index(core))
+
+
+def _uses_index(core: Core) -> bool:
     return not (core.config.sched_conf.maxujobs or weights(core).waiting_time)
 
 

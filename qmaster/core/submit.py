@@ -70,26 +70,62 @@ def validate_spec(core: Core, spec: JobSpec, who: Identity | None = None) -> Job
         spec = default_project(core.config, spec, who)
         check_project(core.config, spec, who)
     pe = spec.pe_name
-    if pe and not any(re.fullmatch(_glob(str(pe)), name) for name in core.config.pes):
+    if pe and not _names_any(core, "pe", str(pe)):
         raise NoSuchObject(
             f'job rejected: the requested parallel environment "{pe}" does not exist'
         )
     pmin, pmax = spec.pe_min, spec.pe_max
     if pmin is not None and pmax is not None and pmax < pmin:
         raise InvalidRequest("ERROR! invalid slot range: the minimum exceeds the maximum")
-    spec = normalise_spec_requests(core.config.complexes, spec)
+    spec = _stored_requests(core, spec)
     check_account(spec)
     check_checkpointing(spec)
-    cqueues = core.config.cqueues
     for pattern in [*(spec.hard_queues or ()), *(spec.master_queues or ())]:
-        cq = pattern.partition("@")[0] or "*"
-        if not any(re.fullmatch(_glob(cq), name) for name in cqueues):
+        if not _names_any(core, "cqueue", pattern.partition("@")[0] or "*"):
             raise NoSuchObject(f'job was rejected because job requests unknown queue "{pattern}"')
     return spec
 
 
 def _glob(pattern: str) -> str:
     return re.escape(pattern).replace(r"\*", ".*").replace(r"\?", ".")
+
+
+_PATTERNS_KEPT = 1024
+
+
+def _stored_requests(core: Core, spec: JobSpec) -> JobSpec:
+    """The spec with its ``-l`` requests in their stored form (:func:`normalise_spec_requests`),
+    each distinct pair of request lists worked out once while the configuration stands (at
+    most ``_PATTERNS_KEPT``): a replay's million jobs ask for some thousand sets. A refused
+    request raises each time, as it is not kept."""
+    kept = core.per_config("submit_requests", dict, dict)
+    key = (spec.hard_resources, spec.soft_resources)
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= _PATTERNS_KEPT:
+            kept.clear()
+        stored = normalise_spec_requests(core.config.complexes, spec)
+        found = kept[key] = (stored.hard_resources, stored.soft_resources)
+    hard, soft = found
+    if hard == spec.hard_resources and soft == spec.soft_resources:
+        return spec
+    return spec.changed(hard_resources=hard, soft_resources=soft)
+
+
+def _names_any(core: Core, kind: str, pattern: str) -> bool:
+    """Whether ``pattern`` names some PE or cluster queue (``kind``) of the configuration.
+
+    The answers are kept while the configuration stands (at most ``_PATTERNS_KEPT``): a
+    replay submits a million jobs that ask for a handful of patterns.
+    """
+    known = core.per_config("submit_patterns", dict, dict)
+    found = known.get((kind, pattern))
+    if found is None:
+        if len(known) >= _PATTERNS_KEPT:
+            known.clear()
+        names = core.config.pes if kind == "pe" else core.config.cqueues
+        found = known[(kind, pattern)] = any(re.fullmatch(_glob(pattern), n) for n in names)
+    return bool(found)
 
 
 def check_limits(core: Core, owner: str, n_tasks: int) -> None:

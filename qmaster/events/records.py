@@ -281,7 +281,11 @@ class Acct:
 
     def reporting_line(self) -> str:
         """The ``acct`` reporting line, without the newline."""
-        return f"{self.time}:{self.KIND}:{self.accounting_line()}"
+        return self.acct_line(self.accounting_line())
+
+    def acct_line(self, accounting_line: str) -> str:
+        """The ``acct`` reporting line of this record's accounting line (made once for both)."""
+        return f"{self.time}:{self.KIND}:{accounting_line}"
 
 
 Record = NewJob | JobLog | Acct | NewAr | ArAttr | ArLog | ArAcct

@@ -133,10 +133,17 @@ class EventFiles:
 
     def add(self, record: Record) -> None:
         """Buffer one record for the next flush."""
+        if not isinstance(record, Acct):
+            if self._do_reporting:
+                self.reporting.pending.append(record.reporting_line() + "\n")
+            return
+        if not (self._do_reporting or self._do_accounting):
+            return
+        line = record.accounting_line()  # made once for both files
         if self._do_reporting:
-            self.reporting.pending.append(record.reporting_line() + "\n")
-        if self._do_accounting and isinstance(record, Acct):
-            self.accounting.pending.append(record.accounting_line() + "\n")
+            self.reporting.pending.append(record.acct_line(line) + "\n")
+        if self._do_accounting:
+            self.accounting.pending.append(line + "\n")
 
     @property
     def pending(self) -> int:

@@ -17,8 +17,8 @@ think time, and advance the progress.
 
 from __future__ import annotations
 
-import heapq
 import random
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -28,6 +28,7 @@ from qmaster.events.writer import EventFiles
 from qmaster.sim.ars import ArLine
 from qmaster.sim.feed import CoreFeed, Verifier
 from qmaster.sim.mapping import Defaults, job_spec
+from qmaster.sim.submitqueue import SubmitQueue
 from qmaster.sim.trace import Trace, TraceJob
 
 STUCK_STEPS = 100_000
@@ -97,7 +98,7 @@ class Simulation:
     """Each reservation asked for: its id, or the qmaster's refusal."""
     now: float = 0.0
     ended: int = 0
-    _queue: list[tuple[float, float, int]] = field(default_factory=list)
+    _queue: SubmitQueue = field(init=False)
     _by_id: dict[int, JobResult] = field(default_factory=dict)
     _by_number: dict[int, int] = field(default_factory=dict)
     _followers: dict[int, list[int]] = field(default_factory=dict)
@@ -119,8 +120,8 @@ class Simulation:
                 raise SimulationStuck(f"the core asks for a tick at {self.now} over and over")
             self.now = max(at, self.now)
             self._ask_ars()
-            while self._queue and self._queue[0][0] <= self.now:
-                self._submit(heapq.heappop(self._queue)[2])
+            while (due := self._queue.first()) is not None and due[0] <= self.now:
+                self._submit(self._queue.pop())
             deadline = self.feed.next_deadline()
             if deadline is not None and deadline <= self.now:
                 self.feed.tick(self.now, self.jsv, self._apply)
@@ -130,8 +131,9 @@ class Simulation:
 
     def _next_time(self) -> float | None:
         times = [t for t in (self.feed.next_deadline(),) if t is not None]
-        if self._queue:
-            times.append(self._queue[0][0])
+        due = self._queue.first()
+        if due is not None:
+            times.append(due[0])
         if len(self.ar_results) < len(self.ars):
             times.append(self.trace.start + self.ars[len(self.ar_results)].at)
         return min(times) if times else None
@@ -152,18 +154,25 @@ class Simulation:
     def _plan(self) -> None:
         """Every job into the heap, except those that follow a job by a think time."""
         rng = random.Random(self.settings.seed) if self.settings.seed is not None else None
-        self.results = [JobResult(job, i) for i, job in enumerate(self.trace.jobs)]
-        for index, job in enumerate(self.trace.jobs):
-            self._by_number.setdefault(job.number, index)
+        jobs = self.trace.jobs
+        self.results = [JobResult(job, i) for i, job in enumerate(jobs)]
+        # only the jobs some job follows are looked up by number (no table of a million)
+        leads = {job.preceding for job in jobs if job.preceding is not None}
+        if leads:
+            for index, job in enumerate(jobs):
+                if job.number in leads:
+                    self._by_number.setdefault(job.number, index)
         start = float(self.trace.start)
-        for index, job in enumerate(self.trace.jobs):
+        times, keys, planned = array("d"), array("d"), array("q")
+        for index, job in enumerate(jobs):
             lead = self._by_number.get(job.preceding) if job.preceding is not None else None
             if lead is not None and lead != index and job.think is not None:
                 self._followers.setdefault(lead, []).append(index)
                 continue
-            key = rng.random() if rng is not None else float(index)
-            self._queue.append((start + job.submit, key, index))
-        heapq.heapify(self._queue)
+            times.append(start + job.submit)
+            keys.append(rng.random() if rng is not None else float(index))
+            planned.append(index)
+        self._queue = SubmitQueue(times, keys, planned)
 
     def _owner(self, job: TraceJob) -> Identity:
         key = (job.user, job.group)
@@ -227,9 +236,11 @@ class Simulation:
         result.queue, result.host = record.qname, record.hostname
         result.slots, result.failed = record.slots, record.failed
         result.exit_status = record.exit_status
+        if record.job_number not in self.feed.core.jobs:  # it left the cell: no more records
+            del self._by_id[record.job_number]
         self.ended += 1
         for follower in self._followers.pop(result.index, []):
             think = self.trace.jobs[follower].think or 0.0
-            heapq.heappush(self._queue, (record.end_time + think, float(follower), follower))
+            self._queue.push(record.end_time + think, float(follower), follower)
         if self.settings.progress is not None:
             self.settings.progress(self.now - start, self.ended)

@@ -14,15 +14,16 @@ from typing import Any
 from qmaster.sim import summary as summ
 from qmaster.sim import swf
 from qmaster.sim.driver import JobResult
-from qmaster.sim.trace import Trace
+from qmaster.sim.trace import Trace, job_lines
 
 COMPLETED, FAILED, CANCELLED = "1", "0", "5"
 SUBMIT, STATUS = 1, 10
 
 
-def swf_fields(result: JobResult) -> list[str]:
-    """The job's SWF fields with what the simulation decided."""
-    fields = result.job.swf.split()
+def swf_fields(result: JobResult, line: str | None = None) -> list[str]:
+    """The job's SWF fields (of its ``line``, else of the one its trace job keeps) with what
+    the simulation decided."""
+    fields = (result.job.swf if line is None else line).split()
     if result.submitted is not None:
         fields[SUBMIT] = swf.whole(result.submitted)
     if result.start is None or result.end is None:
@@ -37,11 +38,14 @@ def swf_fields(result: JobResult) -> list[str]:
 
 
 def write_swf(path: Path, trace: Trace, results: list[JobResult]) -> None:
-    """The trace back as SWF with the simulated waits."""
-    lines = [*trace.header] if trace.header else ["; Version: 2.2"]
-    lines.append(f"; Note: replayed by qsim from a {trace.kind} trace; wait times simulated")
-    lines += [swf.format_record(swf_fields(r)) for r in results]
-    path.write_text("\n".join(lines) + "\n")
+    """The trace back as SWF with the simulated waits (written as made: a million jobs'
+    lines are never all in memory at once)."""
+    header = [*trace.header] if trace.header else ["; Version: 2.2"]
+    header.append(f"; Note: replayed by qsim from a {trace.kind} trace; wait times simulated")
+    with path.open("w") as stream:
+        stream.writelines(f"{line}\n" for line in header)
+        for result, line in zip(results, job_lines(trace), strict=True):
+            stream.write(f"{swf.format_record(swf_fields(result, line))}\n")
 
 
 def write_summary(out: Path, summary: dict[str, Any]) -> None:

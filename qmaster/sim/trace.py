@@ -16,9 +16,10 @@ Two sources give the same :class:`TraceJob` list:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 from qmaster.events.parse import ParseError, parse_accounting_line
 from qmaster.events.records import NONE_STR, Acct
@@ -44,8 +45,9 @@ class TraceJob:
     uid: int
     gid: int
     name: str
-    requests: dict[str, str] = field(default_factory=dict)
-    """Hard ``-l`` requests (``h_rt``, ``h_vmem`` per slot)."""
+    requests: Mapping[str, str] = field(default_factory=dict)
+    """Hard ``-l`` requests (``h_rt``, ``h_vmem`` per slot); a loaded trace's jobs share
+    one read-only mapping per distinct set (see :class:`Shared`)."""
     queue: str | None = None
     category: str | None = None
     """An accounting trace's recorded category (qsub options), replayed as requests."""
@@ -54,7 +56,8 @@ class TraceJob:
     think: float | None = None
     swf: str = ""
     """The job's SWF line (fields joined by spaces: one string per job, not 18), written
-    back with the simulated wait and run time."""
+    back with the simulated wait and run time; empty for a trace loaded from a file,
+    whose lines :func:`job_lines` reads again."""
 
 
 @dataclass(slots=True)
@@ -67,6 +70,54 @@ class Trace:
     skipped: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     header: list[str] = field(default_factory=list)
+    source: Path | None = None
+    """The SWF file the jobs were loaded from: their lines are read from it again when
+    written back, not kept (some 120 bytes a job, 120 MB for a million)."""
+
+
+def job_lines(trace: Trace) -> Iterator[str]:
+    """Each job's SWF line, in trace order."""
+    if trace.source is None:
+        yield from (job.swf for job in trace.jobs)
+        return
+    with swf.open_text(trace.source) as stream:
+        for record in swf.read(stream, swf.SwfHeader()):
+            if _replayable(record):
+                yield swf.format_record(record.fields)
+
+
+class Shared:
+    """One object per distinct value among a trace's jobs (owners, ids, request sets).
+
+    A million-job trace of a few hundred users and some thousand distinct request sets
+    would otherwise hold a million copies of each (about 450 bytes a job); the request
+    sets are read-only mappings, so no job's change can leak into another's.
+    """
+
+    __slots__ = ("_requests", "_values")
+
+    def __init__(self) -> None:
+        self._values: dict[object, object] = {}
+        self._requests: dict[tuple[tuple[str, str], ...], Mapping[str, str]] = {}
+
+    def text(self, value: str) -> str:
+        """The one copy of a string."""
+        found = self._values.setdefault(value, value)
+        assert isinstance(found, str)
+        return found
+
+    def number(self, value: int) -> int:
+        """The one copy of an integer."""
+        found = self._values.setdefault(value, value)
+        assert isinstance(found, int)
+        return found
+
+    def requests(self, pairs: tuple[tuple[str, str], ...]) -> Mapping[str, str]:
+        """The one read-only mapping of these requests (in this order)."""
+        found = self._requests.get(pairs)
+        if found is None:
+            found = self._requests[pairs] = MappingProxyType(dict(pairs))
+        return found
 
 
 def load(path: Path) -> Trace:
@@ -75,7 +126,7 @@ def load(path: Path) -> Trace:
         return from_accounting(path)
     header = swf.SwfHeader()
     with swf.open_text(path) as stream:
-        return from_swf(header, swf.read(stream, header))
+        return from_swf(header, swf.read(stream, header), source=path)
 
 
 def _looks_like_accounting(path: Path) -> bool:
@@ -90,16 +141,20 @@ def _looks_like_accounting(path: Path) -> bool:
 # -- SWF ---------------------------------------------------------------------------
 
 
-def from_swf(header: swf.SwfHeader, records: Iterable[swf.SwfRecord]) -> Trace:
+def from_swf(
+    header: swf.SwfHeader, records: Iterable[swf.SwfRecord], source: Path | None = None
+) -> Trace:
     """Map SWF job lines to trace jobs (read as they come: ``header`` fills while the
-    comments before the first job are read); lines with no runtime or size are skipped."""
-    trace = Trace([], DEFAULT_START, "swf")
+    comments before the first job are read); lines with no runtime or size are skipped.
+    With the ``source`` file they came from, the jobs keep no copy of their lines."""
+    trace = Trace([], DEFAULT_START, "swf", source=source)
     queues: dict[int, str] | None = None
     unnamed: set[int] = set()
+    shared = Shared()
     for record in records:
         if queues is None:
             queues = header.queues()
-        job = _swf_job(record, queues, unnamed, trace.skipped)
+        job = _swf_job(record, queues, unnamed, trace.skipped, shared, source is None)
         if job is not None:
             trace.jobs.append(job)
     trace.start = header.get_int("UnixStartTime") or DEFAULT_START
@@ -114,13 +169,18 @@ def from_swf(header: swf.SwfHeader, records: Iterable[swf.SwfRecord]) -> Trace:
 
 
 def _swf_job(
-    record: swf.SwfRecord, queues: dict[int, str], unnamed: set[int], skipped: list[str]
+    record: swf.SwfRecord,
+    queues: dict[int, str],
+    unnamed: set[int],
+    skipped: list[str],
+    shared: Shared,
+    keep_line: bool,
 ) -> TraceJob | None:
     number = int(record.number(0))
     runtime = record.known(3)
     slots = record.known(7) or record.known(4)
     submit = record.known(1)
-    if runtime is None or submit is None or not slots:
+    if runtime is None or submit is None or not slots:  # as _replayable
         what = "submit time" if submit is None else "run time" if runtime is None else "size"
         skipped.append(f"line {record.line}: job {number}: {what} unknown")
         return None
@@ -130,18 +190,21 @@ def _swf_job(
         submit=submit,
         runtime=runtime,
         slots=int(slots),
-        user=f"user{int(uid)}" if uid is not None else "unknown",
-        group=f"group{int(gid)}" if gid is not None else "unknown",
-        uid=FIRST_UID + int(uid) if uid is not None else 65534,
-        gid=FIRST_UID + int(gid) if gid is not None else 65534,
+        user=shared.text(f"user{int(uid)}" if uid is not None else "unknown"),
+        group=shared.text(f"group{int(gid)}" if gid is not None else "unknown"),
+        uid=shared.number(FIRST_UID + int(uid) if uid is not None else 65534),
+        gid=shared.number(FIRST_UID + int(gid) if gid is not None else 65534),
         name=f"swf{number}",
-        swf=swf.format_record(record.fields),
+        swf=swf.format_record(record.fields) if keep_line else "",
     )
     h_rt, memory = record.known(8), record.known(9)
+    requests: list[tuple[str, str]] = []
     if h_rt:
-        job.requests["h_rt"] = swf.whole(h_rt)
+        requests.append(("h_rt", swf.whole(h_rt)))
     if memory:
-        job.requests["h_vmem"] = f"{swf.whole(memory)}K"
+        requests.append(("h_vmem", f"{swf.whole(memory)}K"))
+    if requests:
+        job.requests = shared.requests(tuple(requests))
     queue = record.known(14)
     if queue is not None and int(queue) in queues:
         job.queue = queues[int(queue)]
@@ -152,6 +215,12 @@ def _swf_job(
         job.preceding = int(preceding)
         job.think = record.known(17)
     return job
+
+
+def _replayable(record: swf.SwfRecord) -> bool:
+    """The line becomes a trace job (:func:`_swf_job` skips the others)."""
+    slots = record.known(7) or record.known(4)
+    return record.known(3) is not None and record.known(1) is not None and bool(slots)
 
 
 # -- accounting ------------------------------------------------------------------------
@@ -173,11 +242,14 @@ def from_accounting(path: Path) -> Trace:
     records.sort(key=lambda r: r.submission_time)
     start = records[0].submission_time if records else DEFAULT_START
     ids: dict[str, int] = {}
-    jobs = [_acct_job(n, r, start, ids) for n, r in enumerate(records, 1)]
+    shared = Shared()
+    jobs = [_acct_job(n, r, start, ids, shared) for n, r in enumerate(records, 1)]
     return Trace(jobs, start, "accounting", skipped)
 
 
-def _acct_job(number: int, record: Acct, start: int, ids: dict[str, int]) -> TraceJob:
+def _acct_job(
+    number: int, record: Acct, start: int, ids: dict[str, int], shared: Shared
+) -> TraceJob:
     runtime = float(record.ru_wallclock or max(record.end_time - record.start_time, 0))
     submit = float(record.submission_time - start)
     uid = ids.setdefault(f"u:{record.owner}", FIRST_UID + len(ids))
@@ -187,13 +259,13 @@ def _acct_job(number: int, record: Acct, start: int, ids: dict[str, int]) -> Tra
         submit=submit,
         runtime=runtime,
         slots=max(record.slots, 1),
-        user=record.owner,
-        group=record.group,
+        user=shared.text(record.owner),
+        group=shared.text(record.group),
         uid=uid,
         gid=gid,
         name=record.job_name,
-        category=None if record.category == NONE_STR else record.category,
-        pe=None if record.granted_pe == NONE_STR else record.granted_pe,
+        category=None if record.category == NONE_STR else shared.text(record.category),
+        pe=None if record.granted_pe == NONE_STR else shared.text(record.granted_pe),
     )
     job.swf = swf.format_record(
         [

@@ -32,7 +32,7 @@ def test_roots_read_from_accasims_reservation() -> None:
     it; a job submitted while both simulators still had the first one waiting is a root too,
     and a job submitted once the machines are the same again is not a knock-on."""
     jobs = {1: _job(1, 0.0, 64), 2: _job(2, 10.0, 16), 3: _job(3, 500.0, 1)}
-    jobs[2].requests["h_rt"] = "300"
+    jobs[2].requests = {"h_rt": "300"}
     ours = Side({1: 50.0, 2: 200.0, 3: 10.0}, jobs)
     peer = Side({1: 150.0, 2: 0.0, 3: 0.0}, jobs, held={1: 120.0}, over={2: (1, 110.0)})
     assert differences(ours, peer) == [

@@ -98,7 +98,7 @@ def test_gzipped_trace_reads_the_same(tmp_path: Path) -> None:
     plain.write_text(text)
     packed.write_bytes(gzip.compress(text.encode()))
     a, b = trace.load(plain), trace.load(packed)
-    assert [j.swf for j in a.jobs] == [j.swf for j in b.jobs]
+    assert list(trace.job_lines(a)) == list(trace.job_lines(b)) == [_job()]
     assert b.start == 1_700_000_000
 
 
@@ -106,3 +106,14 @@ def test_whole_seconds() -> None:
     """Fields written back are whole seconds, and -1 for what stays unknown."""
     assert swf.whole(12.6) == "13"
     assert swf.whole(-3) == "-1"
+
+
+def test_a_loaded_trace_reads_its_job_lines_again_skipping_the_same_lines(tmp_path: Path) -> None:
+    """A trace loaded from a file keeps no copy of its lines; read again for trace.swf,
+    they are those of its jobs, in order: a line without a run time is skipped both times."""
+    lines = [_job(), _job(job_number="2", run_time="-1"), _job(job_number="3")]
+    path = tmp_path / "t.swf"
+    path.write_text(HEADER + "\n".join(lines) + "\n")
+    loaded = trace.load(path)
+    assert [j.number for j in loaded.jobs] == [1, 3]
+    assert list(trace.job_lines(loaded)) == [lines[0], lines[2]]
