@@ -65,4 +65,5 @@ def test_a_queue_value_shadowed_on_one_host_still_counts_on_the_others() -> None
     assert states(core, T0 + 5) == {"1": "r", "2": "r"}
     where = {str(r["job_id"]): r["queue"] for r in rows(core, T0 + 5)}
     assert where["2"] == "all.q@host1"
-    assert where["1"].startswith("all.q@") and where["1"] != "all.q@host1"
+    assert where["1"].startswith("all.q@")
+    assert where["1"] != "all.q@host1"
