@@ -59,6 +59,8 @@ def reordered(
     if not moved:
         return queues if moved is not None else sorted(queues, key=order)
     shifted = [q for q in queues if q.host in moved]
+    if not shifted:  # none of these moved: the same order (not a second walk to copy it)
+        return queues
     if len(shifted) * 8 > len(queues):
         return sorted(queues, key=order)
     out = [q for q in queues if q.host not in moved]

@@ -51,10 +51,15 @@ def copy_level(level: Level, used: dict[str, float]) -> Level:
 
 def build_queue_level(qi: QueueInstanceConf, table: ComplexTable) -> Level:
     """A queue instance's level from its configuration: complex_values, limits, built-ins."""
+    fixed = _queue_fixed(qi)
+    return build_level(QUEUE, qi.name, table, fixed=fixed, complex_values=qi.complex_values)
+
+
+def _queue_fixed(qi: QueueInstanceConf) -> dict[str, str]:
     fixed = {"qname": qi.cqueue, "slots": str(qi.slots)}
     fixed.update({k: qi.attrs[k] for k in _QUEUE_FIXED if not f.is_none(qi.attrs.get(k, "NONE"))})
     fixed.update({k: qi.attrs[k] for k in qi.limits if k in qi.attrs})
-    return build_level(QUEUE, qi.name, table, fixed=fixed, complex_values=qi.complex_values)
+    return fixed
 
 
 def build_global_level(core: Core) -> Level:
@@ -127,7 +132,10 @@ class LevelCache:
         and down between a few values), up to ``_LOADED_MAX`` of them."""
         for name in self.hosts:
             self.host_level(name, running.get(name, 0.0))
+        self._alike: dict[tuple[object, ...], Level] = {}
+        """Queue levels by what decides them (texts, names above), shared by the alike."""
         self.queues = [self._queue(core, qi) for qi in config.queue_instances()]
+        self._alike.clear()
         self._named: dict[tuple[str, ...], frozenset[str]] = {}
 
     def named(self, patterns: tuple[str, ...]) -> frozenset[str]:
@@ -158,11 +166,24 @@ class LevelCache:
         return kept[1]
 
     def _queue(self, core: Core, qi: QueueInstanceConf) -> QueueState:
-        level = build_queue_level(qi, self.table)
         above = [self.glob]
         if qi.host in self.by_load:  # the values' names do not depend on the load
             above.append(self.by_load[qi.host][1])
-        shadow_equalities(self.table, level, *above)
+        # the level follows from these texts and the names defined above it (shadowing);
+        # instances alike (a queue on many equal hosts) share its offered values, as the
+        # copies of one template in the passes do (nothing mutates them once built)
+        fixed = _queue_fixed(qi)
+        key = (tuple(fixed.items()), tuple(qi.complex_values.items()),
+               *(tuple(u.values) for u in above))  # fmt: skip
+        alike = self._alike.get(key)
+        if alike is None:
+            level = build_level(QUEUE, qi.name, self.table, fixed=fixed,
+                                complex_values=qi.complex_values)  # fmt: skip
+            shadow_equalities(self.table, level, *above)
+            self._alike[key] = level
+        else:
+            level = Level(QUEUE, qi.name, alike.values, alike.sources, alike.capacity,
+                          alike.load_cap, {}, alike.forced)  # fmt: skip
         return queue_state(core, qi, level)
 
     def view_hosts(

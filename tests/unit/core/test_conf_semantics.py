@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from qmaster.core import Core
 from qmaster.core.view import build_view
-from tests.unit.core.helpers import ROOT, T0, make_core, request, run_until, states, submit
+from tests.unit.core.helpers import ROOT, T0, make_core, request, rows, run_until, states, submit
 
 
 def _set_queue_complex_values(core: Core, value: str) -> None:
@@ -42,3 +42,28 @@ def test_host_load_follows_running_slots() -> None:
     level = build_view(core, T0 + 5).host("host1").level
     assert level.values["np_load_avg"] == 0.5
     assert level.values["load_avg"] == 2.0
+
+
+def test_a_queue_value_shadowed_on_one_host_still_counts_on_the_others() -> None:
+    """all.q sets color=blue, host1 sets color=red (==): on host1 the host's red counts,
+    on every other host the queue's blue (instances alike but for that share no level)."""
+    core = make_core()
+    text = request(core, ROOT, "conf_show", kind="complex", name=None).data["text"]
+    text += "color color STRING == YES NO NONE 0\n"
+    assert not request(core, ROOT, "conf_modify", kind="complex", text=text).answers[0].is_error
+    text = request(core, ROOT, "conf_show", kind="exechost", name="host1").data["text"]
+    text = "\n".join(
+        "complex_values color=red" if line.startswith("complex_values") else line
+        for line in text.splitlines()
+    )
+    out = request(core, ROOT, "conf_modify", kind="exechost", text=text + "\n")
+    assert not any(a.is_error for a in out.answers), out.answers
+    _set_queue_complex_values(core, "color=blue")
+    submit(core, l_hard={"color": "blue"}, CMDARGS=["100"])
+    submit(core, l_hard={"color": "red"}, CMDARGS=["100"])
+    run_until(core, T0 + 5)
+    assert states(core, T0 + 5) == {"1": "r", "2": "r"}
+    where = {str(r["job_id"]): r["queue"] for r in rows(core, T0 + 5)}
+    assert where["2"] == "all.q@host1"
+    assert where["1"].startswith("all.q@")
+    assert where["1"] != "all.q@host1"
