@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,15 @@ def group_members(pgid: int) -> list[int]:
         if int(fields[2]) == pgid and fields[0] != "Z":
             pids.append(int(entry))
     return pids
+
+
+def group_gone(pgid: int, within: float = 1.0) -> bool:
+    """Whether process group ``pgid`` has no live process, allowing ``within`` seconds for
+    a SIGKILL already sent to be carried out (under load a killed child can still show as
+    running for a moment after the group's leader was reaped)."""
+    deadline = time.monotonic() + within
+    while group_members(pgid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
