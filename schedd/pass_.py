@@ -17,6 +17,7 @@ from bisect import insort
 
 from qmaster.complexes.levels import Level
 from schedd.categories import Category, CategoryCache
+from schedd.earliest import earliest
 from schedd.kept import by_name
 from schedd.limits import Limits
 from schedd.load import LoadModel
@@ -346,19 +347,18 @@ class _Pass:
     def reserve(self, job: JobRequest, cat: Category, task_id: int, length: float) -> None:
         if not job.reserve or self.planner is None or self.reservations_left <= 0:
             return
-        for start in self.planner.times()[1:]:
-            window = (start, start + length)
-            placed = self.place(job, cat, window, timed=True)
-            if placed is None:
-                continue
-            booked = debits(cat.compiled, self.view, placed[0])
-            if placed[1] is not None:
-                booked += (("pe", placed[1], "slots", float(sum(n for _, n in placed[0]))),)
-            self.planner.add(booked, window[0], window[1], reserve=True)
-            slots = tuple((q.name, n) for q, n in placed[0])
-            self.plan.reservations.append(Reservation(job.job_id, task_id, *window, slots))
-            self.reservations_left -= 1
+        found = earliest(self.planner, self.view, job, cat, length,
+                         lambda window: self.place(job, cat, window, timed=True))  # fmt: skip
+        if found is None:
             return
+        window, placed = found
+        booked = debits(cat.compiled, self.view, placed[0])
+        if placed[1] is not None:
+            booked += (("pe", placed[1], "slots", float(sum(n for _, n in placed[0]))),)
+        self.planner.add(booked, window[0], window[1], reserve=True)
+        slots = tuple((q.name, n) for q, n in placed[0])
+        self.plan.reservations.append(Reservation(job.job_id, task_id, *window, slots))
+        self.reservations_left -= 1
 
 
 def schedule(view: View, now: float, *, cache: bool = True) -> Plan:

@@ -64,6 +64,17 @@ class Planner:
         load = level.load_cap.get(attr)
         return left if load is None or load > left else load
 
+    def ends(self) -> dict[float, set[tuple[str, str]]]:
+        """The moments after now at which bookings end, each with the levels
+        ``(kind, name)`` whose bookings end then."""
+        now = self.now
+        out: dict[float, set[tuple[str, str]]] = {}
+        for (kind, name, _), spans in self.spans.items():
+            for _, e, _ in spans:
+                if now < e < math.inf:
+                    out.setdefault(e, set()).add((kind, name))
+        return out
+
     def times(self) -> list[float]:
         """Candidate start times: now and every moment a booking ends."""
         ends = {e for spans in self.spans.values() for _, e, _ in spans if self.now < e < math.inf}
