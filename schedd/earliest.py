@@ -22,8 +22,8 @@ placement only at times where the bounds allow the job at all:
 The placement found is the one a full placement at every time finds first:
 the skipped times are exactly times at which it would have failed. A failed
 parallel placement notes why in the category (``pe_slots``); only the first
-such note of a kind is kept, so the first time the job gets that far is always
-tried in full.
+such note of a kind is kept, so the first time the job gets that far is tried
+in full unless that note is there already.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 from qmaster.complexes.levels import Level
 from schedd.categories import Category
-from schedd.matching import room
+from schedd.matching import may_access, room
 from schedd.pe import Assignment
 from schedd.reservation import Planner
 from schedd.view import JobRequest, View
@@ -133,7 +133,12 @@ def earliest(
     pe = cat.pes[0] if job.pe_name else None
     bound = _Bound(planner, view, cat, pe)
     rule = "" if pe is None else view.pes[pe].allocation_rule
-    tried = pe is None  # a parallel job is tried in full the first time it gets that far
+    # a parallel job is tried in full the first time it gets that far, unless why it
+    # failed is already noted (a failed try notes it; only the first such note counts)
+    tried = pe is None or (
+        may_access(job, view.pes[pe].user_lists, view.pes[pe].xuser_lists, view.usersets)
+        and cat.reasons.holds("pe_slots", "pe", pe)
+    )
     for start in times:
         bound.changed(ends[start])
         window = (start, start + length)
