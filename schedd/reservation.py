@@ -122,8 +122,18 @@ class Planner:
     def peak(self, key: Key, a: float, b: float) -> float:
         """The most booked at any moment of ``[a, b)``."""
         spans = self.spans.get(key, ())
-        points = [a, *(s for s, _, _ in spans if a < s < b)]
-        return max(sum(amt for s, e, amt in spans if s <= t < e) for t in points)
+        best: float = 0  # loops, not sums of generators: asked for every level a job may use
+        for s, e, amt in spans:
+            if s <= a < e:
+                best += amt
+        for t, _, _ in spans:
+            if a < t < b:  # a booking starts within: the sum then may be more
+                here: float = 0
+                for s, e, amt in spans:
+                    if s <= t < e:
+                        here += amt
+                best = max(best, here)
+        return best
 
     def available(self, level: Level, attr: str, a: float, b: float) -> float:
         """What is free of a consumable during all of ``[a, b)``."""
