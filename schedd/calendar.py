@@ -41,6 +41,7 @@ class Calendar(Planner):
         self.now = now
         self.spans: dict[Key, list[Span]] = {}
         self.owned: set[Key] = set()
+        self.from_now: dict[Key, tuple[list[float], list[float]]] = {}
         self.reserved: set[Key] = set()
         self.owners: dict[Hashable, list[tuple[Key, Span]]] = {}
 

@@ -13,7 +13,7 @@ a reservation during their own duration — that is backfilling.
 from __future__ import annotations
 
 import math
-from bisect import bisect_right, insort
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable
 
 from qmaster.complexes.booking import Debit, TaskKey
@@ -74,7 +74,7 @@ def _end(entry: tuple[float, TaskKey]) -> float:
 class Planner:
     """Bookings over time, per ``(level kind, level name, attribute)``."""
 
-    __slots__ = ("now", "owned", "reserved", "spans")
+    __slots__ = ("from_now", "now", "owned", "reserved", "spans")
 
     def __init__(self, view: View, now: float) -> None:
         self.now = now
@@ -82,6 +82,9 @@ class Planner:
         self.owned: set[Key] = set()
         """The keys whose span lists are this planner's own (the others are shared)."""
         self.reserved: set[Key] = set()
+        self.from_now: dict[Key, tuple[list[float], list[float]]] = {}
+        """Per key, the moments after now at which bookings start, and the peak from now
+        up to each (kept until the pass books into the key)."""
         kept = view.running_plan
         if isinstance(kept, RunningPlan):
             self.spans = dict(kept.spans)
@@ -112,6 +115,7 @@ class Planner:
         for kind, name, attr, amount in debits:
             key = (kind, name, attr)
             self._own(key).append((start, end, amount))
+            self.from_now.pop(key, None)
             if reserve:
                 self.reserved.add(key)
 
@@ -120,19 +124,45 @@ class Planner:
         return (level.kind, level.name, attr) in self.reserved
 
     def peak(self, key: Key, a: float, b: float) -> float:
-        """The most booked at any moment of ``[a, b)``."""
+        """The most booked at any moment of ``[a, b)``.
+
+        From now (every job a reservation may hold back asks, for each level it
+        may use), the peaks up to each later start are worked out once per key.
+        """
+        if a != self.now:
+            return self._peak(key, a, b)
+        found = self.from_now.get(key)
+        if found is None:
+            found = self.from_now[key] = self._steps(key)
+        starts, peaks = found
+        return peaks[bisect_left(starts, b)]
+
+    def _steps(self, key: Key) -> tuple[list[float], list[float]]:
         spans = self.spans.get(key, ())
-        best: float = 0  # loops, not sums of generators: asked for every level a job may use
+        now = self.now
+        starts = sorted({s for s, _, _ in spans if s > now})
+        best = self._at(spans, now)
+        peaks = [best]
+        for t in starts:
+            best = max(best, self._at(spans, t))
+            peaks.append(best)
+        return starts, peaks
+
+    @staticmethod
+    def _at(spans: Iterable[Span], t: float) -> float:
+        """What is booked at ``t``."""
+        here: float = 0
         for s, e, amt in spans:
-            if s <= a < e:
-                best += amt
+            if s <= t < e:
+                here += amt
+        return here
+
+    def _peak(self, key: Key, a: float, b: float) -> float:
+        spans = self.spans.get(key, ())
+        best = self._at(spans, a)  # loops, not sums of generators: asked for every level
         for t, _, _ in spans:
             if a < t < b:  # a booking starts within: the sum then may be more
-                here: float = 0
-                for s, e, amt in spans:
-                    if s <= t < e:
-                        here += amt
-                best = max(best, here)
+                best = max(best, self._at(spans, t))
         return best
 
     def available(self, level: Level, attr: str, a: float, b: float) -> float:
