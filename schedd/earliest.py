@@ -30,9 +30,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from qmaster.complexes.booking import Debit
 from qmaster.complexes.levels import Level
 from schedd.categories import Category
-from schedd.matching import may_access, room
+from schedd.matching import debits, may_access, room
 from schedd.pe import Assignment
 from schedd.reservation import Planner
 from schedd.view import JobRequest, View
@@ -155,6 +156,14 @@ def earliest(
             return window, placed
         bound.stale()
     return None
+
+
+def reserved(view: View, cat: Category, placed: Placed) -> tuple[Debit, ...]:
+    """What a reservation where ``placed`` says books (with the PE's slots)."""
+    booked = debits(cat.compiled, view, placed[0])
+    if placed[1] is not None:
+        booked += (("pe", placed[1], "slots", float(sum(n for _, n in placed[0]))),)
+    return booked
 
 
 def _every(

@@ -17,7 +17,7 @@ from bisect import insort
 
 from qmaster.complexes.levels import Level
 from schedd.categories import Category, CategoryCache
-from schedd.earliest import earliest
+from schedd.earliest import earliest, reserved
 from schedd.kept import by_name
 from schedd.limits import Limits
 from schedd.load import LoadModel
@@ -347,18 +347,14 @@ class _Pass:
     def reserve(self, job: JobRequest, cat: Category, task_id: int, length: float) -> None:
         if not job.reserve or self.planner is None or self.reservations_left <= 0:
             return
-        found = earliest(self.planner, self.view, job, cat, length,
-                         lambda window: self.place(job, cat, window, timed=True))  # fmt: skip
-        if found is None:
-            return
-        window, placed = found
-        booked = debits(cat.compiled, self.view, placed[0])
-        if placed[1] is not None:
-            booked += (("pe", placed[1], "slots", float(sum(n for _, n in placed[0]))),)
-        self.planner.add(booked, window[0], window[1], reserve=True)
-        slots = tuple((q.name, n) for q, n in placed[0])
-        self.plan.reservations.append(Reservation(job.job_id, task_id, *window, slots))
-        self.reservations_left -= 1
+        place = lambda window: self.place(job, cat, window, timed=True)  # noqa: E731
+        found = earliest(self.planner, self.view, job, cat, length, place)
+        if found is not None:
+            window, placed = found
+            self.planner.add(reserved(self.view, cat, placed), *window, reserve=True)
+            slots = tuple((q.name, n) for q, n in placed[0])
+            self.plan.reservations.append(Reservation(job.job_id, task_id, *window, slots))
+            self.reservations_left -= 1
 
 
 def schedule(view: View, now: float, *, cache: bool = True) -> Plan:
