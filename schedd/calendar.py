@@ -40,6 +40,8 @@ class Calendar(Planner):
     def __init__(self, now: float = 0.0) -> None:
         self.now = now
         self.spans: dict[Key, list[Span]] = {}
+        self.owned: set[Key] = set()
+        self.from_now: dict[Key, tuple[list[float], list[float]]] = {}
         self.reserved: set[Key] = set()
         self.owners: dict[Hashable, list[tuple[Key, Span]]] = {}
 
@@ -113,7 +115,13 @@ class Placer:
     def __init__(self, view: View) -> None:
         probe = JobRequest(0, 0, 0.0, "", "", [0], hard_queues=("*",))
         self.view = replace(
-            view, jobs=[probe], max_reservation=0, advance=(), running=(), ar_queues=frozenset()
+            view,
+            jobs=[probe],
+            max_reservation=0,
+            advance=(),
+            running=(),
+            running_plan=None,
+            ar_queues=frozenset(),
         )
         self.run = _Pass(self.view, 0.0, cache=True)
         self.kept: dict[tuple[Hashable, Hashable], list[QueueState]] = {}

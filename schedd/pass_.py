@@ -17,6 +17,7 @@ from qmaster.complexes.levels import Level
 from schedd.candidates import resort
 from schedd.categories import Category, CategoryCache
 from schedd.dropped import Dropped
+from schedd.earliest import earliest, reserved
 from schedd.kept import by_name
 from schedd.limits import Limits
 from schedd.load import LoadModel
@@ -350,19 +351,14 @@ class _Pass:
     def reserve(self, job: JobRequest, cat: Category, task_id: int, length: float) -> None:
         if not job.reserve or self.planner is None or self.reservations_left <= 0:
             return
-        for start in self.planner.times()[1:]:
-            window = (start, start + length)
-            placed = self.place(job, cat, window, timed=True)
-            if placed is None:
-                continue
-            booked = debits(cat.compiled, self.view, placed[0])
-            if placed[1] is not None:
-                booked += (("pe", placed[1], "slots", float(sum(n for _, n in placed[0]))),)
-            self.planner.add(booked, window[0], window[1], reserve=True)
+        place = lambda window: self.place(job, cat, window, timed=True)  # noqa: E731
+        found = earliest(self.planner, self.view, job, cat, length, place)
+        if found is not None:
+            window, placed = found
+            self.planner.add(reserved(self.view, cat, placed), *window, reserve=True)
             slots = tuple((q.name, n) for q, n in placed[0])
             self.plan.reservations.append(Reservation(job.job_id, task_id, *window, slots))
             self.reservations_left -= 1
-            return
 
 
 def _wanted(job: JobRequest) -> int:

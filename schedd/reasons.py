@@ -225,6 +225,16 @@ class ReasonList(Sequence[Reason]):
         self._parts.append((reason, targets))
         self._done = None
 
+    def holds(self, code: str, level: str, target: str) -> bool:
+        """True when a reason of this code, level and target was added as such (one
+        added later is then dropped as a duplicate); False when unsure."""
+        return any(
+            isinstance(made, Reason)
+            and targets is None
+            and (made.code, made.level, made.target) == (code, level, target)
+            for made, targets in self._parts
+        )
+
     def extend_from(self, other: ReasonList) -> None:
         """Add every reason of another list (as it holds them, still unspelt)."""
         self._parts.extend(other._parts)

@@ -13,9 +13,10 @@ a reservation during their own duration — that is backfilling.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable
 
-from qmaster.complexes.booking import Debit
+from qmaster.complexes.booking import Debit, TaskKey
 from qmaster.complexes.levels import Level
 from schedd.view import View
 
@@ -23,20 +24,89 @@ Span = tuple[float, float, float]
 Key = tuple[str, str, str]
 
 
+class RunningPlan:
+    """The running tasks' bookings until their expected end, kept from pass to pass.
+
+    ``spans`` holds per key the spans ``(-inf, end, amount)`` of the tasks
+    :meth:`put` (a pass's :class:`Planner` shares the lists and copies one
+    before it books into it); ``ends`` the tasks by expected end, so that a
+    pass finds the ones already overdue without looking at the others.
+    """
+
+    __slots__ = ("ends", "spans", "tasks")
+
+    def __init__(self) -> None:
+        self.spans: dict[Key, list[Span]] = {}
+        self.tasks: dict[TaskKey, tuple[tuple[Debit, ...], float]] = {}
+        self.ends: list[tuple[float, TaskKey]] = []
+
+    def put(self, task: TaskKey, debits: tuple[Debit, ...], end: float) -> None:
+        """Hold ``debits`` for ``task`` until ``end`` (put again: replaced)."""
+        self.drop(task)
+        self.tasks[task] = (debits, end)
+        insort(self.ends, (end, task))
+        for kind, name, attr, amount in debits:
+            self.spans.setdefault((kind, name, attr), []).append((-math.inf, end, amount))
+
+    def drop(self, task: TaskKey) -> None:
+        """Forget what ``task`` holds; unknown tasks are ignored."""
+        found = self.tasks.pop(task, None)
+        if found is None:
+            return
+        debits, end = found
+        del self.ends[bisect_right(self.ends, (end, task)) - 1]
+        for kind, name, attr, amount in debits:
+            key = (kind, name, attr)
+            spans = self.spans[key]
+            spans.remove((-math.inf, end, amount))
+            if not spans:
+                del self.spans[key]
+
+    def overdue(self, now: float) -> list[tuple[float, TaskKey]]:
+        """The tasks expected to have ended by ``now``, with that end."""
+        return self.ends[: bisect_right(self.ends, now, key=_end)]
+
+
+def _end(entry: tuple[float, TaskKey]) -> float:
+    return entry[0]
+
+
 class Planner:
     """Bookings over time, per ``(level kind, level name, attribute)``."""
 
-    __slots__ = ("now", "reserved", "spans")
+    __slots__ = ("from_now", "now", "owned", "reserved", "spans")
 
     def __init__(self, view: View, now: float) -> None:
         self.now = now
         self.spans: dict[Key, list[Span]] = {}
+        self.owned: set[Key] = set()
+        """The keys whose span lists are this planner's own (the others are shared)."""
         self.reserved: set[Key] = set()
-        for run in view.running:
-            end = run.end if run.end > now else now + 1.0
-            self.add(run.debits, -math.inf, end)
+        self.from_now: dict[Key, tuple[list[float], list[float]]] = {}
+        """Per key, the moments after now at which bookings start, and the peak from now
+        up to each (kept until the pass books into the key)."""
+        kept = view.running_plan
+        if isinstance(kept, RunningPlan):
+            self.spans = dict(kept.spans)
+            for end, task in kept.overdue(now):  # expected to have ended: soon, then
+                for kind, name, attr, amount in kept.tasks[task][0]:
+                    spans = self._own((kind, name, attr))
+                    spans.remove((-math.inf, end, amount))
+                    spans.append((-math.inf, now + 1.0, amount))
+        else:
+            for run in view.running:
+                end = run.end if run.end > now else now + 1.0
+                self.add(run.debits, -math.inf, end)
         for booked in view.advance:
             self.add(booked.debits, booked.start, booked.end, reserve=True)
+
+    def _own(self, key: Key) -> list[Span]:
+        """The key's spans as a list of this planner's own, to book into."""
+        if key in self.owned:
+            return self.spans[key]
+        self.owned.add(key)
+        spans = self.spans[key] = list(self.spans.get(key, ()))
+        return spans
 
     def add(
         self, debits: Iterable[Debit], start: float, end: float, *, reserve: bool = False
@@ -44,7 +114,8 @@ class Planner:
         """Book debits for ``[start, end)``; ``reserve`` marks them as a reservation."""
         for kind, name, attr, amount in debits:
             key = (kind, name, attr)
-            self.spans.setdefault(key, []).append((start, end, amount))
+            self._own(key).append((start, end, amount))
+            self.from_now.pop(key, None)
             if reserve:
                 self.reserved.add(key)
 
@@ -53,16 +124,63 @@ class Planner:
         return (level.kind, level.name, attr) in self.reserved
 
     def peak(self, key: Key, a: float, b: float) -> float:
-        """The most booked at any moment of ``[a, b)``."""
+        """The most booked at any moment of ``[a, b)``.
+
+        From now (every job a reservation may hold back asks, for each level it
+        may use), the peaks up to each later start are worked out once per key.
+        """
+        if a != self.now:
+            return self._peak(key, a, b)
+        found = self.from_now.get(key)
+        if found is None:
+            found = self.from_now[key] = self._steps(key)
+        starts, peaks = found
+        return peaks[bisect_left(starts, b)]
+
+    def _steps(self, key: Key) -> tuple[list[float], list[float]]:
         spans = self.spans.get(key, ())
-        points = [a, *(s for s, _, _ in spans if a < s < b)]
-        return max(sum(amt for s, e, amt in spans if s <= t < e) for t in points)
+        now = self.now
+        starts = sorted({s for s, _, _ in spans if s > now})
+        best = self._at(spans, now)
+        peaks = [best]
+        for t in starts:
+            best = max(best, self._at(spans, t))
+            peaks.append(best)
+        return starts, peaks
+
+    @staticmethod
+    def _at(spans: Iterable[Span], t: float) -> float:
+        """What is booked at ``t``."""
+        here: float = 0
+        for s, e, amt in spans:
+            if s <= t < e:
+                here += amt
+        return here
+
+    def _peak(self, key: Key, a: float, b: float) -> float:
+        spans = self.spans.get(key, ())
+        best = self._at(spans, a)  # loops, not sums of generators: asked for every level
+        for t, _, _ in spans:
+            if a < t < b:  # a booking starts within: the sum then may be more
+                best = max(best, self._at(spans, t))
+        return best
 
     def available(self, level: Level, attr: str, a: float, b: float) -> float:
         """What is free of a consumable during all of ``[a, b)``."""
         left = level.capacity[attr] - self.peak((level.kind, level.name, attr), a, b)
         load = level.load_cap.get(attr)
         return left if load is None or load > left else load
+
+    def ends(self) -> dict[float, set[tuple[str, str]]]:
+        """The moments after now at which bookings end, each with the levels
+        ``(kind, name)`` whose bookings end then."""
+        now = self.now
+        out: dict[float, set[tuple[str, str]]] = {}
+        for (kind, name, _), spans in self.spans.items():
+            for _, e, _ in spans:
+                if now < e < math.inf:
+                    out.setdefault(e, set()).add((kind, name))
+        return out
 
     def times(self) -> list[float]:
         """Candidate start times: now and every moment a booking ends."""

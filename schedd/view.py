@@ -171,6 +171,10 @@ class View:
     max_reservation: int = 0
     default_duration: float = math.inf
     running: Sequence[Running] = ()
+    running_plan: Any = None
+    """The running tasks' bookings over time kept by the qmaster from pass to pass
+    (a :class:`~schedd.reservation.RunningPlan`, then ``running`` is empty); None: the
+    planner is built from ``running``."""
     advance: Sequence[Booked] = ()
     """Advance reservations not yet over: what each holds over its window."""
     ar_queues: frozenset[str] = frozenset()

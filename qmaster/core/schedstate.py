@@ -17,13 +17,14 @@ from typing import Any
 from qmaster.complexes.levels import Level
 from qmaster.complexes.load import running_slots_by_host, summed_running_slots
 from qmaster.core.holds import dispatchable_tasks, start_time
+from qmaster.core.keptplan import KEPT_PLAN_KEY, KeptPlan
 from qmaster.core.keptview import KEPT_KEY, KeptView, states_key
 from qmaster.core.machine import Core
 from qmaster.core.pendingindex import PendingIndex, kept_index
 from qmaster.core.qinstances import for_scheduler
 from qmaster.core.schedjobs import RequestMemo, _limited, _request, request_memo
 from qmaster.core.schedlevels import LEVELS_KEY, LevelCache
-from qmaster.core.view import assemble, with_limits
+from qmaster.core.view import _running, assemble, with_limits
 from schedd import JobRequest, View
 from schedd.categories import with_category
 from schedd.kept import free_slots_differ, no_free_differs
@@ -66,7 +67,28 @@ def check_scheduler_caches(core: Core, now: float | None = None) -> list[str]:
     problems += _memos(core)
     problems += _index(core, now)
     problems += _kept_view(core)
+    problems += _kept_plan(core, core.now if now is None else now)
     return problems
+
+
+def _kept_plan(core: Core, now: float) -> list[str]:
+    """The running tasks' bookings over time, kept, against those of every task now."""
+    found = core.derived.get(KEPT_PLAN_KEY)
+    kept = found[1] if found is not None else None
+    if not isinstance(kept, KeptPlan) or kept.default != core.config.sched_conf.default_duration:
+        return []  # built afresh at the next pass
+    plan = kept.sync(core, now)
+    want: dict[tuple[str, str, str], list[tuple[float, float]]] = {}
+    for run in _running(core, now):
+        for kind, name, attr, amount in run.debits:
+            want.setdefault((kind, name, attr), []).append((run.end, amount))
+    mine = {key: [(e, a) for _, e, a in spans] for key, spans in plan.spans.items()}
+    return [
+        f"kept plan: {' '.join(key)} holds {sorted(mine.get(key, []))}, "
+        f"the running tasks {sorted(want.get(key, []))}"
+        for key in sorted(set(want) | set(mine))
+        if sorted(mine.get(key, [])) != sorted(want.get(key, []))
+    ]
 
 
 def _kept_view(core: Core) -> list[str]:

@@ -27,6 +27,7 @@ from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.ars import LIVE
 from qmaster.core.jobs import Job, Task
 from qmaster.core.jobspec import as_map
+from qmaster.core.keptplan import kept_plan
 from qmaster.core.keptview import kept_view
 from qmaster.core.qinstances import for_scheduler
 from qmaster.core.schedjobs import job_request, pending_request, running_jobs_per_user
@@ -224,7 +225,9 @@ def assemble(
         global_xuser_lists=tuple(f.split_list(conf.global_conf.attrs.get("xuser_lists", "NONE"))),
         max_reservation=sched.max_reservation,
         default_duration=sched.default_duration if sched.default_duration >= 0 else math.inf,
-        running=[] if empty or not _reserving(core, jobs, advance) else _running(core, now),
+        running=[]
+        if empty or kept is not None or not _reserving(core, jobs, advance)
+        else _running(core, now),
         advance=advance,
         ar_queues=ar_queues,
         weights=weights(core),
@@ -233,6 +236,8 @@ def assemble(
     )
     if kept is not None:
         view.kept, view.written = kept.cache, kept.written
+        if _reserving(core, jobs, advance):
+            view.running_plan = kept_plan(core, now)
     return view
 
 

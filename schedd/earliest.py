@@ -1,0 +1,178 @@
+"""The earliest start of a reservation, without a full placement at every end time.
+
+A job that cannot start now gets the first moment a booking ends at which it
+fits for its whole duration (see :mod:`schedd.reservation`). Trying a full
+timed placement at every such moment walks every candidate queue instance
+each time: with hundreds of running tasks, most of a backfill pass.
+
+What is free at a level over ``[t, t + length)`` can only grow from one
+candidate time to the next where a booking *of that level* ends in between:
+every span that covered a moment of the old window and does not end by the
+new start still covers the new start. So a level's room at some candidate time
+bounds its room at every later one until a booking of the level ends. The
+search keeps that bound per level (host and queue instance levels, and the
+PE's slots), refreshes only the levels whose bookings ended, and does the full
+placement only at times where the bounds allow the job at all:
+
+- a serial job needs a host with room and a queue instance on it with room;
+- a parallel job needs ``pe_min`` slots from the hosts' rooms (each capped by
+  the queue instances offered on it; for ``$pe_slots`` on one host), and the
+  PE's free slots and the global level's room must allow ``pe_min``.
+
+The placement found is the one a full placement at every time finds first:
+the skipped times are exactly times at which it would have failed. A failed
+parallel placement notes why in the category (``pe_slots``); only the first
+such note of a kind is kept, so the first time the job gets that far is tried
+in full unless that note is there already.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from qmaster.complexes.booking import Debit
+from qmaster.complexes.levels import Level
+from schedd.categories import Category
+from schedd.matching import debits, may_access, room
+from schedd.pe import Assignment
+from schedd.reservation import Planner
+from schedd.view import JobRequest, View
+
+Placed = tuple[Assignment, str | None]
+Window = tuple[float, float]
+LevelKey = tuple[str, str]
+
+
+class _Bound:
+    """Upper bounds of the room each level leaves for one job, kept across start times."""
+
+    def __init__(self, planner: Planner, view: View, cat: Category, pe: str | None) -> None:
+        self.planner = planner
+        self.compiled = cat.compiled
+        self.master = pe is None
+        self.pe_key: LevelKey | None = None if pe is None else ("pe", pe)
+        self.pe_slots = 0 if pe is None else view.pes[pe].slots
+        self.hosts: dict[LevelKey, tuple[str, Level]] = {}
+        self.queues: dict[LevelKey, tuple[str, Level]] = {}
+        for q in cat.static:
+            if pe is not None and pe not in q.pe_list:
+                continue
+            level = view.host(q.host).level
+            self.hosts[(level.kind, level.name)] = (q.host, level)
+            self.queues[(q.queue_level.kind, q.queue_level.name)] = (q.host, q.queue_level)
+        self.host_room: dict[str, int] = {}
+        self.queue_room: dict[LevelKey, int] = {}
+        self.queue_sum: dict[str, int] = {}
+        self.cap: dict[str, int] = {}
+        self.total = 0
+        self.free = 0
+        self.pending: set[LevelKey] = set()
+        self.stale()
+
+    def stale(self) -> None:
+        """Work every bound out again at the next look (they may be loose)."""
+        self.pending = {*self.hosts, *self.queues}
+        if self.pe_key is not None:
+            self.pending.add(self.pe_key)
+
+    def changed(self, keys: set[LevelKey]) -> None:
+        """Bookings of these levels ended: their bounds no longer hold."""
+        self.pending.update(keys)
+
+    def _room(self, level: Level, window: Window) -> int:
+        n, _ = room(self.compiled, level, master=self.master, planner=self.planner,
+                    window=window, timed=True)  # fmt: skip
+        return max(n, 0)
+
+    def settle(self, window: Window) -> None:
+        """Bring the bounds of the levels that changed to their values at ``window``."""
+        hosts: set[str] = set()
+        for key in self.pending:
+            if key in self.queues:
+                host, level = self.queues[key]
+                n = self._room(level, window)
+                self.queue_sum[host] = self.queue_sum.get(host, 0) + n - self.queue_room.get(key, 0)
+                self.queue_room[key] = n
+                hosts.add(host)
+            elif key in self.hosts:
+                host, level = self.hosts[key]
+                self.host_room[host] = self._room(level, window)
+                hosts.add(host)
+            elif key == self.pe_key:
+                peak = self.planner.peak(("pe", key[1], "slots"), *window)
+                self.free = self.pe_slots - round(peak)
+        self.pending.clear()
+        for host in hosts:
+            h = self.host_room.get(host, 0)
+            cap = min(self.queue_sum.get(host, 0), h) if h >= 1 else 0
+            self.total += cap - self.cap.get(host, 0)
+            self.cap[host] = cap
+
+    def may_fit(self, job: JobRequest, g: int, rule: str) -> bool:
+        """False when the bounds leave the job no room (a full placement would fail)."""
+        if not job.pe_name:
+            return self.total >= 1
+        if self.free < job.pe_min or min(job.pe_max, g, self.free, self.total) < job.pe_min:
+            return False
+        return rule != "$pe_slots" or max(self.cap.values(), default=0) >= job.pe_min
+
+
+def earliest(
+    planner: Planner,
+    view: View,
+    job: JobRequest,
+    cat: Category,
+    length: float,
+    place: Callable[[Window], Placed | None],
+) -> tuple[Window, Placed] | None:
+    """The first window of ``length`` starting when a booking ends at which ``place``
+    finds room, with what it found; None when there is none."""
+    ends = planner.ends()
+    times = sorted(ends)
+    if job.pe_name and len(cat.pes) != 1:
+        return _every(times, length, place)
+    pe = cat.pes[0] if job.pe_name else None
+    bound = _Bound(planner, view, cat, pe)
+    rule = "" if pe is None else view.pes[pe].allocation_rule
+    # a parallel job is tried in full the first time it gets that far, unless why it
+    # failed is already noted (a failed try notes it; only the first such note counts)
+    tried = pe is None or (
+        may_access(job, view.pes[pe].user_lists, view.pes[pe].xuser_lists, view.usersets)
+        and cat.reasons.holds("pe_slots", "pe", pe)
+    )
+    for start in times:
+        bound.changed(ends[start])
+        window = (start, start + length)
+        g, _ = room(cat.compiled, view.global_level, planner=planner, window=window, timed=True)
+        if g < 1:
+            continue
+        if tried:
+            bound.settle(window)
+            if not bound.may_fit(job, g, rule):
+                continue
+        tried = True
+        placed = place(window)
+        if placed is not None:
+            return window, placed
+        bound.stale()
+    return None
+
+
+def reserved(view: View, cat: Category, placed: Placed) -> tuple[Debit, ...]:
+    """What a reservation where ``placed`` says books (with the PE's slots)."""
+    booked = debits(cat.compiled, view, placed[0])
+    if placed[1] is not None:
+        booked += (("pe", placed[1], "slots", float(sum(n for _, n in placed[0]))),)
+    return booked
+
+
+def _every(
+    times: list[float], length: float, place: Callable[[Window], Placed | None]
+) -> tuple[Window, Placed] | None:
+    """A full placement at every time (parallel jobs that may go to several PEs)."""
+    for start in times:
+        window = (start, start + length)
+        placed = place(window)
+        if placed is not None:
+            return window, placed
+    return None

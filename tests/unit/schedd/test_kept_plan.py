@@ -1,0 +1,63 @@
+"""The running tasks' bookings over time, kept between passes for reservations, follow
+what changes (tasks starting and ending, a qalter of ``h_rt``) and are checked against a
+rebuild."""
+
+from __future__ import annotations
+
+import pytest
+
+from qmaster.core import Core
+from qmaster.core.keptplan import KEPT_PLAN_KEY, KeptPlan
+from qmaster.core.schedstate import check_scheduler_caches
+from tests.unit.core.helpers import ALICE, ROOT, T0, make_core, request, submit
+
+
+def _reserving_core() -> Core:
+    core = make_core()
+    conf = core.config.sched_conf.render()
+    lines = [
+        "max_reservation 1" if ln.split()[:1] == ["max_reservation"] else ln
+        for ln in conf.splitlines()
+    ]
+    request(core, ROOT, "conf_modify", T0, kind="sched", text="\n".join(lines) + "\n")
+    return core
+
+
+def _kept(core: Core) -> KeptPlan:
+    kept = core.derived[KEPT_PLAN_KEY][1]
+    assert isinstance(kept, KeptPlan)
+    return kept
+
+
+def _ends(core: Core, job_id: int = 1) -> list[float]:
+    return [end for (j, _), (_, end) in _kept(core).plan.tasks.items() if j == job_id]
+
+
+def test_the_kept_plan_follows_a_new_h_rt_of_a_running_job() -> None:
+    core = _reserving_core()
+    submit(core, CMDARGS=["500"], l_hard={"h_rt": "100"}, R=True)
+    core.tick(T0)
+    core.tick(T0 + 1)
+    submit(core, CMDARGS=["5"], l_hard={"h_rt": "10"}, R=True)
+    core.tick(T0 + 2)
+    [end] = _ends(core)
+    assert T0 + 100 <= end <= T0 + 102
+    out = request(core, ALICE, "alter", T0 + 3, job_ids=["1"], job={"l_hard": {"h_rt": "300"}})
+    assert not any(a.is_error for a in out.answers)
+    assert check_scheduler_caches(core, T0 + 4) == []  # brings the kept plan up to date
+    assert _ends(core) == [end + 200]
+
+
+@pytest.mark.no_validate_state  # corrupts the kept plan on purpose
+def test_a_stale_kept_plan_is_reported() -> None:
+    core = _reserving_core()
+    submit(core, CMDARGS=["50"], l_hard={"h_rt": "100"}, R=True)
+    core.tick(T0)
+    core.tick(T0 + 1)
+    assert check_scheduler_caches(core, T0 + 1) == []
+    assert _ends(core)
+    kept = _kept(core)
+    key, spans = next(iter(kept.plan.spans.items()))
+    spans[0] = (spans[0][0], spans[0][1] + 5.0, spans[0][2])
+    problems = check_scheduler_caches(core, T0 + 1)
+    assert any(p.startswith(f"kept plan: {' '.join(key)}") for p in problems)
