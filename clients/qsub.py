@@ -18,6 +18,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from clients.common.guard import Transport, default_transport, guarded, without_end_of_options
@@ -80,6 +81,11 @@ def qsub_command(argv: Sequence[str], transport: Transport) -> int:
 
         out(render_detail(verify_detail(request.spec)).rstrip("\n"))
         return EXIT_OK
+    since = 0  # -sync y reads only the accounting records written after the submission
+    if request.sync:
+        from clients.submit.sync import accounting_size
+
+        since = accounting_size(_accounting(inputs.env))
     reply = transport("submit", {"job": request.spec, "verify": request.verify})
     if request.verify in ("v", "p") and any(
         a.text.startswith("verification: ") for a in reply.answers
@@ -92,8 +98,11 @@ def qsub_command(argv: Sequence[str], transport: Transport) -> int:
     from clients.submit.sync import wait_for_end  # only -sync y waits
 
     job_id, tasks = int(reply.data["job_id"]), _task_ids(request.spec)
-    accounting = Cell.from_env(inputs.env).common / "accounting"
-    return wait_for_end(transport, job_id, tasks, accounting)
+    return wait_for_end(transport, job_id, tasks, _accounting(inputs.env), since=since)
+
+
+def _accounting(env: dict[str, str]) -> Path:
+    return Cell.from_env(env).common / "accounting"
 
 
 def _task_ids(spec: dict[str, Any]) -> list[int]:

@@ -9,7 +9,10 @@ for an array task), ``Job 5 exited because of signal SIGKILL``, or ``Unable to
 run job 5`` for a task that never ran (japi's "aborted": it counts as 0); the
 exit code is the first non-zero one (1 after a signal). The end of the job is seen by asking the qmaster until the job
 is gone (at once for a short job, then less and less often, once a second
-at most); how it ended is read from the cell's accounting file.
+at most); how it ended is read from the cell's accounting file: only what was
+appended to it since the submission, and each time only what is new (a cell's
+accounting file holds every job that ever ended; a job id used again after the
+ids wrapped must not be read as this job).
 """
 
 from __future__ import annotations
@@ -48,23 +51,55 @@ class Ending:
     ran: bool
 
 
-def read_endings(path: Path, job_id: int) -> dict[int, Ending]:
-    """The accounting records of ``job_id``, by task number (0 for a plain job)."""
-    found: dict[int, Ending] = {}
+def accounting_size(path: Path) -> int:
+    """Where the accounting file ends now: records after it are new (0: no file yet)."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        return path.stat().st_size
     except OSError:
-        return found
-    for row in text.splitlines():
-        fields = row.split(":")
-        if len(fields) < 36 or fields[5] != str(job_id):
-            continue
+        return 0
+
+
+class AccountingTail:
+    """The records appended to the accounting file after ``offset``, read as they come:
+    each read takes only the whole lines written since the last one (a file cut shorter,
+    as by a rotation, is read again from its start)."""
+
+    def __init__(self, path: Path, offset: int = 0) -> None:
+        self.path = path
+        self.offset = offset
+        self.found: dict[int, dict[int, Ending]] = {}
+
+    def endings(self, job_id: int) -> dict[int, Ending]:
+        """The records of ``job_id`` seen so far, by task number (0 for a plain job)."""
+        self._read()
+        return self.found.get(job_id, {})
+
+    def _read(self) -> None:
+        try:
+            with self.path.open("rb") as f:
+                if f.seek(0, 2) < self.offset:
+                    self.offset = 0
+                f.seek(self.offset)
+                data = f.read()
+        except OSError:
+            return
+        whole = data[: data.rfind(b"\n") + 1]
+        self.offset += len(whole)
+        for row in whole.decode("utf-8", errors="replace").splitlines():
+            self._take(row.split(":"))
+
+    def _take(self, fields: list[str]) -> None:
+        if len(fields) < 36 or not fields[5].isdigit():
+            return
         task = int(fields[35]) if fields[35].isdigit() else 0
         ran = fields[9] not in ("", "0")
-        found[task] = Ending(
-            task, int(fields[12]) if fields[12].lstrip("-").isdigit() else None, ran
-        )
-    return found
+        status = int(fields[12]) if fields[12].lstrip("-").isdigit() else None
+        self.found.setdefault(int(fields[5]), {})[task] = Ending(task, status, ran)
+
+
+def read_endings(path: Path, job_id: int) -> dict[int, Ending]:
+    """The accounting records of ``job_id`` in the whole file, by task number."""
+    return AccountingTail(path).endings(job_id)
 
 
 def ending_line(name: str, ending: Ending | None) -> tuple[str, int]:
@@ -87,19 +122,22 @@ def wait_for_end(
     tasks: list[int],
     accounting: Path,
     sleep: Callable[[float], None] = time.sleep,
+    since: int = 0,
 ) -> int:
-    """Wait until the job is gone; print how each task ended; the exit code."""
+    """Wait until the job is gone; print how each task ended; the exit code.
+    ``since``: the accounting file's size when the job was submitted."""
     pauses = polls()
     while _still_there(transport, job_id):
         sleep(next(pauses))
     wanted = tasks or [0]
-    endings = read_endings(accounting, job_id)
+    tail = AccountingTail(accounting, since)
+    endings = tail.endings(job_id)
     waited, pauses = 0.0, polls()
     while any(t not in endings for t in wanted) and waited < RECORD_WAIT_SECONDS:
         pause = next(pauses)
         sleep(pause)
         waited += pause
-        endings = read_endings(accounting, job_id)
+        endings = tail.endings(job_id)
     code = 0
     for task in wanted:
         name = f"{job_id}.{task}" if tasks else str(job_id)

@@ -10,7 +10,9 @@ import pytest
 
 from clients import qsub
 from clients.submit.sync import (
+    AccountingTail,
     Ending,
+    accounting_size,
     ending_line,
     polls,
     read_endings,
@@ -65,6 +67,24 @@ def test_sync_waits_until_the_job_is_gone(
     assert calls == [("job_detail", {"job_ids": ["7"]})] * 3
     assert pauses == [0.02, 0.04]  # a short job's end is seen at once
     assert set(read_endings(accounting, 8)) == {1}
+
+
+def test_sync_reads_only_records_written_after_the_submission(tmp_path: Path) -> None:
+    """A record of the same job id from before the submission (ids wrapped) is not this
+    job's ending; records appended later are read as they come, half a line left for later."""
+    accounting = tmp_path / "accounting"
+    accounting.write_text(acct_row(7, 0, 9))
+    since = accounting_size(accounting)
+    tail = AccountingTail(accounting, since)
+    assert tail.endings(7) == {}
+    whole = acct_row(7, 0, 3)
+    with accounting.open("a") as f:
+        f.write(whole[:20])
+    assert tail.endings(7) == {}
+    with accounting.open("a") as f:
+        f.write(whole[20:])
+    assert tail.endings(7) == {0: Ending(0, 3, True)}
+    assert read_endings(accounting, 7) == {0: Ending(0, 3, True)}  # the whole file: last wins
 
 
 def test_sync_asks_less_and_less_often_up_to_once_a_second() -> None:
