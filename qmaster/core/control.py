@@ -293,6 +293,7 @@ def _alter(
     check_hold_change(core, who, job, job.hold, hold)
     texts = alter_texts(who, job, changes, hold, lambda refs: hold_split(core, job, refs))
     job.spec = new
+    core.jobs.refile(job)
     altered(job.job_id, changes)
     set_hold(job, hold)
     if "a" in changes:

@@ -38,7 +38,7 @@ QSTAT_HOLDS = ("hu", "ho", "hs", "hd", "hj", "ha")
 START_TIME_FORMAT = "%Y%m%d%H%M.%S"  # -a, as the clients send it: CCYYMMDDhhmm.SS, local time
 
 
-def _predecessors(core: Core, job: Job, refs: Iterable[object]) -> list[Job]:
+def predecessors_of(core: Core, job: Job, refs: Iterable[object]) -> list[Job]:
     """The jobs in the system that ``refs`` (ids or names of the owner's jobs) name."""
     found: list[Job] = []
     for ref in map(str, refs):
@@ -47,18 +47,15 @@ def _predecessors(core: Core, job: Job, refs: Iterable[object]) -> list[Job]:
             if other is not None and other.job_id != job.job_id:
                 found.append(other)
         else:
-            found.extend(
-                j
-                for j in core.jobs.values()
-                if j.name == ref and j.owner.user == job.owner.user and j.job_id != job.job_id
-            )
+            named = core.jobs.matching(job.owner.user, ref) - {job.job_id}
+            found.extend(core.jobs[i] for i in sorted(named))
     return found
 
 
 def held_by_jid(core: Core, job: Job) -> bool:
     """``hj``: a ``-hold_jid`` predecessor has not left the system."""
     refs = job.spec.hold_jid
-    return bool(refs) and bool(_predecessors(core, job, refs or ()))
+    return bool(refs) and bool(predecessors_of(core, job, refs or ()))
 
 
 def _active(job: Job, among: TaskIds) -> TaskIds:
@@ -78,7 +75,7 @@ def ad_held_tasks(core: Core, job: Job) -> TaskIds:
     if not refs or not job.pending:
         return TaskIds()
     free = job.pending
-    for before in _predecessors(core, job, refs):
+    for before in predecessors_of(core, job, refs):
         free = free - before.pending - _active(before, free)
     return job.pending - free
 

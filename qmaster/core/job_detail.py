@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from qmaster.core.holds import is_held
+from qmaster.core.holds import is_held, predecessors_of
 from qmaster.core.jobs import Job, Task, format_id_runs
 from qmaster.core.jobspec import Pairs, as_map
 from qmaster.core.sched_info import scheduling_info
@@ -115,31 +115,14 @@ def _mail_list(job: Job) -> list[str]:
     return [f"{job.owner.user}@{host}"]
 
 
-def _refers_to(ref: str, other: Job, job: Job) -> bool:
-    if ref.isdigit():
-        return int(ref) == other.job_id
-    return ref == other.name and other.owner.user == job.owner.user
-
-
 def predecessors(core: Core, job: Job) -> list[int]:
     """The jobs named by ``-hold_jid`` that still exist."""
-    refs = job.hold_jids
-    if not refs:
-        return []
-    return sorted(
-        o.job_id
-        for o in core.jobs.values()
-        if o.job_id != job.job_id and any(_refers_to(r, o, job) for r in refs)
-    )
+    return sorted({o.job_id for o in predecessors_of(core, job, job.hold_jids)})
 
 
 def successors(core: Core, job: Job) -> list[int]:
     """The jobs whose ``-hold_jid`` names this one."""
-    return sorted(
-        o.job_id
-        for o in core.jobs.values()
-        if o.job_id != job.job_id and any(_refers_to(r, job, o) for r in o.hold_jids)
-    )
+    return sorted(core.jobs.waiting_for(job))
 
 
 def detail(core: Core, job: Job, now: float) -> dict[str, Any]:

@@ -10,7 +10,6 @@ line, a client or server JSV, qalter), it passes here before it is stored:
 
 from __future__ import annotations
 
-import fnmatch
 from typing import Any
 
 from qmaster.core.errors import InvalidRequest, PermissionDenied
@@ -65,13 +64,7 @@ def hold_split(core: Core, job: Job, refs: list[str]) -> tuple[list[int], list[s
             else:
                 exited.append(ref)
             continue
-        blocking.extend(
-            other.job_id
-            for other in core.jobs.values()
-            if other.owner.user == job.owner.user
-            and other.job_id != job.job_id
-            and fnmatch.fnmatchcase(other.name, ref)
-        )
+        blocking.extend(core.jobs.matching(job.owner.user, ref) - {job.job_id})
     return sorted(set(blocking)), exited
 
 
@@ -88,11 +81,7 @@ def check_array_holds(core: Core, owner: str, spec: JobSpec, array: TaskRange | 
         if ref.isdigit():
             found = [core.jobs[int(ref)]] if int(ref) in core.jobs else []
         else:
-            found = [
-                j
-                for j in core.jobs.values()
-                if j.owner.user == owner and fnmatch.fnmatchcase(j.name, ref)
-            ]
+            found = [core.jobs[i] for i in sorted(core.jobs.matching(owner, ref))]
         if any(j.array != array for j in found):
             raise InvalidRequest(
                 "This array job must have the same range of sub-tasks as the dependent array "

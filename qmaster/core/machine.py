@@ -34,6 +34,7 @@ from qmaster.core import qstates
 from qmaster.core.ars import AdvanceReservation
 from qmaster.core.errors import CoreError, InvalidRequest
 from qmaster.core.jobs import Identity, Job, Task
+from qmaster.core.jobtable import JobTable
 from qmaster.core.jsvrules import Verifications
 from qmaster.core.outcome import Outcome
 from qmaster.core.registry import HANDLERS, HOOKS, Timer
@@ -96,7 +97,7 @@ class Core:
         self.workdir_error = workdir_error
         """Why a job's owner could not enter a working directory (None: it could); the
         daemon's is :func:`qmaster.workdirs.workdir_error`."""
-        self.jobs: dict[int, Job] = {}
+        self.jobs = JobTable()
         self.next_job_id = 1
         self.booked = Bookings()
         self.user_jobs: Counter[str] = Counter()

@@ -31,6 +31,7 @@ from qmaster.core.bookcheck import kept_by_bookings
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.holds import HOLD_BITS, start_time
 from qmaster.core.jobs import Job, Task
+from qmaster.core.jobtable import index_problems
 from qmaster.core.jsvflow import check_questions
 from qmaster.core.lifecycle import START_TIME
 from qmaster.core.machine import Core
@@ -349,6 +350,7 @@ CHECKS: dict[str, Check] = {
     "advance reservation jobs": check_ar_jobs,
     "timer heap": check_timer_heap,
     "advance reservation members": armembers.check,
+    "job table": lambda core: index_problems(core.jobs),
 }
 
 THOROUGH_CHECKS: dict[str, Check] = {

@@ -72,6 +72,7 @@ def _correct(core: Core, job: Job, spec: JobSpec, now: float) -> None:
     start_time_of(spec)
     hold = new_hold(job, bool(spec.user_hold), None)
     job.spec = spec
+    core.jobs.refile(job)
     set_hold(job, hold)
     lifecycle.watch_start_time(core, job, now)
 

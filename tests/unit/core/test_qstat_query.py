@@ -187,6 +187,27 @@ def test_j_detail_names_predecessors_successors_and_defaults(held: Core) -> None
     assert second["predecessors"] == [1]
 
 
+def test_dependencies_by_name_follow_renames_alters_and_leaving() -> None:
+    """-hold_jid by name or pattern of the owner's jobs: qstat -j's lists and the hj hold
+    follow qalter -N, qalter -hold_jid and a predecessor's leaving (the core keeps who waits
+    for whom, checked by validate_state)."""
+    core = make_core()
+    submit(core, N="prep", h=True)  # 1
+    submit(core, hold_jid=["prep"])  # 2 waits for 1 by name
+    submit(core, N="other")  # 3
+    assert (detail(core, 1)["successors"], detail(core, 2)["predecessors"]) == ([2], [1])
+    request(core, ALICE, "alter", T0, job_ids=["1"], job={"N": "renamed"})
+    assert (detail(core, 1)["successors"], detail(core, 2)["predecessors"]) == ([], [])
+    assert ids(core, "hj") == []
+    request(core, ALICE, "alter", T0, job_ids=["2"], job={"hold_jid": ["oth*", "1"]})
+    assert detail(core, 2)["predecessors"] == [1, 3]
+    assert (detail(core, 1)["successors"], detail(core, 3)["successors"]) == ([2], [2])
+    assert ids(core, "hj") == [2]
+    request(core, ROOT, "delete", T0, job_ids=["1", "3"])
+    assert detail(core, 2)["predecessors"] == []
+    assert ids(core, "hj") == []
+
+
 def test_j_detail_has_usage_for_running_tasks() -> None:
     """A running task's detail carries simulated usage: cpu seconds since it started."""
     core = make_core()

@@ -1,0 +1,144 @@
+"""The cell's jobs by id, with who is named what and who waits for whom.
+
+``qstat -j`` lists a job's predecessors and successors, ``-hold_jid`` may name
+jobs by name (or by a pattern of names) of the same owner, and qalter's texts
+resolve such lists: without an index each of these walks every job in the cell.
+:class:`JobTable` is the core's ``jobs`` dict and keeps two indexes beside it,
+filed as a job is added or removed and again when its name or its ``-hold_jid``
+list changes (:meth:`JobTable.refile`, called where a job's specification is
+replaced):
+
+- each owner's job names, so a name costs a look-up and a pattern that owner's names;
+- the jobs whose ``-hold_jid`` names a job id, or a name or pattern of their
+  owner's, so a job's successors cost the jobs that wait for it (and the owner's
+  patterns).
+
+:func:`index_problems` rebuilds both and compares (``validate_state``).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from qmaster.core.jobs import Job
+
+K = TypeVar("K")
+_MAGIC = frozenset("*?[")
+Ref = tuple[str, str]  # ("", "7") for a job id, (owner, name) for a name
+_Filed = tuple[str, str, tuple[Ref, ...]]
+
+
+def _refs(job: Job) -> tuple[Ref, ...]:
+    """What the job's ``-hold_jid`` list names, as index keys."""
+    user = job.owner.user
+    return tuple(dict.fromkeys(("", r) if r.isdigit() else (user, r) for r in job.hold_jids))
+
+
+def _filing(job: Job) -> _Filed:
+    return job.owner.user, job.name, _refs(job)
+
+
+class JobTable(dict[int, "Job"]):
+    """``core.jobs``: a dict of jobs by id that keeps its name and hold indexes."""
+
+    __slots__ = ("_filed", "_names", "_patterns", "_waiting")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._names: dict[str, dict[str, set[int]]] = {}
+        self._waiting: dict[Ref, set[int]] = {}
+        self._patterns: dict[str, set[str]] = {}  # each owner's -hold_jid patterns
+        self._filed: dict[int, _Filed] = {}
+
+    def __setitem__(self, job_id: int, job: Job) -> None:
+        if job_id in self._filed:
+            self._unfile(job_id)
+        super().__setitem__(job_id, job)
+        self._file(job_id, job)
+
+    def __delitem__(self, job_id: int) -> None:
+        super().__delitem__(job_id)
+        self._unfile(job_id)
+
+    def refile(self, job: Job) -> None:
+        """File the job again after its name or ``-hold_jid`` list may have changed."""
+        if self.get(job.job_id) is job and self._filed.get(job.job_id) != _filing(job):
+            self._unfile(job.job_id)
+            self._file(job.job_id, job)
+
+    def named(self, user: str, name: str) -> set[int]:
+        """The ids of ``user``'s jobs called ``name``."""
+        return set(self._names.get(user, {}).get(name, ()))
+
+    def matching(self, user: str, pattern: str) -> set[int]:
+        """The ids of ``user``'s jobs whose name matches the pattern ``pattern`` (a name
+        without ``*``, ``?`` or ``[`` costs one look-up)."""
+        if not _MAGIC.intersection(pattern):
+            return self.named(user, pattern)
+        found: set[int] = set()
+        for name, ids in self._names.get(user, {}).items():
+            if fnmatch.fnmatchcase(name, pattern):
+                found |= ids
+        return found
+
+    def waiting_for(self, job: Job) -> set[int]:
+        """The jobs whose ``-hold_jid`` names ``job``, by its id or by its name."""
+        user, name = job.owner.user, job.name
+        found = self._waiting.get(("", str(job.job_id)), set()) | self._waiting.get(
+            (user, name), set()
+        )
+        for pattern in self._patterns.get(user, ()):
+            if fnmatch.fnmatchcase(name, pattern):
+                found = found | self._waiting[(user, pattern)]
+        return found - {job.job_id}
+
+    def _file(self, job_id: int, job: Job) -> None:
+        filed = self._filed[job_id] = _filing(job)
+        user, name, refs = filed
+        self._names.setdefault(user, {}).setdefault(name, set()).add(job_id)
+        for ref in refs:
+            self._waiting.setdefault(ref, set()).add(job_id)
+            if _MAGIC.intersection(ref[1]):
+                self._patterns.setdefault(ref[0], set()).add(ref[1])
+
+    def _unfile(self, job_id: int) -> None:
+        user, name, refs = self._filed.pop(job_id)
+        names = self._names[user]
+        _discard(names, name, job_id)
+        if not names:
+            del self._names[user]
+        for ref in refs:
+            _discard(self._waiting, ref, job_id)
+            if ref not in self._waiting and ref[1] in self._patterns.get(ref[0], ()):
+                _discard_name(self._patterns, ref[0], ref[1])
+
+
+def _discard(table: dict[K, set[int]], key: K, job_id: int) -> None:
+    ids = table[key]
+    ids.discard(job_id)
+    if not ids:
+        del table[key]
+
+
+def _discard_name(table: dict[str, set[str]], user: str, pattern: str) -> None:
+    patterns = table[user]
+    patterns.discard(pattern)
+    if not patterns:
+        del table[user]
+
+
+def index_problems(jobs: JobTable) -> list[str]:
+    """Differences between the kept indexes and a rebuild from the jobs themselves."""
+    fresh = JobTable()
+    for job_id, job in jobs.items():
+        fresh[job_id] = job
+    problems = []
+    if fresh._filed != jobs._filed:
+        problems.append("job table: filed names or -hold_jid lists differ from the jobs'")
+    if fresh._names != jobs._names:
+        problems.append("job table: the names index differs from a rebuild")
+    if fresh._waiting != jobs._waiting or fresh._patterns != jobs._patterns:
+        problems.append("job table: the -hold_jid index differs from a rebuild")
+    return problems
