@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from qmaster.conf.fields import split_list
@@ -26,7 +26,7 @@ from qmaster.core.arlife import ACTIVE
 from qmaster.core.arlimit import duration_offset
 from qmaster.core.arspec import ArSpec
 from qmaster.core.errors import InvalidRequest
-from qmaster.core.jobs import Identity
+from qmaster.core.jobs import Identity, Job, Task
 from qmaster.core.jobspec import as_map
 from qmaster.core.view import assemble
 from schedd import JobRequest, QueueState, View
@@ -100,27 +100,30 @@ def calendar(core: Core, now: float) -> Calendar:
     offset = duration_offset(core)
     default = core.config.sched_conf.default_duration
     extra: list[tuple[tuple[Any, ...], float, float]] = []
-    for job in core.jobs.values():
-        if not job.tasks or job.spec.ar:
-            continue
-        length = duration(as_map(job.spec.hard_resources), default)
-        for task in job.tasks.values():
-            held = core.booked.by_task.get((job.job_id, task.task_id))
-            if task.state in ACTIVE and held:
-                began = task.start_time or task.dispatch_time or now
-                extra.append((held, -math.inf, began + length + offset))
+    for job, task, held in _booked_tasks(core):
+        if held:
+            length = duration(as_map(job.spec.hard_resources), default)
+            began = task.start_time or task.dispatch_time or now
+            extra.append((held, -math.inf, began + length + offset))
     return core.ar_calendar.with_spans(extra)
+
+
+def _booked_tasks(core: Core) -> Iterator[tuple[Job, Task, tuple[Any, ...]]]:
+    """The active tasks of jobs not in an AR with what they book, in job and task order:
+    the bookings name them, so this costs the running tasks, not every job."""
+    for key in sorted(k for k in core.booked.by_task if k[0] > 0):
+        job = core.jobs.get(key[0])
+        task = job.tasks.get(key[1]) if job is not None and not job.spec.ar else None
+        if job is not None and task is not None and task.state in ACTIVE:
+            yield job, task, tuple(core.booked.by_task[key])
 
 
 def _unlimited_queues(core: Core) -> set[str]:
     """Queue instances running a job without ``h_rt`` (never reserved)."""
     out: set[str] = set()
-    for job in core.jobs.values():
-        if not job.tasks or job.spec.ar or job.spec.resource("h_rt") is not None:
-            continue
-        for task in job.tasks.values():
-            if task.state in ACTIVE:
-                out.update(name for name, _ in task.assignment)
+    for job, task, _ in _booked_tasks(core):
+        if job.spec.resource("h_rt") is None:
+            out.update(name for name, _ in task.assignment)
     return out
 
 

@@ -69,11 +69,7 @@ _RANGE_TEXT = re.compile(r"\d+(-\d+(:\d+)?)?")
 
 
 def _by_name(core: Core, pattern: str, owner: str | None, ids: range | None) -> Selection:
-    return [
-        (j, ids)
-        for j in core.jobs.values()
-        if (owner is None or j.owner.user == owner) and fnmatch.fnmatchcase(j.name, pattern)
-    ]
+    return [(core.jobs[i], ids) for i in sorted(core.jobs.matching_any(pattern, owner))]
 
 
 def named_jobs(core: Core, refs: list[str], out: Outcome, owner: str | None = None) -> Selection:

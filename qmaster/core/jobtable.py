@@ -83,6 +83,14 @@ class JobTable(dict[int, "Job"]):
                 found |= ids
         return found
 
+    def matching_any(self, pattern: str, owner: str | None) -> set[int]:
+        """The ids of ``owner``'s jobs (every owner's: None) whose name matches ``pattern``."""
+        users = list(self._names) if owner is None else [owner]
+        found: set[int] = set()
+        for user in users:
+            found |= self.matching(user, pattern)
+        return found
+
     def waiting_for(self, job: Job) -> set[int]:
         """The jobs whose ``-hold_jid`` names ``job``, by its id or by its name."""
         user, name = job.owner.user, job.name
