@@ -22,6 +22,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from qmaster.conf.fields import split_list
+from qmaster.core.activetasks import active_tasks
 from qmaster.core.arlife import ACTIVE
 from qmaster.core.arlimit import duration_offset
 from qmaster.core.arspec import ArSpec
@@ -109,13 +110,10 @@ def calendar(core: Core, now: float) -> Calendar:
 
 
 def _booked_tasks(core: Core) -> Iterator[tuple[Job, Task, tuple[Any, ...]]]:
-    """The active tasks of jobs not in an AR with what they book, in job and task order:
-    the bookings name them, so this costs the running tasks, not every job."""
-    for key in sorted(k for k in core.booked.by_task if k[0] > 0):
-        job = core.jobs.get(key[0])
-        task = job.tasks.get(key[1]) if job is not None and not job.spec.ar else None
-        if job is not None and task is not None and task.state in ACTIVE:
-            yield job, task, tuple(core.booked.by_task[key])
+    """The active tasks of jobs not in an AR with what they book, in job and task order."""
+    for job, task in active_tasks(core):
+        if not job.spec.ar and task.state in ACTIVE:
+            yield job, task, tuple(core.booked.by_task[job.job_id, task.task_id])
 
 
 def _unlimited_queues(core: Core) -> set[str]:

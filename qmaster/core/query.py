@@ -7,6 +7,7 @@ from typing import Any
 
 from qmaster.complexes.load import running_slots_by_host, simulated_load
 from qmaster.conf.state import QueueInstanceConf
+from qmaster.core.activetasks import active_tasks
 from qmaster.core.arlife import booking_key
 from qmaster.core.control import select_jobs
 from qmaster.core.errors import InvalidRequest
@@ -202,12 +203,11 @@ def orphaned_rows(core: Core, configured: set[str]) -> list[dict[str, Any]]:
     ``qstat -f`` still shows the jobs.
     """
     used: dict[str, int] = {}
-    for job in core.jobs.values():
-        for task in job.tasks.values():
-            if task.state in ACTIVE:
-                for qi, n in task.assignment:
-                    if qi not in configured:
-                        used[qi] = used.get(qi, 0) + n
+    for _, task in active_tasks(core):
+        if task.state in ACTIVE:
+            for qi, n in task.assignment:
+                if qi not in configured:
+                    used[qi] = used.get(qi, 0) + n
     return [
         {
             "name": name,

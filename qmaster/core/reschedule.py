@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from qmaster.complexes.values import parse_bool
 from qmaster.core import reports
+from qmaster.core.activetasks import active_tasks
 from qmaster.core.arlife import job_left
 from qmaster.core.jobs import Identity, Job, Task
 from qmaster.core.lifecycle import granted_pe, kill_task
@@ -129,11 +130,10 @@ def reschedule_queue(
 ) -> list[Answer]:
     """qmod -rq: reschedule the jobs whose master task runs in the queue instance."""
     answers: list[Answer] = []
-    for job in list(core.jobs.values()):
-        for task in list(job.tasks.values()):
-            active = task.state in (TaskState.RUNNING, TaskState.TRANSFERRING)
-            if active and task.queue == qi_name:
-                answers.extend(reschedule_task(core, who, job, task, force, now, out))
+    for job, task in list(active_tasks(core)):
+        active = task.state in (TaskState.RUNNING, TaskState.TRANSFERRING)
+        if active and task.queue == qi_name:
+            answers.extend(reschedule_task(core, who, job, task, force, now, out))
     return answers
 
 

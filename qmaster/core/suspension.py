@@ -12,6 +12,7 @@ import math
 from typing import TYPE_CHECKING
 
 from qmaster.core import execsignals, reports
+from qmaster.core.activetasks import active_tasks
 from qmaster.core.effects import SignalTask
 from qmaster.core.jobs import Job, Task
 from qmaster.core.outcome import Outcome
@@ -73,8 +74,7 @@ def tasks_in(core: Core, qi_name: str) -> list[tuple[Job, Task]]:
     """The running tasks whose master queue is ``qi_name``."""
     return [
         (job, task)
-        for job in core.jobs.values()
-        for task in job.tasks.values()
+        for job, task in active_tasks(core)
         if task.state is TaskState.RUNNING and task.queue == qi_name
     ]
 
