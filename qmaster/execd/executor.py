@@ -33,6 +33,7 @@ from qmaster import logs
 from qmaster.cell import Cell
 from qmaster.core import Core, Identity
 from qmaster.core import effects as fx
+from qmaster.core.activetasks import active_tasks
 from qmaster.core.execmode import any_local_host, host_runs_locally, runs_locally
 from qmaster.core.jobs import Job, Task
 from qmaster.core.lifecycle import granted_pe
@@ -184,14 +185,13 @@ class LocalExecutor:
                 self._ended(key)
         if not any_local_host(self._core()):
             return
-        for job in list(self._core().jobs.values()):
-            for task in job.tasks.values():
-                key = (job.job_id, task.task_id)
-                if task.state is not TaskState.RUNNING or key in known:
-                    continue
-                if runs_locally(self._core(), task):
-                    why = "error: the task's shepherd was lost"
-                    self._report(TaskEnded(self.me, key[0], key[1], 0, error=why))
+        for job, task in list(active_tasks(self._core())):
+            key = (job.job_id, task.task_id)
+            if task.state is not TaskState.RUNNING or key in known:
+                continue
+            if runs_locally(self._core(), task):
+                why = "error: the task's shepherd was lost"
+                self._report(TaskEnded(self.me, key[0], key[1], 0, error=why))
 
     def kill(self, job_id: int, task_id: int) -> None:
         """Tell the task's shepherd to SIGKILL the job's process group.
