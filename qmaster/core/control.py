@@ -97,7 +97,7 @@ def handle_delete(core: Core, args: Delete, now: float, out: Outcome) -> None:
     refs = list(args.job_ids)
     if args.users is not None:
         users = set(args.users)
-        picked = [j for j in core.jobs.values() if "*" in users or j.owner.user in users]
+        picked = core.jobs.owned_by(users)
         if refs and refs != ["all"]:
             picked = [j for j in picked if any(_matches(j, r) for r in refs)]
         if not picked:

@@ -83,6 +83,13 @@ class JobTable(dict[int, "Job"]):
                 found |= ids
         return found
 
+    def owned_by(self, users: set[str]) -> list[Job]:
+        """The jobs of ``users`` (every job when ``users`` holds ``*``), oldest first."""
+        if "*" in users:
+            return list(self.values())
+        ids = [i for u in users for named in self._names.get(u, {}).values() for i in named]
+        return [self[i] for i in sorted(ids)]
+
     def matching_any(self, pattern: str, owner: str | None) -> set[int]:
         """The ids of ``owner``'s jobs (every owner's: None) whose name matches ``pattern``."""
         users = list(self._names) if owner is None else [owner]

@@ -112,9 +112,7 @@ def _targets(core: Core, args: Alter) -> list[tuple[Job | None, str]]:
     """The jobs a qalter names, each with its reference; an unknown reference alone."""
     if args.users is not None:
         users = set(args.users)
-        return [
-            (j, str(j.job_id)) for j in core.jobs.values() if "*" in users or j.owner.user in users
-        ]
+        return [(j, str(j.job_id)) for j in core.jobs.owned_by(users)]
     found: list[tuple[Job | None, str]] = []
     for ref in args.job_ids:
         jobs = [(j, _job_ref(j, ids)) for j, ids in select_jobs(core, ref, args.identity.user)]
