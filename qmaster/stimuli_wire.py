@@ -63,9 +63,14 @@ class MalformedRequest(ValueError):
     """The arguments do not fit the op's message: the text says where and why."""
 
 
+_NAMES: dict[type[BaseModel], tuple[str, ...]] = {}
+"""Each message's field names, read once (``model_fields`` is built per access)."""
+
+
 def stimulus_of(who: Identity, op: str, args: BaseModel) -> S.Asked:
     """The stimulus of one validated request of an op in :data:`KINDS`."""
-    fields: dict[str, Any] = {name: getattr(args, name) for name in type(args).model_fields}
+    names = _NAMES.get(type(args)) or _NAMES.setdefault(type(args), tuple(type(args).model_fields))
+    fields: dict[str, Any] = {name: getattr(args, name) for name in names}
     if isinstance(args, SubmitArgs):
         fields["job"] = jobspec.from_wire(args.job)
     elif isinstance(args, AlterArgs):

@@ -24,7 +24,16 @@ SIMULATED = "simulated"
 
 
 def host_runs_locally(core: Core, host: str) -> bool:
-    """The host starts its tasks as real processes."""
+    """The host starts its tasks as real processes (each host's answer is kept while the
+    configuration stands: every task's start and end asks)."""
+    answers = core.per_config("runs_locally", dict, dict)
+    found = answers.get((host, core.settings.local_execution))
+    if found is None:
+        found = answers[(host, core.settings.local_execution)] = _host_runs_locally(core, host)
+    return bool(found)
+
+
+def _host_runs_locally(core: Core, host: str) -> bool:
     conf = core.config.exechost(host)
     mode = conf.load_values.get(EXECUTION) if conf is not None else None
     if mode in (LOCAL, SIMULATED):

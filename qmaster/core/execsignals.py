@@ -38,7 +38,7 @@ def runtime_limit(job: Job, core: Core, task: Task, name: str) -> float | None:
     values: list[float] = []
     requested = job.spec.resource(name)
     if requested is not None:
-        values.append(parse_time(str(requested)))
+        values.append(_seconds(str(requested)))
     for qi_name, _ in task.assignment[:1]:
         qi = core.queue_instance(qi_name)
         limit = getattr(qi, name, None) if qi else None
@@ -46,6 +46,21 @@ def runtime_limit(job: Job, core: Core, task: Task, name: str) -> float | None:
             values.append(float(limit))
     finite = [v for v in values if v != float("inf")]
     return min(finite) if finite else None
+
+
+_SECONDS_KEPT = 4096
+_seconds_of: dict[str, float] = {}
+
+
+def _seconds(text: str) -> float:
+    """``parse_time`` of a requested limit, each text parsed once (a bounded table: every
+    task's start asks for its ``s_rt`` and ``h_rt``); a refused text raises each time."""
+    found = _seconds_of.get(text)
+    if found is None:
+        if len(_seconds_of) >= _SECONDS_KEPT:
+            _seconds_of.clear()
+        found = _seconds_of[text] = parse_time(text)
+    return found
 
 
 def queue_notify(core: Core, task: Task) -> float:

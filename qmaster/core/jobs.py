@@ -17,7 +17,7 @@ from typing import Any
 
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.jobspec import JobSpec, from_spooled
-from qmaster.core.states import TaskState, check_transition
+from qmaster.core.states import TRANSITIONS, TaskState, check_transition
 from qmaster.core.story import task_moved
 from qmaster.core.taskids import TaskIds
 from qmaster.model import Identity as Identity  # noqa: PLC0414 (re-exported: its old home)
@@ -60,6 +60,15 @@ def format_id_runs(ids: Iterable[int]) -> str:
     return str(ids if isinstance(ids, TaskIds) else TaskIds.from_ids(ids))
 
 
+_MOVES: dict[tuple[TaskState, TaskState], tuple[str, str, str]] = {
+    (frm, to): (f"{frm.value}->{to.value}: ", frm.name, to.name)
+    for frm in TaskState
+    for to in TaskState
+}
+"""Each move's story prefix and the two states' names, made once (a task moves three times
+or more in its life)."""
+
+
 @dataclass(slots=True)
 class Task:
     """One task that has left the pending list."""
@@ -95,9 +104,12 @@ class Task:
 
     def move(self, job_id: int, to: TaskState, why: str) -> None:
         """Change state through the transition table, recording the cause."""
-        check_transition(f"job {job_id}.{self.task_id}", self.state, to, self.story)
-        self.story.append(f"{self.state.value}->{to.value}: {why}")
-        task_moved(job_id, self.task_id, self.state.name, to.name, why, self.queue)
+        frm = self.state
+        if to not in TRANSITIONS[frm]:  # raises
+            check_transition(f"job {job_id}.{self.task_id}", frm, to, self.story)
+        arrow, frm_name, to_name = _MOVES[(frm, to)]
+        self.story.append(arrow + why)
+        task_moved(job_id, self.task_id, frm_name, to_name, why, self.queue)
         self.state = to
 
     def to_row(self) -> dict[str, Any]:

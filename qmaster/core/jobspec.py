@@ -342,17 +342,27 @@ def from_spooled(value: str | Mapping[str, Any]) -> JobSpec:
 
 
 class WireSpec(Protocol):
-    """What the daemon validated a job specification with (a pydantic model)."""
+    """What the daemon validated a job specification with (a pydantic model): its fields'
+    values, then the extra keys it lets through (the explicit binding pairs)."""
 
-    def model_dump(self, *, exclude_none: bool) -> dict[str, Any]: ...
+    @property
+    def __dict__(self) -> dict[str, Any]: ...  # type: ignore[override]
+
+    @property
+    def __pydantic_extra__(self) -> dict[str, Any] | None: ...
 
 
 def from_wire(model: WireSpec) -> JobSpec:
-    """The core's one conversion of a validated wire specification into a JobSpec.
+    """The core's one conversion of a validated wire specification into a JobSpec: the
+    values given, as ``model_dump(exclude_none=True)`` lists them, read without the copy.
 
     ``jsv`` (the client's JSV scripts) is not kept: it never leaves the client.
     """
-    return from_wire_dict(model.model_dump(exclude_none=True))
+    given = {k: v for k, v in model.__dict__.items() if v is not None and k != "jsv"}
+    extra = model.__pydantic_extra__
+    if extra:
+        given.update((k, v) for k, v in extra.items() if v is not None)
+    return JobSpec.from_dict(given)
 
 
 def from_wire_dict(spec: Mapping[str, Any]) -> JobSpec:

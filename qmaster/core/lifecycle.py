@@ -302,12 +302,13 @@ def finish(
         core.request_pass(now + flush - 1)
     # the event clients' sgeE_JOB_DEL / sgeE_JATASK_DEL (qevent -trigger, -ts); their task id
     # is the ja_task_id, 1 for a job without array tasks (whose reporting records say 0)
-    ended = "job_del" if job.is_finished() else "jatask_del"
+    done = job.is_finished()
+    ended = "job_del" if done else "jatask_del"
     task_number = task.task_id or 1
     out.events.append(
         {"type": ended, "time": int(now), "job_number": job.job_id, "task_number": task_number}
     )
-    if job.is_finished():
+    if done:
         remove_job(core, job, out)
     else:
         core.spool_task(out, job, task)
@@ -395,5 +396,6 @@ def _report(
 
 
 HOOKS.timers["*"] = fire
+HOOKS.timers["start"] = HOOKS.timers["end"] = fire  # a task's own: found without a search
 HOOKS.run_pass = run_pass
 HOOKS.restore_job = restore_task_timers

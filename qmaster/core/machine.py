@@ -252,10 +252,11 @@ class Core:
     def next_deadline(self) -> float | None:
         """The wall time at which the driver has something to do (a job waiting for
         verification has a timer for its next try)."""
-        times = [t for t in (self.schedule_at,) if t is not None and self.sched_dirty]
+        at = self.schedule_at if self.sched_dirty else None
         if self._timers:
-            times.append(self._timers[0].at)
-        return min(times) if times else None
+            first = self._timers[0].at
+            return first if at is None or first < at else at
+        return at
 
     # -- helpers used by the handlers -----------------------------------------
 

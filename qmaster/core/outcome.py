@@ -73,6 +73,14 @@ class Outcome:
         self.events.clear()
         self.emitted.clear()
 
+    def verify_jobs(self) -> list[VerifyJob]:
+        """The ``VerifyJob`` effects alone, in their order in :meth:`effects`."""
+        return [e for e in self.emitted if isinstance(e, VerifyJob)]
+
+    def reply(self) -> Reply | None:
+        """The ``Reply`` effect alone (None when the answers go to no client now)."""
+        return Reply(self.answers, self.data, self.request) if self.answered else None
+
     def effects(self) -> list[Effect]:
         """The effects in the order a driver performs them: rows first, the reply last."""
         found: list[Effect] = [SpoolWrite(self.spool)] if self.spool else []
@@ -84,6 +92,7 @@ class Outcome:
             found.append(ConfigChanged())
         if self.shutdown:
             found.append(StopQmaster())
-        if self.answered:
-            found.append(Reply(self.answers, self.data, self.request))
+        reply = self.reply()
+        if reply is not None:
+            found.append(reply)
         return found

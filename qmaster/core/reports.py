@@ -13,20 +13,7 @@ from qmaster.core.jobspec import Pairs
 from qmaster.events.records import Acct, JobLog, NewJob
 
 NONE = "NONE"
-
-
-def _common(job: Job) -> dict[str, object]:
-    return {
-        "submission_time": int(job.submit_time),
-        "job_name": job.name,
-        "owner": job.owner.user,
-        "group": job.owner.group,
-        "project": str(job.spec.project or NONE),
-        "department": "defaultdepartment",
-        "account": str(job.spec.account or "sge"),
-        # reporting(5) carries the stored priority, which Grid Engine keeps as 1024 + -p
-        "priority": job.priority + 1024,
-    }
+DEPARTMENT = "defaultdepartment"
 
 
 def _sorted_list(option: str, items: Iterable[str]) -> str:
@@ -68,14 +55,26 @@ def category(job: Job) -> str:
     return " ".join(parts) or NONE
 
 
+# the job's fields of new_job and job_log records: reporting(5) carries the stored priority,
+# which Grid Engine keeps as 1024 + -p
+
+
 def new_job(job: Job, now: float) -> NewJob:
     """The ``new_job`` record of a submission."""
+    spec, owner = job.spec, job.owner
     return NewJob(
         time=int(now),
+        submission_time=int(job.submit_time),
         job_number=job.job_id,
         task_number=-1,  # "no array task yet", for every job
         pe_taskid=NONE,
-        **_common(job),  # type: ignore[arg-type]
+        job_name=spec.name or "",
+        owner=owner.user,
+        group=owner.group,
+        project=str(spec.project or NONE),
+        department=DEPARTMENT,
+        account=str(spec.account or "sge"),
+        priority=(spec.priority or 0) + 1024,
     )
 
 
@@ -91,6 +90,7 @@ def job_log(
     message: str = "",
 ) -> JobLog:
     """A ``job_log`` record: one state change of a job or of one array task."""
+    spec, owner = job.spec, job.owner
     return JobLog(
         time=int(now),
         event_time=int(now),
@@ -99,11 +99,18 @@ def job_log(
         task_number=task_id,
         pe_taskid=NONE,
         state=state,
-        user=user or job.owner.user,
-        host=host or job.owner.host,
+        user=user or owner.user,
+        host=host or owner.host,
         state_time=0,
+        submission_time=int(job.submit_time),
+        job_name=spec.name or "",
+        owner=owner.user,
+        group=owner.group,
+        project=str(spec.project or NONE),
+        department=DEPARTMENT,
+        account=str(spec.account or "sge"),
+        priority=(spec.priority or 0) + 1024,
         message=message,
-        **_common(job),  # type: ignore[arg-type]
     )
 
 

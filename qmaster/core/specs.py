@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from operator import attrgetter
+from typing import Any, Final
 
 from qmaster.complexes.table import ComplexTable
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.jobspec import BINDING_ATTRS, BY_KEY, JobSpec, Pairs, as_map
 from qmaster.gdi.binding import BINDING_INTS
-from qmaster.gdi.specvalues import PARSERS, check_spec
+from qmaster.gdi.specvalues import PARSERS, check_spec, check_value
 from qmaster.gdi.values import ValueRefused
 
 #: What :func:`check_spec` reads: the values it parses, the ranges it checks as a whole,
@@ -31,21 +32,67 @@ CHECKED_KEYS = (
 )
 
 
+#: Values checked each on its own, whatever the others (no range, completion or
+#: ``-binding`` check reads them), in table order: the name and the ``-l`` lists, which
+#: differ from job to job where the rest is alike.
+_ALONE: Final = tuple((key, *BY_KEY[key]) for key in ("N", "l_hard", "l_soft"))
+_ALONE_KEYS: Final = frozenset(key for key, _, _ in _ALONE)
+#: The attributes whose values the check reads besides those (``binding_exp_n`` brings
+#: the numbered pairs of ``binding_explicit``).
+_CHECKED_ATTRS: Final = (
+    *(BY_KEY[key][0] for key in CHECKED_KEYS if key in BY_KEY and key not in _ALONE_KEYS),
+    "binding_explicit",
+)
+_checked_values: Final = attrgetter(*_CHECKED_ATTRS)
+_CHECKS_KEPT: Final = 4096
+_passed: dict[tuple[Any, ...], dict[str, Any]] = {}
+"""The changes the check made to the values it accepted (those checked alone aside), by
+those values and their types, the year and ``complete``: a replay's jobs differ in name
+and requests only. Refused values are never kept, so they are refused each time."""
+
+
 def checked_spec(spec: JobSpec, now: float, *, complete: bool = True) -> JobSpec:
     """``spec`` checked (and completed); raises InvalidRequest with Grid Engine's text.
 
     Only the values the check reads are put in dict form, and only those it
     changed are replaced. Of several bad values, the first in the order of
     ``qmaster.gdi.ops`` is refused.
+
+    Values once accepted together are accepted again: then only the values checked
+    alone (:data:`_ALONE`) are checked, each by its parser, as :func:`check_spec` does.
     """
     year = time.localtime(now).tm_year  # a conversion of the given time, not a clock read
-    given = spec.select(CHECKED_KEYS)
+    values = _checked_values(spec)
+    key = (year, complete, values, tuple(map(type, values)))  # True == 1, yet "y" != "1"
+    kept = _passed.get(key)
+    if kept is None:
+        changes = _check(spec.select(CHECKED_KEYS), year, complete)
+        if len(_passed) >= _CHECKS_KEPT:
+            _passed.clear()
+        _passed[key] = {k: v for k, v in changes.items() if k not in _ALONE_KEYS}
+    else:
+        changes = kept
+        for name, attr, kind in _ALONE:
+            value = getattr(spec, attr)
+            if value is None:
+                continue
+            given = kind.thaw(value)
+            try:
+                checked = check_value(name, given, year)
+            except ValueRefused as exc:
+                raise InvalidRequest(exc.message) from None
+            if checked != given:
+                changes = {**changes, name: checked}
+    return spec.with_dict_changes(changes) if changes else spec
+
+
+def _check(given: dict[str, Any], year: int, complete: bool) -> dict[str, Any]:
+    """The values :func:`check_spec` changed in ``given`` (None: one it dropped)."""
     try:
         checked = check_spec(given, year, complete=complete)
     except ValueRefused as exc:
         raise InvalidRequest(exc.message) from None
-    changes = {k: checked.get(k) for k in {*given, *checked} if given.get(k) != checked.get(k)}
-    return spec.with_dict_changes(changes) if changes else spec
+    return {k: checked.get(k) for k in {*given, *checked} if given.get(k) != checked.get(k)}
 
 
 def with_full_names(spec: JobSpec, complexes: ComplexTable) -> JobSpec:

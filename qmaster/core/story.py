@@ -303,4 +303,11 @@ def stimulus_name(stimulus: Asked) -> str:
     """How a story names a request: its kind as the wire names it, and who asked
     (``submit by alice``, ``jsv_verdict by root``, ``conf_modify by root``)."""
     kind = stimulus.op if isinstance(stimulus, ConfChange) else type(stimulus).__name__
-    return f"{_WORD.sub('_', kind).lower()} by {stimulus.identity.user}"
+    word = _KIND_WORDS.get(kind)
+    if word is None:
+        word = _KIND_WORDS[kind] = _WORD.sub("_", kind).lower()
+    return f"{word} by {stimulus.identity.user}"
+
+
+_KIND_WORDS: dict[str, str] = {}
+"""Each stimulus kind's word, made once (a few dozen kinds)."""

@@ -19,14 +19,14 @@ from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
 from qmaster.core.holds import start_time_of
 from qmaster.core.jobchecks import check_array_holds, check_checkpointing, check_deadline
 from qmaster.core.jobs import Identity, Job, TaskRange, hold_bits
-from qmaster.core.jobspec import JobSpec, shared_spec
+from qmaster.core.jobspec import JobSpec, Pairs, shared_spec
 from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.resources import (
     check_account,
     check_priority,
     check_qsub_key,
-    normalise_spec_requests,
+    normalise_requests,
 )
 from qmaster.core.specs import checked_spec, with_full_names
 from qmaster.core.stimuli import Submit
@@ -96,20 +96,44 @@ _PATTERNS_KEPT = 1024
 def _stored_requests(core: Core, spec: JobSpec) -> JobSpec:
     """The spec with its ``-l`` requests in their stored form (:func:`normalise_spec_requests`),
     each distinct pair of request lists worked out once while the configuration stands (at
-    most ``_PATTERNS_KEPT``): a replay's million jobs ask for some thousand sets. A refused
-    request raises each time, as it is not kept."""
+    most ``_PATTERNS_KEPT``): a replay's million jobs ask for some thousand sets. A set not
+    kept is put together from its requests, each normalised once (:func:`_stored_pairs`).
+    A refused request raises each time, as it is not kept."""
     kept = core.per_config("submit_requests", dict, dict)
     key = (spec.hard_resources, spec.soft_resources)
     found = kept.get(key)
     if found is None:
         if len(kept) >= _PATTERNS_KEPT:
             kept.clear()
-        stored = normalise_spec_requests(core.config.complexes, spec)
-        found = kept[key] = (stored.hard_resources, stored.soft_resources)
+        hard = _stored_pairs(core, spec.hard_resources)
+        soft = _stored_pairs(core, spec.soft_resources)
+        found = kept[key] = (hard, soft)
     hard, soft = found
     if hard == spec.hard_resources and soft == spec.soft_resources:
         return spec
     return spec.changed(hard_resources=hard, soft_resources=soft)
+
+
+def _stored_pairs(core: Core, pairs: Pairs | None) -> Pairs | None:
+    """One request list in its stored form, as :func:`normalise_requests` gives it (a later
+    request of the same full name replaces an earlier one in its place), each request
+    normalised once while the configuration stands (at most ``_PATTERNS_KEPT``)."""
+    if not pairs:
+        return pairs
+    known = core.per_config("submit_request", dict, dict)
+    stored: dict[str, str] = {}
+    for pair in dict(pairs).items():  # a name given twice: its last value, in its place
+        found = known.get(pair)
+        if found is None:
+            if len(known) >= _PATTERNS_KEPT:
+                known.clear()
+            name, value = pair
+            found = known[pair] = next(
+                iter(normalise_requests(core.config.complexes, {name: value}).items())
+            )
+        stored[found[0]] = found[1]
+    result = tuple(stored.items())
+    return pairs if result == pairs else result
 
 
 def _names_any(core: Core, kind: str, pattern: str) -> bool:

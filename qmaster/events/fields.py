@@ -25,3 +25,10 @@ def fmt_double(value: float) -> str:
 
 def join_fields(values: tuple[object, ...]) -> str:
     return ":".join(map(str, values))
+
+
+def all_safe(*texts: str) -> bool:
+    """None of these texts needs :func:`safe` (a line's free text is usually plain: it is
+    then written as it is, without a call per field)."""
+    joined = "".join(texts)
+    return not (":" in joined or "\n" in joined or "\r" in joined)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from qmaster.events.ar_records import AR_LOG_EVENTS, ArAcct, ArAttr, ArLog, NewAr
-from qmaster.events.fields import NONE_STR, fmt_double, join_fields, safe
+from qmaster.events.fields import NONE_STR, all_safe, fmt_double, join_fields, safe
 
 __all__ = [
     "AR_LOG_EVENTS",
@@ -144,6 +144,17 @@ class JobLog:
 
     def reporting_line(self) -> str:
         """The ``reporting`` line, without the newline (6.2 field order)."""
+        if all_safe(
+            self.pe_taskid, self.state, self.user, self.host, self.job_name, self.owner,
+            self.group, self.project, self.department, self.account, self.message,
+        ):  # fmt: skip
+            return (
+                f"{self.time}:{self.KIND}:{self.event_time}:{self.event}:{self.job_number}:"
+                f"{self.task_number}:{self.pe_taskid}:{self.state}:{self.user}:{self.host}:"
+                f"{self.state_time}:{self.priority}:{self.submission_time}:{self.job_name}:"
+                f"{self.owner}:{self.group}:{self.project}:{self.department}:{self.account}:"
+                f"{self.message}"
+            )
         return join_fields(
             (
                 self.time,
@@ -229,6 +240,23 @@ class Acct:
 
     def accounting_line(self) -> str:
         """The ``accounting`` line, without the newline."""
+        if all_safe(
+            self.qname, self.hostname, self.group, self.owner, self.job_name, self.account,
+            self.project, self.department, self.granted_pe, self.category, self.pe_taskid,
+        ):  # fmt: skip
+            return (
+                f"{self.qname}:{self.hostname}:{self.group}:{self.owner}:{self.job_name}:"
+                f"{self.job_number}:{self.account}:{self.priority}:{self.submission_time}:"
+                f"{self.start_time}:{self.end_time}:{self.failed}:{self.exit_status}:"
+                f"{self.ru_wallclock}:{self.ru_utime:f}:{self.ru_stime:f}:{self.ru_maxrss:f}:"
+                f"{self.ru_ixrss}:{self.ru_ismrss}:{self.ru_idrss}:{self.ru_isrss}:"
+                f"{self.ru_minflt}:{self.ru_majflt}:{self.ru_nswap}:{self.ru_inblock:f}:"
+                f"{self.ru_oublock}:{self.ru_msgsnd}:{self.ru_msgrcv}:{self.ru_nsignals}:"
+                f"{self.ru_nvcsw}:{self.ru_nivcsw}:{self.project}:{self.department}:"
+                f"{self.granted_pe}:{self.slots}:{self.task_number}:{self.cpu:f}:{self.mem:f}:"
+                f"{self.io:f}:{self.category}:{self.iow:f}:{self.pe_taskid}:{self.maxvmem:f}:"
+                f"{self.arid}:{self.ar_submission_time}"
+            )
         return join_fields(
             (
                 safe(self.qname),

@@ -66,6 +66,10 @@ class Envelope(BaseModel):
         return v
 
 
+_FIELD_NAMES: dict[type[BaseModel], frozenset[str]] = {}
+"""The field names of each job model, read once (``model_fields`` is built per access)."""
+
+
 class JobSpec(_Binding):
     """A job's specification, keyed by the JSV parameter names of qsub(1)."""
 
@@ -134,8 +138,11 @@ class JobSpec(_Binding):
     def _explicit_binding_pairs(cls, data: Any) -> Any:
         """``binding_exp_socket<i>``/``binding_exp_core<i>`` are the only open-ended keys."""
         if isinstance(data, dict):
+            names = _FIELD_NAMES.get(cls) or _FIELD_NAMES.setdefault(
+                cls, frozenset(cls.model_fields)
+            )
             for key, value in data.items():
-                if key in cls.model_fields:
+                if key in names:
                     continue
                 if not BINDING_EXP_KEY.fullmatch(str(key)) or type(value) is not int:
                     raise ValueError(f"Extra inputs are not permitted: {key}")

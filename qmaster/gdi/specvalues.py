@@ -109,17 +109,21 @@ def check_spec(spec: Mapping[str, Any], year: int, *, complete: bool = True) -> 
     """
     out = dict(spec)
     for name, value in spec.items():
-        if name not in PARSERS or value is None or value == []:
-            continue
-        if name in EPOCHS and _is_number(value):
-            out[name] = _epoch(name, value)
-        else:
-            out[name] = PARSERS[name](as_text(value), year)
+        if name in PARSERS and value is not None and value != []:
+            out[name] = check_value(name, value, year)
     if complete:
         _complete_pe(out)
     _check_ranges(out)
     check_binding(out)
     return out
+
+
+def check_value(name: str, value: Any, year: int) -> Any:
+    """One given value of a parameter :data:`PARSERS` has, checked (and converted) as
+    :func:`check_spec` checks each; raises ValueRefused for a bad value."""
+    if name in EPOCHS and _is_number(value):
+        return _epoch(name, value)
+    return PARSERS[name](as_text(value), year)
 
 
 def _is_number(value: Any) -> bool:

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from qmaster.complexes.table import ComplexTable
 from qmaster.conf.store import ClusterConfig
 from qmaster.core import Core, CoreSettings, Identity, Outcome
-from qmaster.core.effects import Effect, Reply, VerifyJob
+from qmaster.core.effects import Reply
 from qmaster.jsv.protocol import Verdict
 from qmaster.stimuli_wire import MalformedRequest, parse, verdict_of
 
@@ -86,17 +86,18 @@ class CoreFeed:
 
     def _answer(self, out: Outcome, now: float, jsv: Verifier | None, sink: Sink | None) -> Reply:
         """The reply to a request: at once, or once the JSV's verdicts on it are in."""
-        effects = out.effects()  # made once: the reply and the JSV's questions are read from it
-        replies = [e for e in effects if isinstance(e, Reply)]
-        for outcome in self._verify(effects, now, jsv):
-            replies.extend(e for e in outcome.effects() if isinstance(e, Reply))
+        replies = [r for r in (out.reply(),) if r is not None]
+        for outcome in self._verify(out, now, jsv):
+            reply = outcome.reply()
+            if reply is not None:
+                replies.append(reply)
             if sink is not None:
                 sink(outcome)
         return replies[-1] if replies else Reply([])
 
-    def _verify(self, effects: list[Effect], now: float, jsv: Verifier | None) -> list[Outcome]:
-        """Run every ``VerifyJob`` of an outcome's effects (and of the verdicts' outcomes)."""
-        asked = [e for e in effects if isinstance(e, VerifyJob)]
+    def _verify(self, out: Outcome, now: float, jsv: Verifier | None) -> list[Outcome]:
+        """Run every ``VerifyJob`` of an outcome (and of the verdicts' outcomes)."""
+        asked = out.verify_jobs()
         done: list[Outcome] = []
         while asked:
             question = asked.pop(0)
@@ -105,7 +106,7 @@ class CoreFeed:
             verdict = jsv.verify(question.owner, question.spec, question.job_id)
             outcome = self.core.handle(verdict_of(question.owner, question.token, verdict), now)
             done.append(outcome)
-            asked.extend(e for e in outcome.effects() if isinstance(e, VerifyJob))
+            asked.extend(outcome.verify_jobs())
         return done
 
     def submit_ar(self, who: Identity, spec: dict[str, Any], now: float) -> Submitted:
@@ -126,7 +127,7 @@ class CoreFeed:
         again about jobs it told to come back later (their verdicts handed back at once)."""
         out = self.core.tick(now)
         sink(out)
-        for outcome in self._verify(out.effects(), now, jsv):
+        for outcome in self._verify(out, now, jsv):
             sink(outcome)
 
     def next_deadline(self) -> float | None:

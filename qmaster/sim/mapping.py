@@ -66,10 +66,9 @@ def cell_defaults(cell: Path, pe: str = DEFAULT_PE) -> Defaults:
 
 def job_spec(job: TraceJob, defaults: Defaults) -> dict[str, Any]:
     """The JobSpec dict (JSV parameter names) of one trace job."""
-    state = SubmitState(spec=_copy(defaults.spec))
+    spec = _copy(defaults.spec)
     if job.category:
-        parse_options(job.category, Path("."), state)
-    spec = state.spec
+        spec = parse_options(job.category, Path("."), SubmitState(spec=spec)).spec
     spec["CMDNAME"] = COMMAND
     spec["CMDARGS"] = [_seconds(job.runtime)]
     spec["b"] = True

@@ -59,6 +59,17 @@ class SubmitQueue:
             self._next += 1
         return entry[2]
 
+    def pop_due(self, now: float) -> int | None:
+        """Take the next submission if it is due by ``now``: its trace position, else None."""
+        entry = self.first()
+        if entry is None or entry[0] > now:
+            return None
+        if self._released and entry is self._released[0]:
+            heapq.heappop(self._released)
+        else:
+            self._next += 1
+        return entry[2]
+
     def push(self, at: float, key: float, job: int) -> None:
         """A job released later (it follows another by a think time)."""
         heapq.heappush(self._released, (at, key, job))

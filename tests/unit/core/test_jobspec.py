@@ -101,6 +101,39 @@ def test_the_core_checks_a_jobspec_as_the_dict_is_checked(spec: dict[str, Any]) 
     assert got == expected
 
 
+def _checked_or_refusal(spec: dict[str, Any]) -> JobSpec | str:
+    year = time.localtime(T0).tm_year
+    try:
+        return JobSpec.from_dict(check_spec(JobSpec.from_dict(spec).to_dict(), year))
+    except ValueRefused as exc:
+        return exc.message
+
+
+_REPLAYED = {
+    "CMDNAME": "sim_job", "CMDARGS": ["60"], "b": True, "N": "swf1",
+    "l_hard": {"h_rt": "60"}, "q_hard": ["all.q"], "pe_name": "mpi", "pe_min": 2, "pe_max": 2,
+}  # fmt: skip
+
+
+@settings(max_examples=80)
+@given(st.one_of(st.none(), _TEXT), st.one_of(st.none(), _PAIRS), st.one_of(st.none(), _PAIRS))
+def test_a_job_like_one_accepted_before_is_judged_as_check_spec_judges_it(
+    name: str | None, hard: dict[str, str] | None, soft: dict[str, str] | None
+) -> None:
+    """The core keeps what it accepted; a next job alike but for its name and ``-l`` lists
+    (a replay's jobs) is still refused for them, with check_spec's words, or accepted."""
+    assert isinstance(checked_spec(JobSpec.from_dict(_REPLAYED), T0), JobSpec)  # kept
+    given = {"N": name, "l_hard": hard, "l_soft": soft}
+    spec = {**_REPLAYED, **{k: v for k, v in given.items() if v is not None}}
+    for k in [k for k, v in given.items() if v is None]:
+        spec.pop(k, None)
+    try:
+        got: JobSpec | str = checked_spec(JobSpec.from_dict(spec), T0)
+    except InvalidRequest as exc:
+        got = str(exc)
+    assert got == _checked_or_refusal(spec)
+
+
 def test_every_attribute_has_one_key() -> None:
     """The table names each attribute once and each JSV key once."""
     attrs = [f.name for f in dataclasses.fields(JobSpec)]
