@@ -56,7 +56,12 @@ __all__ = ["job_request", "running_jobs_per_user"]  # where the core's modules f
 
 
 def weights(core: Core) -> Weights:
-    """The priority and urgency weights of the scheduler configuration."""
+    """The priority and urgency weights of the scheduler configuration (once per
+    configuration)."""
+    return core.per_config("sched_weights", Weights, lambda: _weights(core))
+
+
+def _weights(core: Core) -> Weights:
     attrs = core.config.sched_conf.attrs
     return Weights(
         priority=float(attrs["weight_priority"]),
@@ -85,6 +90,11 @@ def queue_states(core: Core, *, empty: bool = False) -> list[QueueState]:
 
 
 def usersets(core: Core) -> dict[str, frozenset[str]]:
+    """Each access list's entries (once per configuration: a pass only reads them)."""
+    return core.per_config("sched_usersets", dict, lambda: _usersets(core))
+
+
+def _usersets(core: Core) -> dict[str, frozenset[str]]:
     return {name: frozenset(u.entries) for name, u in core.config.usersets.items()}
 
 
@@ -135,14 +145,30 @@ def queue_alarms(core: Core) -> set[str]:
 
 
 def _pes(core: Core, booked: Bookings) -> dict[str, PeState]:
+    """Each parallel environment with the slots booked in it (a pass books into these)."""
     out: dict[str, PeState] = {}
-    for name, pe in core.config.pes.items():
+    for name, slots, rule, users, xusers, urgency in _pe_confs(core):
         used = round(booked.at("pe", name).get("slots", 0.0))
-        users = tuple(f.split_list(pe.attrs.get("user_lists", "NONE")))
-        xusers = tuple(f.split_list(pe.attrs.get("xuser_lists", "NONE")))
-        urgency = pe.attrs.get("urgency_slots", "min")
-        out[name] = PeState(name, pe.slots, pe.allocation_rule, used, users, xusers, urgency)
+        out[name] = PeState(name, slots, rule, used, users, xusers, urgency)
     return out
+
+
+PeConf = tuple[str, int, str, tuple[str, ...], tuple[str, ...], str]
+
+
+def _pe_confs(core: Core) -> list[PeConf]:
+    """What a view takes of each PE's configuration (read once per configuration)."""
+
+    def build() -> list[PeConf]:
+        out: list[PeConf] = []
+        for name, pe in core.config.pes.items():
+            users = tuple(f.split_list(pe.attrs.get("user_lists", "NONE")))
+            xusers = tuple(f.split_list(pe.attrs.get("xuser_lists", "NONE")))
+            urgency = pe.attrs.get("urgency_slots", "min")
+            out.append((name, pe.slots, pe.allocation_rule, users, xusers, urgency))
+        return out
+
+    return core.per_config("sched_pes", list, build)
 
 
 def _running(core: Core, now: float) -> list[Running]:
@@ -221,8 +247,8 @@ def assemble(
         global_level=global_level,
         hosts=hosts,
         pes=_pes(core, booked),
-        global_user_lists=tuple(f.split_list(conf.global_conf.attrs.get("user_lists", "NONE"))),
-        global_xuser_lists=tuple(f.split_list(conf.global_conf.attrs.get("xuser_lists", "NONE"))),
+        global_user_lists=_global_lists(core)[0],
+        global_xuser_lists=_global_lists(core)[1],
         max_reservation=sched.max_reservation,
         default_duration=sched.default_duration if sched.default_duration >= 0 else math.inf,
         running=[]
@@ -239,6 +265,17 @@ def assemble(
         if _reserving(core, jobs, advance):
             view.running_plan = kept_plan(core, now)
     return view
+
+
+def _global_lists(core: Core) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The global configuration's ``user_lists`` and ``xuser_lists`` (once per configuration)."""
+
+    def build() -> tuple[tuple[str, ...], tuple[str, ...]]:
+        attrs = core.config.global_conf.attrs
+        users = tuple(f.split_list(attrs.get("user_lists", "NONE")))
+        return users, tuple(f.split_list(attrs.get("xuser_lists", "NONE")))
+
+    return core.per_config("sched_global_lists", tuple, build)
 
 
 def build_view(core: Core, now: float) -> View:
