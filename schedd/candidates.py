@@ -103,7 +103,7 @@ class KeptOrder:
         moved = log.since(self.version)
         self.version = log.version
         shifted = None if moved is None else [q for h in moved for q in self.on_host.get(h, ())]
-        if shifted is None or len(shifted) * 8 > len(self.items):
+        if shifted is None or len(shifted) * 2 > len(self.items):
             self._sort(order)
             return self.items
         keys, items, placed = self.keys, self.items, self.placed

@@ -100,10 +100,10 @@ class LoadModel:
             found = evaluate(self.formula, lambda name: self.value(host, name))
             return ERROR_LOAD if found is None else found
         values = self.view.host(host).level.values
-        kept = base.get(host)
+        kept = base.get(id(values))
         if kept is None or kept[0] is not values:
             found = evaluate(self.formula, lambda name: self.value(host, name))
-            kept = base[host] = (values, ERROR_LOAD if found is None else found)
+            kept = base[id(values)] = (values, ERROR_LOAD if found is None else found)
         return kept[1]
 
     def key(self, q: QueueState) -> tuple[float, float, str]:
