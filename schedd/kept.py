@@ -9,6 +9,7 @@ changed), all of it is dropped.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
 
@@ -287,12 +288,14 @@ TEMPLATE_ROOM = 1_000_000
 def keep_template(kept: dict[Hashable, Any], key: Hashable, made: Any) -> None:
     """Keep a category as evaluated; the oldest are dropped beyond ``TEMPLATE_ROOM``."""
     kept[key] = made
-    sizes = kept.setdefault("category_sizes", {})
+    sizes = kept.get("category_sizes")
+    if not isinstance(sizes, OrderedDict):  # the oldest found at once, however many went
+        sizes = kept["category_sizes"] = OrderedDict()
     sizes[key] = len(made.static) + 1
     kept["category_room"] = kept.get("category_room", 0) + sizes[key]
     while kept["category_room"] > TEMPLATE_ROOM and sizes:
-        oldest = next(iter(sizes))
-        kept["category_room"] -= sizes.pop(oldest)
+        oldest, size = sizes.popitem(last=False)
+        kept["category_room"] -= size
         kept.pop(oldest, None)
 
 
