@@ -15,6 +15,7 @@ books into. The regular pass takes its jobs from the pending index
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING
 
@@ -58,7 +59,7 @@ __all__ = ["job_request", "running_jobs_per_user"]  # where the core's modules f
 def weights(core: Core) -> Weights:
     """The priority and urgency weights of the scheduler configuration (once per
     configuration)."""
-    return core.per_config("sched_weights", Weights, lambda: _weights(core))
+    return _conf(core).weights
 
 
 def _weights(core: Core) -> Weights:
@@ -91,7 +92,7 @@ def queue_states(core: Core, *, empty: bool = False) -> list[QueueState]:
 
 def usersets(core: Core) -> dict[str, frozenset[str]]:
     """Each access list's entries (once per configuration: a pass only reads them)."""
-    return core.per_config("sched_usersets", dict, lambda: _usersets(core))
+    return _conf(core).usersets
 
 
 def _usersets(core: Core) -> dict[str, frozenset[str]]:
@@ -147,7 +148,7 @@ def queue_alarms(core: Core) -> set[str]:
 def _pes(core: Core, booked: Bookings) -> dict[str, PeState]:
     """Each parallel environment with the slots booked in it (a pass books into these)."""
     out: dict[str, PeState] = {}
-    for name, slots, rule, users, xusers, urgency in _pe_confs(core):
+    for name, slots, rule, users, xusers, urgency in _conf(core).pes:
         used = round(booked.at("pe", name).get("slots", 0.0))
         out[name] = PeState(name, slots, rule, used, users, xusers, urgency)
     return out
@@ -157,18 +158,36 @@ PeConf = tuple[str, int, str, tuple[str, ...], tuple[str, ...], str]
 
 
 def _pe_confs(core: Core) -> list[PeConf]:
-    """What a view takes of each PE's configuration (read once per configuration)."""
+    """What a view takes of each PE's configuration."""
+    out: list[PeConf] = []
+    for name, pe in core.config.pes.items():
+        users = tuple(f.split_list(pe.attrs.get("user_lists", "NONE")))
+        xusers = tuple(f.split_list(pe.attrs.get("xuser_lists", "NONE")))
+        urgency = pe.attrs.get("urgency_slots", "min")
+        out.append((name, pe.slots, pe.allocation_rule, users, xusers, urgency))
+    return out
 
-    def build() -> list[PeConf]:
-        out: list[PeConf] = []
-        for name, pe in core.config.pes.items():
-            users = tuple(f.split_list(pe.attrs.get("user_lists", "NONE")))
-            xusers = tuple(f.split_list(pe.attrs.get("xuser_lists", "NONE")))
-            urgency = pe.attrs.get("urgency_slots", "min")
-            out.append((name, pe.slots, pe.allocation_rule, users, xusers, urgency))
-        return out
 
-    return core.per_config("sched_pes", list, build)
+@dataclass(frozen=True, slots=True)
+class _ViewConf:
+    """What every view takes from the configuration alone (read once per configuration)."""
+
+    weights: Weights
+    usersets: dict[str, frozenset[str]]
+    pes: list[PeConf]
+    global_user_lists: tuple[str, ...]
+    global_xuser_lists: tuple[str, ...]
+
+
+def _conf(core: Core) -> _ViewConf:
+    return core.per_config("sched_view_conf", _ViewConf, lambda: _read_conf(core))
+
+
+def _read_conf(core: Core) -> _ViewConf:
+    attrs = core.config.global_conf.attrs
+    users = tuple(f.split_list(attrs.get("user_lists", "NONE")))
+    xusers = tuple(f.split_list(attrs.get("xuser_lists", "NONE")))
+    return _ViewConf(_weights(core), _usersets(core), _pe_confs(core), users, xusers)
 
 
 def _running(core: Core, now: float) -> list[Running]:
@@ -233,22 +252,23 @@ def assemble(
     else:
         kept = kept_view(core)
         levels = kept.levels
-        global_level, hosts, queues = kept.glob, dict(kept.hosts), kept.queues
+        global_level, hosts, queues = kept.glob, kept.hosts, kept.queues  # read, not written
     advance, ar_queues = _advance(core, now)
     advance = [] if empty else advance
     conf = core.config
     sched = conf.sched_conf
+    parts = _conf(core)
     view = View(
         jobs=jobs,
         queues=queues,
-        usersets=usersets(core),
+        usersets=parts.usersets,
         config=conf,
         complexes=conf.complexes,
         global_level=global_level,
         hosts=hosts,
         pes=_pes(core, booked),
-        global_user_lists=_global_lists(core)[0],
-        global_xuser_lists=_global_lists(core)[1],
+        global_user_lists=parts.global_user_lists,
+        global_xuser_lists=parts.global_xuser_lists,
         max_reservation=sched.max_reservation,
         default_duration=sched.default_duration if sched.default_duration >= 0 else math.inf,
         running=[]
@@ -256,7 +276,7 @@ def assemble(
         else _running(core, now),
         advance=advance,
         ar_queues=ar_queues,
-        weights=weights(core),
+        weights=parts.weights,
         named=levels.named,
         **load_settings(core, now, empty),
     )
@@ -265,17 +285,6 @@ def assemble(
         if _reserving(core, jobs, advance):
             view.running_plan = kept_plan(core, now)
     return view
-
-
-def _global_lists(core: Core) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The global configuration's ``user_lists`` and ``xuser_lists`` (once per configuration)."""
-
-    def build() -> tuple[tuple[str, ...], tuple[str, ...]]:
-        attrs = core.config.global_conf.attrs
-        users = tuple(f.split_list(attrs.get("user_lists", "NONE")))
-        return users, tuple(f.split_list(attrs.get("xuser_lists", "NONE")))
-
-    return core.per_config("sched_global_lists", tuple, build)
 
 
 def build_view(core: Core, now: float) -> View:
