@@ -164,13 +164,33 @@ def kept_groups(view: View) -> Groups:
     kept = kept_for(view)
     if kept is None:
         return Groups(view, view.queues)
-    names = frozenset(_requested_names(view))
+    names = _requested_kept(view, kept)
     if names & kept["load_names"]:
         return Groups(view, view.queues, sorted(names))
     key = ("groups", names, view.ar_queues)
     found = kept.get(key)
     if not isinstance(found, Groups):
         found = kept[key] = Groups(view, view.queues, sorted(names))
+    return found
+
+
+NAMES_ROOM = 10_000
+"""Sets of categories whose requested attributes are kept (emptied beyond this)."""
+
+
+def _requested_kept(view: View, kept: dict[Hashable, Any]) -> frozenset[str]:
+    """The attributes the pass's jobs request (see :func:`_requested_names`), kept per set
+    of categories: a category names its requests, and the table comes with the instances."""
+    cats = frozenset(job.category for job in view.jobs)
+    if None in cats:
+        return frozenset(_requested_names(view))
+    memo = kept.get("requested_names")
+    if not isinstance(memo, dict) or len(memo) > NAMES_ROOM:
+        memo = kept["requested_names"] = {}
+    found = memo.get(cats)
+    if found is None:
+        found = memo[cats] = frozenset(_requested_names(view))
+    assert isinstance(found, frozenset)
     return found
 
 
