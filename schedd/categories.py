@@ -26,6 +26,7 @@ from schedd.groups import Groups
 from schedd.kept import (
     KeyLog,
     access_matters,
+    compiled_requests,
     keep_template,
     kept_groups,
     named_cache,
@@ -42,7 +43,7 @@ from schedd.matching import (
 )
 from schedd.pe import job_pes
 from schedd.reasons import Reason, ReasonList, Targets
-from schedd.requests import Compiled, compile_requests
+from schedd.requests import Compiled
 from schedd.view import JobRequest, QueueState, View
 
 
@@ -271,9 +272,7 @@ def evaluate(
     ``fitting_order``: the members of the groups that fit in load order (kept, shared by
     the categories of the same groups: cheaper than a sort when many instances fit).
     """
-    compiled = compile_requests(
-        view.complexes, job.hard_resources, job.soft_resources, parallel=bool(job.pe_name)
-    )
+    compiled = compiled_requests(view, job)
     cat = Category(key, compiled, job_pes(view, job))
     if _job_level(view, job, cat):
         cat.exhausted = True

@@ -8,11 +8,14 @@ pass to pass while the queue instances stay the same.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from qmaster.complexes.levels import Level
 from qmaster.complexes.table import ComplexTable
 from schedd.view import JobRequest, QueueState, View
+
+if TYPE_CHECKING:
+    from schedd.candidates import KeptOrder
 
 
 def _level_sig(level: Level, names: Sequence[str]) -> tuple[object, ...]:
@@ -60,8 +63,9 @@ class Groups:
             groups.setdefault(sig, []).append(index)
         self.members = list(groups.values())
         self.splits: dict[tuple[int, int], tuple[object, object, list[int], list[int]]] = {}
-        self.orders: dict[tuple[int, ...], tuple[Any, int, list[QueueState], list[list[int]]]] = {}
-        """The members of some groups in load order (:func:`schedd.candidates.fitting_in_order`)."""
+        self.orders: dict[tuple[int, ...], tuple[KeptOrder, list[list[int]]]] = {}
+        """The members of some groups in load order (a :class:`schedd.candidates.KeptOrder`
+        each, with the parts it holds: :func:`schedd.candidates.fitting_in_order`)."""
 
     def split(self, group: list[int], named: frozenset[int]) -> tuple[list[int], list[int]]:
         """The members of ``group`` a ``-q`` list names (``named``) and the others, worked

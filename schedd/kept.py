@@ -9,12 +9,14 @@ changed), all of it is dropped.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
 
 from schedd.groups import Groups, _requested_names
 from schedd.reasons import Reason
-from schedd.view import QueueState, View
+from schedd.requests import Compiled, compile_requests
+from schedd.view import JobRequest, QueueState, View
 
 TRACKED = "tracked"
 """Where the keeper of the view (the core's kept view) names, for each user of what is
@@ -29,11 +31,13 @@ def track_changes(kept: dict[Hashable, Any]) -> None:
         kept[TRACKED] = {}
 
 
-def changed(kept: dict[Hashable, Any], kind: str, name: str) -> None:
-    """The keeper changed the level of a queue instance (``kind`` ``queue``) or a host."""
-    for (what, _), names in kept[TRACKED].items():
-        if what == kind:
-            names.add(name)
+def changed(kept: dict[Hashable, Any], kind: str, names: set[str]) -> None:
+    """The keeper changed the levels of these queue instances (``kind`` ``queue``) or
+    hosts."""
+    if names:
+        for (what, _), found in kept[TRACKED].items():
+            if what == kind:
+                found.update(names)
 
 
 def changes(kept: dict[Hashable, Any] | None, kind: str, user: str) -> set[str] | None:
@@ -160,13 +164,33 @@ def kept_groups(view: View) -> Groups:
     kept = kept_for(view)
     if kept is None:
         return Groups(view, view.queues)
-    names = frozenset(_requested_names(view))
+    names = _requested_kept(view, kept)
     if names & kept["load_names"]:
         return Groups(view, view.queues, sorted(names))
     key = ("groups", names, view.ar_queues)
     found = kept.get(key)
     if not isinstance(found, Groups):
         found = kept[key] = Groups(view, view.queues, sorted(names))
+    return found
+
+
+NAMES_ROOM = 10_000
+"""Sets of categories whose requested attributes are kept (emptied beyond this)."""
+
+
+def _requested_kept(view: View, kept: dict[Hashable, Any]) -> frozenset[str]:
+    """The attributes the pass's jobs request (see :func:`_requested_names`), kept per set
+    of categories: a category names its requests, and the table comes with the instances."""
+    cats = frozenset(job.category for job in view.jobs)
+    if None in cats:
+        return frozenset(_requested_names(view))
+    memo = kept.get("requested_names")
+    if not isinstance(memo, dict) or len(memo) > NAMES_ROOM:
+        memo = kept["requested_names"] = {}
+    found = memo.get(cats)
+    if found is None:
+        found = memo[cats] = frozenset(_requested_names(view))
+    assert isinstance(found, frozenset)
     return found
 
 
@@ -180,14 +204,21 @@ def _load_names(view: View) -> frozenset[str]:
     return frozenset(names)
 
 
-def base_loads(view: View) -> dict[str, tuple[object, float]] | None:
-    """Each host's ``load_formula`` value without job load adjustments, with the values
-    it was worked out from (a host's level is built again when its load changes)."""
+LOADS_ROOM = 200_000
+"""Host values whose ``load_formula`` value is kept (emptied beyond this)."""
+
+
+def base_loads(view: View) -> dict[int, tuple[object, float]] | None:
+    """The ``load_formula`` value without job load adjustments of each host's values seen
+    (by their identity, with the values: a host's level is built again when its load
+    changes, and shared by the passes that see it as loaded the same)."""
     kept = kept_for(view)
     if kept is None:
         return None
     found = kept.setdefault(("loads", view.load_formula), {})
     assert isinstance(found, dict)
+    if len(found) > LOADS_ROOM:
+        found.clear()
     return found
 
 
@@ -277,13 +308,41 @@ TEMPLATE_ROOM = 1_000_000
 def keep_template(kept: dict[Hashable, Any], key: Hashable, made: Any) -> None:
     """Keep a category as evaluated; the oldest are dropped beyond ``TEMPLATE_ROOM``."""
     kept[key] = made
-    sizes = kept.setdefault("category_sizes", {})
+    sizes = kept.get("category_sizes")
+    if not isinstance(sizes, OrderedDict):  # the oldest found at once, however many went
+        sizes = kept["category_sizes"] = OrderedDict()
     sizes[key] = len(made.static) + 1
     kept["category_room"] = kept.get("category_room", 0) + sizes[key]
     while kept["category_room"] > TEMPLATE_ROOM and sizes:
-        oldest = next(iter(sizes))
-        kept["category_room"] -= sizes.pop(oldest)
+        oldest, size = sizes.popitem(last=False)
+        kept["category_room"] -= size
         kept.pop(oldest, None)
+
+
+COMPILED_ROOM = 100_000
+"""Resolved requests kept from pass to pass (two per category at most; emptied beyond)."""
+
+
+def compiled_requests(view: View, job: JobRequest, soft: bool = True) -> Compiled:
+    """The job's requests resolved against the view's complexes (hard and, with ``soft``,
+    soft): once per category while the view keeps its queue instances (the complexes
+    come with the configuration, which brings other instances), else now."""
+    hard_only = not soft or not job.soft_resources
+    parallel = bool(job.pe_name)
+    kept = kept_for(view) if job.category is not None else None
+    found = kept.get("compiled") if kept is not None else None
+    if kept is not None and (not isinstance(found, tuple) or found[0] is not view.complexes):
+        found = kept["compiled"] = (view.complexes, {})
+    memo: dict[tuple[Hashable, bool], Compiled] = found[1] if found is not None else {}
+    key = (job.category, hard_only)
+    made = memo.get(key)
+    if made is None:
+        extra = {} if hard_only else job.soft_resources
+        made = compile_requests(view.complexes, job.hard_resources, extra, parallel=parallel)
+        if len(memo) >= COMPILED_ROOM:
+            memo.clear()
+        memo[key] = made
+    return made
 
 
 _EPS = 1e-9

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import lru_cache
 
 from qmaster.complexes.compare import satisfies
 from qmaster.complexes.formula import evaluate, parse_formula
@@ -25,6 +26,8 @@ from schedd.reasons import Reason
 from schedd.view import QueueState, View
 
 ERROR_LOAD = 9999.0
+_formula = lru_cache(maxsize=64)(parse_formula)
+"""A load formula's terms, read once per text (a pass reads the configuration's)."""
 
 
 class LoadModel:
@@ -33,7 +36,7 @@ class LoadModel:
     def __init__(self, view: View, now: float) -> None:
         self.view = view
         self.by_load = view.queue_sort == "load"
-        self.formula = parse_formula(view.load_formula)
+        self.formula = _formula(view.load_formula)
         self.adjustments = tuple(view.load_adjustments)
         self.added: dict[str, dict[str, float]] = {}
         self.version = 0
@@ -97,10 +100,10 @@ class LoadModel:
             found = evaluate(self.formula, lambda name: self.value(host, name))
             return ERROR_LOAD if found is None else found
         values = self.view.host(host).level.values
-        kept = base.get(host)
+        kept = base.get(id(values))
         if kept is None or kept[0] is not values:
             found = evaluate(self.formula, lambda name: self.value(host, name))
-            kept = base[host] = (values, ERROR_LOAD if found is None else found)
+            kept = base[id(values)] = (values, ERROR_LOAD if found is None else found)
         return kept[1]
 
     def key(self, q: QueueState) -> tuple[float, float, str]:

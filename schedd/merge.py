@@ -32,6 +32,9 @@ _Entry = tuple[float, float, int, int, JobRequest]
 def merged_order(view: View, cats: CategoryCache, plan: Plan) -> Iterator[JobRequest]:
     """The view's grouped jobs in dispatch order, skipping exhausted groups."""
     groups = list(view.groups or ())
+    if len(groups) == 1:  # nothing to merge: no priority to work out
+        yield from _one(cats, groups[0], plan)
+        return
     if not groups:
         return
     w = view.weights
@@ -56,6 +59,16 @@ def merged_order(view: View, cats: CategoryCache, plan: Plan) -> Iterator[JobReq
         following = next(group.rest, None)
         if following is not None:
             heapq.heappush(heap, entry(i, following))
+
+
+def _one(cats: CategoryCache, group: JobGroup, plan: Plan) -> Iterator[JobRequest]:
+    """A lone group's jobs in its order, up to its category's exhaustion."""
+    job: JobRequest | None = group.first
+    while job is not None:
+        yield job
+        if not group.reserve and _skip(cats, group, job, plan):
+            return
+        job = next(group.rest, None)
 
 
 URGENCY_ROOM = 100_000

@@ -12,8 +12,8 @@ from collections.abc import Hashable
 from fnmatch import fnmatchcase
 
 from schedd.categories import base_key
+from schedd.kept import compiled_requests
 from schedd.priority import priorities
-from schedd.requests import compile_requests
 from schedd.urgency import resource_urgency, urgency, urgency_slots
 from schedd.view import JobRequest, View
 
@@ -31,7 +31,7 @@ def resource_of(view: View, job: JobRequest, cache: dict[Hashable, float]) -> fl
     key = job.category if job.category is not None else base_key(job)
     resource = cache.get(key)
     if resource is None:
-        c = compile_requests(view.complexes, job.hard_resources, {}, parallel=bool(job.pe_name))
+        c = compiled_requests(view, job, soft=False)
         resource = cache[key] = resource_urgency(c, view.complexes, _slots(view, job))
     return resource
 

@@ -211,11 +211,18 @@ class View:
     collecting what the places it looked at offer; the pending jobs' reasons stay empty
     but for those a category found before the pass (its static ones)."""
 
+    unknown_hosts: dict[str, HostState] = field(default_factory=dict)
+    """The hosts the view does not know, as the pass asked for them (kept apart from
+    ``hosts``, which may be the core's kept view's, shared from pass to pass)."""
+
     def host(self, name: str) -> HostState:
         """The host's state; a host the view does not know offers nothing."""
         state = self.hosts.get(name)
         if state is None:
-            state = self.hosts[name] = HostState(Level(HOST, name, values={"hostname": name}))
+            state = self.unknown_hosts.get(name)
+            if state is None:
+                state = HostState(Level(HOST, name, values={"hostname": name}))
+                self.unknown_hosts[name] = state
         return state
 
 

@@ -86,14 +86,17 @@ class KeptView:
         touched = booked.touched
         touched.update(self.written)
         self.written.clear()
-        cache = self.cache
+        queues: set[str] = set()
+        hosts: set[str] = set()
         for key in touched:
             self._resync(key, booked)
             if key[0] == QUEUE:
-                changed(cache, QUEUE, key[1])
-                changed(cache, HOST, key[1].partition("@")[2])
+                queues.add(key[1])
+                hosts.add(key[1].partition("@")[2])
             elif key[0] == HOST:
-                changed(cache, HOST, key[1])
+                hosts.add(key[1])
+        changed(self.cache, QUEUE, queues)
+        changed(self.cache, HOST, hosts)
         touched.clear()
 
     def _resync(self, key: LevelKey, booked: Bookings) -> None:

@@ -168,7 +168,20 @@ def category_of(job: Job) -> str:
     return _job_parts(job.spec).category
 
 
+_LAST: list[tuple[JobSpec, _Parts]] = []
+"""The last specification's parts: the pass that files a new job in the pending index
+(:func:`category_of`) goes on to make its request (:func:`_request`)."""
+
+
 def _job_parts(spec: JobSpec) -> _Parts:
+    if _LAST and _LAST[0][0] is spec:
+        return _LAST[0][1]
+    found = _spec_parts(spec)
+    _LAST[:] = [(spec, found)]
+    return found
+
+
+def _spec_parts(spec: JobSpec) -> _Parts:
     queues = (
         tuple(spec.hard_queues or ()),
         tuple(spec.soft_queues or ()),

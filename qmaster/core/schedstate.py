@@ -25,9 +25,13 @@ from qmaster.core.qinstances import for_scheduler
 from qmaster.core.schedjobs import RequestMemo, _limited, _request, request_memo
 from qmaster.core.schedlevels import LEVELS_KEY, LevelCache
 from qmaster.core.view import _running, assemble, with_limits
+from qmaster.core.viewload import load_settings
 from schedd import JobRequest, View
+from schedd.candidates import KeptOrder, order_differs
 from schedd.categories import with_category
+from schedd.groups import Groups
 from schedd.kept import free_slots_differ, no_free_differs
+from schedd.load import LoadModel
 from schedd.order import dispatch_order
 
 _EPSILON = 1e-6
@@ -67,6 +71,7 @@ def check_scheduler_caches(core: Core, now: float | None = None) -> list[str]:
     problems += _memos(core)
     problems += _index(core, now)
     problems += _kept_view(core)
+    problems += _kept_orders(core, core.now if now is None else now)
     problems += _kept_plan(core, core.now if now is None else now)
     return problems
 
@@ -132,6 +137,30 @@ def _kept_view(core: Core) -> list[str]:
         ):
             out.append(f"kept view: queue instance {q.name} differs from a rebuild")
     return out
+
+
+def _kept_orders(core: Core, now: float) -> list[str]:
+    """The queue instances kept in load order (all, and those of some groups), brought up
+    to date as a pass would, against a full sort by the keys a pass would use."""
+    found = core.derived.get(KEPT_KEY)
+    kept = found[1] if found is not None else None
+    if not isinstance(kept, KeptView) or kept.cache.get("queues") is not kept.queues:
+        return []  # built afresh at the next pass
+    view = View([], kept.queues, hosts=dict(kept.hosts), complexes=core.config.complexes,
+                **load_settings(core, now, False))  # fmt: skip
+    view.kept = kept.cache
+    load = LoadModel(view, now)
+    log = load.log
+    if log is None:
+        return []  # a pass would not read them (job load adjustments move the keys)
+    orders = [o for g in kept.cache.values() if isinstance(g, Groups) for o, _ in g.orders.values()]
+    every = kept.cache.get("in_order")
+    orders += [every] if isinstance(every, KeptOrder) else []
+    return [
+        f"kept load order of {len(o.items)} queue instances differs from a sort"
+        for o in orders
+        if o.log is log and order_differs(o, load.key)
+    ]
 
 
 def _same_used(a: Level, b: Level) -> bool:

@@ -15,6 +15,7 @@ books into. The regular pass takes its jobs from the pending index
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING
 
@@ -56,7 +57,12 @@ __all__ = ["job_request", "running_jobs_per_user"]  # where the core's modules f
 
 
 def weights(core: Core) -> Weights:
-    """The priority and urgency weights of the scheduler configuration."""
+    """The priority and urgency weights of the scheduler configuration (once per
+    configuration)."""
+    return _conf(core).weights
+
+
+def _weights(core: Core) -> Weights:
     attrs = core.config.sched_conf.attrs
     return Weights(
         priority=float(attrs["weight_priority"]),
@@ -85,6 +91,11 @@ def queue_states(core: Core, *, empty: bool = False) -> list[QueueState]:
 
 
 def usersets(core: Core) -> dict[str, frozenset[str]]:
+    """Each access list's entries (once per configuration: a pass only reads them)."""
+    return _conf(core).usersets
+
+
+def _usersets(core: Core) -> dict[str, frozenset[str]]:
     return {name: frozenset(u.entries) for name, u in core.config.usersets.items()}
 
 
@@ -135,14 +146,48 @@ def queue_alarms(core: Core) -> set[str]:
 
 
 def _pes(core: Core, booked: Bookings) -> dict[str, PeState]:
+    """Each parallel environment with the slots booked in it (a pass books into these)."""
     out: dict[str, PeState] = {}
-    for name, pe in core.config.pes.items():
+    for name, slots, rule, users, xusers, urgency in _conf(core).pes:
         used = round(booked.at("pe", name).get("slots", 0.0))
+        out[name] = PeState(name, slots, rule, used, users, xusers, urgency)
+    return out
+
+
+PeConf = tuple[str, int, str, tuple[str, ...], tuple[str, ...], str]
+
+
+def _pe_confs(core: Core) -> list[PeConf]:
+    """What a view takes of each PE's configuration."""
+    out: list[PeConf] = []
+    for name, pe in core.config.pes.items():
         users = tuple(f.split_list(pe.attrs.get("user_lists", "NONE")))
         xusers = tuple(f.split_list(pe.attrs.get("xuser_lists", "NONE")))
         urgency = pe.attrs.get("urgency_slots", "min")
-        out[name] = PeState(name, pe.slots, pe.allocation_rule, used, users, xusers, urgency)
+        out.append((name, pe.slots, pe.allocation_rule, users, xusers, urgency))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class _ViewConf:
+    """What every view takes from the configuration alone (read once per configuration)."""
+
+    weights: Weights
+    usersets: dict[str, frozenset[str]]
+    pes: list[PeConf]
+    global_user_lists: tuple[str, ...]
+    global_xuser_lists: tuple[str, ...]
+
+
+def _conf(core: Core) -> _ViewConf:
+    return core.per_config("sched_view_conf", _ViewConf, lambda: _read_conf(core))
+
+
+def _read_conf(core: Core) -> _ViewConf:
+    attrs = core.config.global_conf.attrs
+    users = tuple(f.split_list(attrs.get("user_lists", "NONE")))
+    xusers = tuple(f.split_list(attrs.get("xuser_lists", "NONE")))
+    return _ViewConf(_weights(core), _usersets(core), _pe_confs(core), users, xusers)
 
 
 def _running(core: Core, now: float) -> list[Running]:
@@ -207,22 +252,23 @@ def assemble(
     else:
         kept = kept_view(core)
         levels = kept.levels
-        global_level, hosts, queues = kept.glob, dict(kept.hosts), kept.queues
+        global_level, hosts, queues = kept.glob, kept.hosts, kept.queues  # read, not written
     advance, ar_queues = _advance(core, now)
     advance = [] if empty else advance
     conf = core.config
     sched = conf.sched_conf
+    parts = _conf(core)
     view = View(
         jobs=jobs,
         queues=queues,
-        usersets=usersets(core),
+        usersets=parts.usersets,
         config=conf,
         complexes=conf.complexes,
         global_level=global_level,
         hosts=hosts,
         pes=_pes(core, booked),
-        global_user_lists=tuple(f.split_list(conf.global_conf.attrs.get("user_lists", "NONE"))),
-        global_xuser_lists=tuple(f.split_list(conf.global_conf.attrs.get("xuser_lists", "NONE"))),
+        global_user_lists=parts.global_user_lists,
+        global_xuser_lists=parts.global_xuser_lists,
         max_reservation=sched.max_reservation,
         default_duration=sched.default_duration if sched.default_duration >= 0 else math.inf,
         running=[]
@@ -230,7 +276,7 @@ def assemble(
         else _running(core, now),
         advance=advance,
         ar_queues=ar_queues,
-        weights=weights(core),
+        weights=parts.weights,
         named=levels.named,
         **load_settings(core, now, empty),
     )

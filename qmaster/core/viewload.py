@@ -22,23 +22,32 @@ Recent = list[tuple[tuple[tuple[str, int], ...], float]]
 
 def load_settings(core: Core, now: float, empty: bool) -> dict[str, Any]:
     """queue_sort_method, load_formula and the job load adjustments still decaying."""
-    attrs = core.config.sched_conf.attrs
-    adjustments = [
-        (name, float(value))
-        for name, value in f.split_pairs(attrs.get("job_load_adjustments", "NONE")).items()
-        if _is_number(value)
-    ]
-    decay = parse_time(attrs.get("load_adjustment_decay_time", "0"))
+    queue_sort, formula, adjustments, decay = core.per_config(
+        "sched_load_settings", tuple, lambda: _settings(core)
+    )
     recent: Recent = []
     if adjustments and decay > 0 and not empty:
         recent = _recent(core, now - decay)
     return {
-        "queue_sort": core.config.sched_conf.queue_sort_method,
-        "load_formula": attrs.get("load_formula", "np_load_avg"),
-        "load_adjustments": adjustments,
+        "queue_sort": queue_sort,
+        "load_formula": formula,
+        "load_adjustments": list(adjustments),
         "load_decay": decay,
         "recent": recent,
     }
+
+
+def _settings(core: Core) -> tuple[str, str, tuple[tuple[str, float], ...], float]:
+    """The load settings of the scheduler configuration (read once per configuration)."""
+    attrs = core.config.sched_conf.attrs
+    adjustments = tuple(
+        (name, float(value))
+        for name, value in f.split_pairs(attrs.get("job_load_adjustments", "NONE")).items()
+        if _is_number(value)
+    )
+    decay = parse_time(attrs.get("load_adjustment_decay_time", "0"))
+    formula = attrs.get("load_formula", "np_load_avg")
+    return core.config.sched_conf.queue_sort_method, formula, adjustments, decay
 
 
 def _is_number(text: str) -> bool:
