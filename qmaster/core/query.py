@@ -253,7 +253,7 @@ def _finished(core: Core, refs: list[str]) -> list[dict[str, Any]]:
     """The finished jobs among the missing ``refs``: id, runs of tasks never started."""
     found = []
     for ref in refs:
-        record = finished_record(core, int(ref)) if ref.isdigit() else None
+        record = finished_record(core, int(ref)) if ref.isascii() and ref.isdigit() else None
         if record is not None:
             never = record.never_started
             runs = [[r.start, r[-1], r.step] for r in never.ranges] if never else []
