@@ -13,6 +13,15 @@ at most); how it ended is read from the cell's accounting file: only what was
 appended to it since the submission, and each time only what is new (a cell's
 accounting file holds every job that ever ended; a job id used again after the
 ids wrapped must not be read as this job).
+
+The last answer that the job is gone also names the tasks that never started
+(deleted while pending), as long as the qmaster still keeps the job among its
+finished ones (``qstat -s z``, the last ``finished_jobs``): those have no record
+to wait for, and their line is printed at once, as Grid Engine's qsub knows at
+once that a job was aborted. The records of tasks that ran may come a little
+after the job is gone (the qmaster writes them every ``accounting_flush_time``):
+they are waited for, up to RECORD_WAIT_SECONDS; so is every task when the
+qmaster no longer keeps the job (its answer names no tasks never started).
 """
 
 from __future__ import annotations
@@ -127,13 +136,14 @@ def wait_for_end(
     """Wait until the job is gone; print how each task ended; the exit code.
     ``since``: the accounting file's size when the job was submitted."""
     pauses = polls()
-    while _still_there(transport, job_id):
+    while (gone := _gone(transport, job_id)) is None:
         sleep(next(pauses))
     wanted = tasks or [0]
+    awaited = [t for t in wanted if not any(t in run for run in gone)]
     tail = AccountingTail(accounting, since)
     endings = tail.endings(job_id)
     waited, pauses = 0.0, polls()
-    while any(t not in endings for t in wanted) and waited < RECORD_WAIT_SECONDS:
+    while any(t not in endings for t in awaited) and waited < RECORD_WAIT_SECONDS:
         pause = next(pauses)
         sleep(pause)
         waited += pause
@@ -147,11 +157,14 @@ def wait_for_end(
     return code
 
 
-def _still_there(transport: Transport, job_id: int) -> bool:
-    return _detail(transport, job_id) is not None
-
-
-def _detail(transport: Transport, job_id: int) -> dict[str, Any] | None:
+def _gone(transport: Transport, job_id: int) -> list[range] | None:
+    """``None`` while the qmaster still has the job; once it is gone, the runs of its
+    tasks that never started (none known when the qmaster no longer keeps the job)."""
     reply = transport("job_detail", {"job_ids": [str(job_id)]})
-    jobs = (reply.data or {}).get("jobs") if reply.ok else None
-    return jobs[0] if jobs else None
+    data = (reply.data or {}) if reply.ok else {}
+    if data.get("jobs"):
+        return None
+    for job in data.get("finished") or []:
+        if job.get("job_id") == job_id:
+            return [range(first, last + 1, step) for first, last, step in job["never_started"]]
+    return []

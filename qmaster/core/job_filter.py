@@ -5,7 +5,9 @@ selected, the job is in one of those holds; a row in a queue when ``r`` is
 selected or the job is in a selected user, operator, system or array hold (as
 Grid Engine's ``sge_print_jobs_queue`` tests them). ``-s z`` adds the last
 ``finished_jobs`` (sge_conf(5)) jobs that finished, state ``z``; the qmaster
-keeps them in memory only, as Grid Engine keeps its zombie list.
+keeps them in memory only, as Grid Engine keeps its zombie list. Each also keeps
+the ids of its tasks that never started (deleted while pending): ``qsub -sync y``
+learns from them at once that those tasks have no accounting record to wait for.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from qmaster.core.holds import hold_letters
 from qmaster.core.jobs import Job, format_id_runs
+from qmaster.core.taskids import TaskIds
 from qmaster.state_filter import PENDING, RUNNING, ZOMBIE, selected_holds
 
 if TYPE_CHECKING:
@@ -53,15 +56,24 @@ def keeps(
 @dataclass(slots=True)
 class FinishedJob(Job):
     """What ``qstat -s z`` keeps of a finished job: the job without its tasks (an array's
-    tasks can be a million objects), their ids as qstat prints them and the first start."""
+    tasks can be a million objects), their ids as qstat prints them, the first start and
+    the tasks that never started, whose ending has no accounting record (``None``: every
+    task started, the common case; a task rescheduled, then deleted, did start)."""
 
     task_ids: str | None = None
     first_start: float | None = None
+    never_started: TaskIds | None = None
 
 
 def finished(job: Job) -> FinishedJob:
     """The record of ``job`` kept for ``qstat -s z``."""
     starts = [t.start_time for t in job.tasks.values() if t.start_time is not None]
+    never = None
+    if len(starts) < len(job.tasks):  # tasks deleted before they started (not after a rerun)
+        again = job.restarted
+        never = TaskIds.from_ids(
+            t.task_id for t in job.tasks.values() if t.start_time is None and t.task_id not in again
+        )
     return FinishedJob(
         job_id=job.job_id,
         owner=job.owner,
@@ -71,7 +83,17 @@ def finished(job: Job) -> FinishedJob:
         hold=job.hold,
         task_ids=format_id_runs(sorted(job.tasks)) if job.array else None,
         first_start=min(starts) if starts else None,
+        never_started=never,
     )
+
+
+def finished_record(core: Core, job_id: int) -> FinishedJob | None:
+    """The newest finished job ``job_id`` the qmaster still keeps (``None``: none, or
+    dropped: the list holds the last ``finished_jobs`` only)."""
+    for job in reversed(core.zombies):
+        if job.job_id == job_id and isinstance(job, FinishedJob):
+            return job
+    return None
 
 
 def remember_finished(core: Core, job: Job) -> None:

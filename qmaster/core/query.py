@@ -13,6 +13,7 @@ from qmaster.core.control import select_jobs
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.holds import ad_held_tasks
 from qmaster.core.job_detail import detail, pending_state, task_state
+from qmaster.core.job_filter import finished_record
 from qmaster.core.jobs import Job, format_id_runs
 from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
@@ -226,7 +227,9 @@ def orphaned_rows(core: Core, configured: set[str]) -> list[dict[str, Any]]:
 @handler(JobDetail)
 def handle_job_detail(core: Core, args: JobDetail, now: float, out: Outcome) -> None:
     """qstat -j: everything about the named jobs, with why they wait; without a job
-    list, the scheduler's messages with the jobs each applies to."""
+    list, the scheduler's messages with the jobs each applies to. A missing job the
+    qmaster still keeps as finished (``qstat -s z``) is named under ``finished`` with
+    the runs of its tasks that never started (qsub -sync y has no record to wait for)."""
     if args.job_ids is None:
         out.data = {"summary": summary(core, now)}
         return
@@ -241,8 +244,21 @@ def handle_job_detail(core: Core, args: JobDetail, now: float, out: Outcome) -> 
     out.data = {
         "jobs": [_with_story(core, j, detail(core, j, now), args.story) for j in jobs],
         "missing": missing,
+        "finished": _finished(core, missing),
         "global_messages": [{"number": n, "text": t} for n, t in setting.global_messages()],
     }
+
+
+def _finished(core: Core, refs: list[str]) -> list[dict[str, Any]]:
+    """The finished jobs among the missing ``refs``: id, runs of tasks never started."""
+    found = []
+    for ref in refs:
+        record = finished_record(core, int(ref)) if ref.isascii() and ref.isdigit() else None
+        if record is not None:
+            never = record.never_started
+            runs = [[r.start, r[-1], r.step] for r in never.ranges] if never else []
+            found.append({"job_id": record.job_id, "never_started": runs})
+    return found
 
 
 def _with_story(core: Core, job: Job, found: dict[str, Any], asked: bool) -> dict[str, Any]:

@@ -64,6 +64,9 @@ Operations and their ``args`` -> ``data``:
                   most n rows, each with "more" (see qmaster/core/qstat_rows.py)
     job_detail    {"job_ids": [str] | null, "story": bool}  -> {"jobs": [JobDetail], "missing": [str]}
                   "story" (optional, a minige addition: qstat -j -story) adds each job's story
+                  "finished": [{"job_id": int, "never_started": [[first, last, step]]}]: the
+                  missing jobs the qmaster keeps as finished (qstat -s z), with the runs of
+                  their tasks deleted before they started (qsub -sync y: no record to wait for)
     delete        {"job_ids": [str], "users": [str] | null, "force": bool}
                   ids may be "7", "7.3", "7.1-5:2" or a job name; answers one per job
     alter         {"job_ids": [str], "job": JobSpec (only changed keys), "verify": str,

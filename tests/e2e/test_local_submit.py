@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,6 +39,27 @@ def test_terse_sync_of_an_array_reports_each_task(local_cell: RunningCell, tmp_p
     assert lines[0] == "1.1-3:1"
     assert sorted(lines[1:]) == [f"Job 1.{t} exited with exit code {t}." for t in (1, 2, 3)]
     assert done.returncode in (1, 2, 3)
+
+
+def test_sync_of_a_held_job_deleted_ends_at_once(local_cell: RunningCell, tmp_path: Path) -> None:
+    """qsub -sync y of a held job that is then deleted: 'Unable to run job 1', exit 0, as
+    soon as it is gone (the qmaster says it never started: no record to wait for)."""
+    args = ["qsub", "-terse", "-sync", "y", "-h", "-b", "y", "true"]
+    waiting = subprocess.Popen(
+        args, env=local_cell.env, cwd=tmp_path, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while "hqw" not in local_cell.run("qstat").stdout:
+            assert time.monotonic() < deadline, "the held job did not appear"
+            time.sleep(0.05)
+        local_cell.run("qdel", "1", check=True)
+        deleted = time.monotonic()
+        stdout, _ = waiting.communicate(timeout=10)
+        assert time.monotonic() - deleted < 3
+    finally:
+        waiting.kill()
+    assert (stdout, waiting.returncode) == ("1\nUnable to run job 1\n", 0)
 
 
 def test_now_y_starts_the_job_at_once(local_cell: RunningCell, tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from clients import qsub
 from clients.submit.sync import (
+    RECORD_WAIT_SECONDS,
     AccountingTail,
     Ending,
     accounting_size,
@@ -67,6 +68,58 @@ def test_sync_waits_until_the_job_is_gone(
     assert calls == [("job_detail", {"job_ids": ["7"]})] * 3
     assert pauses == [0.02, 0.04]  # a short job's end is seen at once
     assert set(read_endings(accounting, 8)) == {1}
+
+
+def gone(finished: list[dict[str, Any]]) -> Any:
+    """A qmaster whose job_detail says the job is gone, naming ``finished`` jobs."""
+
+    def transport(op: str, args: dict[str, Any]) -> Reply:
+        return Reply([], {"jobs": [], "missing": args["job_ids"], "finished": finished})
+
+    return transport
+
+
+def test_sync_reports_a_job_deleted_before_it_ran_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A job deleted while pending (the qmaster names it finished, never started) has no
+    record to wait for: Unable to run job, exit 0, with no pause; when the qmaster no
+    longer keeps the job, its record is waited for as long as before, then the same line."""
+    accounting = tmp_path / "accounting"
+    pauses: list[float] = []
+    never = gone([{"job_id": 7, "never_started": [[0, 0, 1]]}])
+    assert wait_for_end(never, 7, [], accounting, sleep=pauses.append) == 0
+    assert capsys.readouterr().out == "Unable to run job 7\n"
+    assert pauses == []
+    dropped = gone([{"job_id": 6, "never_started": [[0, 0, 1]]}])  # another job
+    assert wait_for_end(dropped, 7, [], accounting, sleep=pauses.append) == 0
+    assert capsys.readouterr().out == "Unable to run job 7\n"
+    assert sum(pauses) >= RECORD_WAIT_SECONDS
+
+
+def test_sync_waits_only_for_the_records_of_tasks_that_ran(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Of an array whose tasks 2-3 were deleted while pending, only task 1's record is
+    waited for (it comes after the job is gone, as the qmaster flushes it later); its
+    exit status is read from it."""
+    accounting = tmp_path / "accounting"
+    accounting.write_text("")
+    since = accounting_size(accounting)
+    pauses: list[float] = []
+
+    def sleep(pause: float) -> None:
+        pauses.append(pause)
+        if len(pauses) == 2:
+            with accounting.open("a") as f:
+                f.write(acct_row(7, 1, 4))
+
+    transport = gone([{"job_id": 7, "never_started": [[2, 3, 1]]}])
+    assert wait_for_end(transport, 7, [1, 2, 3], accounting, sleep=sleep, since=since) == 4
+    assert capsys.readouterr().out == (
+        "Job 7.1 exited with exit code 4.\nUnable to run job 7.2\nUnable to run job 7.3\n"
+    )
+    assert pauses == [0.02, 0.04]
 
 
 def test_sync_reads_only_records_written_after_the_submission(tmp_path: Path) -> None:
