@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from qmaster.core.errors import InvalidRequest, NotManager, PermissionDenied
 from qmaster.core.jobs import Job, hold_bits
 from qmaster.core.jobspec import JobSpec
+from qmaster.core.jobtable import job_number
 from qmaster.core.states import TaskState
 from qmaster.core.story import holds_changed
 from qmaster.core.taskids import TaskIds
@@ -42,8 +43,9 @@ def predecessors_of(core: Core, job: Job, refs: Iterable[object]) -> list[Job]:
     """The jobs in the system that ``refs`` (ids or names of the owner's jobs) name."""
     found: list[Job] = []
     for ref in map(str, refs):
-        if ref.isdigit():
-            other = core.jobs.get(int(ref))
+        number = job_number(ref)
+        if number is not None:
+            other = core.jobs.get(number)
             if other is not None and other.job_id != job.job_id:
                 found.append(other)
         else:

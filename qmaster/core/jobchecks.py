@@ -15,6 +15,7 @@ from typing import Any
 from qmaster.core.errors import InvalidRequest, PermissionDenied
 from qmaster.core.jobs import Identity, Job, TaskRange
 from qmaster.core.jobspec import JobSpec
+from qmaster.core.jobtable import job_number
 from qmaster.core.machine import Core
 
 DEADLINE_USERS = "deadlineusers"
@@ -58,9 +59,10 @@ def hold_split(core: Core, job: Job, refs: list[str]) -> tuple[list[int], list[s
     blocking: list[int] = []
     exited: list[str] = []
     for ref in refs:
-        if ref.isdigit():
-            if int(ref) in core.jobs:
-                blocking.append(int(ref))
+        number = job_number(ref)
+        if number is not None:
+            if number in core.jobs:
+                blocking.append(number)
             else:
                 exited.append(ref)
             continue
@@ -78,8 +80,9 @@ def check_array_holds(core: Core, owner: str, spec: JobSpec, array: TaskRange | 
             'Can only specify "-hold_jid_ad" option with an array job (using "-t" option)'
         )
     for ref in refs:
-        if ref.isdigit():
-            found = [core.jobs[int(ref)]] if int(ref) in core.jobs else []
+        number = job_number(ref)
+        if number is not None:
+            found = [core.jobs[number]] if number in core.jobs else []
         else:
             found = [core.jobs[i] for i in sorted(core.jobs.matching(owner, ref))]
         if any(j.array != array for j in found):

@@ -30,10 +30,20 @@ Ref = tuple[str, str]  # ("", "7") for a job id, (owner, name) for a name
 _Filed = tuple[str, str, tuple[Ref, ...]]
 
 
+def job_number(ref: str) -> int | None:
+    """The job id a ``-hold_jid`` reference gives (``007``: 7), None for a name or pattern."""
+    return int(ref) if ref.isascii() and ref.isdigit() else None
+
+
+def _ref(user: str, ref: str) -> Ref:
+    number = job_number(ref)
+    return (user, ref) if number is None else ("", str(number))
+
+
 def _refs(job: Job) -> tuple[Ref, ...]:
-    """What the job's ``-hold_jid`` list names, as index keys."""
+    """What the job's ``-hold_jid`` list names, as index keys (an id by its number)."""
     user = job.owner.user
-    return tuple(dict.fromkeys(("", r) if r.isdigit() else (user, r) for r in job.hold_jids))
+    return tuple(dict.fromkeys(_ref(user, r) for r in job.hold_jids))
 
 
 def _filing(job: Job) -> _Filed:
@@ -101,9 +111,9 @@ class JobTable(dict[int, "Job"]):
     def waiting_for(self, job: Job) -> set[int]:
         """The jobs whose ``-hold_jid`` names ``job``, by its id or by its name."""
         user, name = job.owner.user, job.name
-        found = self._waiting.get(("", str(job.job_id)), set()) | self._waiting.get(
-            (user, name), set()
-        )
+        found = self._waiting.get(("", str(job.job_id)), set())
+        if not _MAGIC.intersection(name):  # else only the patterns below can name it
+            found = found | self._waiting.get((user, name), set())
         for pattern in self._patterns.get(user, ()):
             if fnmatch.fnmatchcase(name, pattern):
                 found = found | self._waiting[(user, pattern)]

@@ -119,6 +119,15 @@ def test_qstat_s_selects_each_kind_of_hold_exactly() -> None:
     assert states(core)["5"] == "qw"  # a start time is no hold in the state column
 
 
+def test_a_hold_reference_of_other_digits_is_a_name() -> None:
+    """-hold_jid ² (a digit, but not 0-9) names no job: Grid Engine reads a reference
+    as a job id only from the digits 0-9. The job runs; qstat lists it."""
+    core = make_core()
+    submit(core, CMDARGS=["100"], hold_jid=["\u00b2"])
+    run_until(core, T0 + 1)
+    assert states(core, T0 + 1) == {"1": "r"}
+
+
 @pytest.mark.no_validate_state  # changes the job behind the core's back
 def test_array_dependency_holds_tasks_until_their_predecessor_task_ends() -> None:
     """-hold_jid_ad: task i waits (hqw, -s hd) until task i of the predecessor has ended."""

@@ -208,6 +208,21 @@ def test_dependencies_by_name_follow_renames_alters_and_leaving() -> None:
     assert ids(core, "hj") == []
 
 
+def test_successors_are_the_jobs_whose_predecessors_they_are() -> None:
+    """qstat -j's successor list is the other side of the predecessor list: an id given
+    with leading zeros names the job of that number, and a -hold_jid pattern with
+    brackets matches names as a pattern, not as the same text."""
+    core = make_core()
+    submit(core, N="prep", h=True)  # 1
+    submit(core, hold_jid=["01"])  # 2 waits for 1 by id
+    submit(core, N="[ab]", h=True)  # 3
+    submit(core, hold_jid=["[ab]"])  # 4: the pattern matches a job named a or b only
+    assert detail(core, 2)["predecessors"] == [1]
+    assert detail(core, 1)["successors"] == [2]
+    assert detail(core, 4)["predecessors"] == []
+    assert detail(core, 3)["successors"] == []
+
+
 def test_j_detail_has_usage_for_running_tasks() -> None:
     """A running task's detail carries simulated usage: cpu seconds since it started."""
     core = make_core()
