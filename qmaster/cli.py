@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from qmaster.cell import Cell, default_root
+from qmaster.digits import is_digits
 from qmaster.gdi.client import GdiError
 from qmaster.gdi.client import call as gdi_call
 from qmaster.spool.lock import lock_holder
@@ -202,7 +203,7 @@ def stop(timeout: float) -> None:
     holder = lock_holder(cell.lock)
     if holder is None:
         raise click.ClickException(f'no qmaster is running on cell "{cell.path}"')
-    if not holder.isdigit():
+    if not is_digits(holder):
         raise click.ClickException(f'cannot tell which process holds "{cell.lock}"')
     pid = int(holder)
     try:

@@ -16,6 +16,7 @@ import math
 
 from qmaster.complexes.table import ComplexTable
 from qmaster.complexes.values import ValueParseError, parse_double
+from qmaster.digits import is_digits
 from schedd.priority import Weights
 from schedd.requests import Compiled
 
@@ -28,7 +29,7 @@ def urgency_slots(rule: str, pe_min: int, pe_max: int) -> float:
         return float(top)
     if word == "avg":
         return (pe_min + top) / 2
-    if word.isdigit():
+    if is_digits(word):
         return float(word)
     return float(pe_min)
 

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from clients.common.output import out
+from qmaster.digits import is_digits
 from qmaster.gdi.client import Reply
 
 Transport = Callable[[str, dict[str, Any]], Reply]
@@ -98,11 +99,11 @@ class AccountingTail:
             self._take(row.split(":"))
 
     def _take(self, fields: list[str]) -> None:
-        if len(fields) < 36 or not fields[5].isdigit():
+        if len(fields) < 36 or not is_digits(fields[5]):
             return
-        task = int(fields[35]) if fields[35].isdigit() else 0
+        task = int(fields[35]) if is_digits(fields[35]) else 0
         ran = fields[9] not in ("", "0")
-        status = int(fields[12]) if fields[12].lstrip("-").isdigit() else None
+        status = int(fields[12]) if is_digits(fields[12].lstrip("-")) else None
         self.found.setdefault(int(fields[5]), {})[task] = Ending(task, status, ran)
 
 

@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from qmaster.conf import fields as f
 from qmaster.conf.model import Attr, ConfObject, Format
+from qmaster.digits import is_digits
 
 STATES = ("on", "off", "suspended")
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -105,7 +106,7 @@ def parse_entry(text: str, weekly: bool) -> Entry:
     day_of = _weekday if weekly else _yearday
     days: tuple[tuple[int, int], ...] = ()
     times = WHOLE_DAY
-    if parts and not (weekly and parts[0][:1].isdigit()):
+    if parts and not (weekly and is_digits(parts[0][:1])):
         days = _days(parts.pop(0), text, day_of)
     if parts:
         times = _times(parts.pop(0), text)

@@ -22,6 +22,7 @@ from qmaster.core.outcome import Outcome
 from qmaster.core.registry import handler
 from qmaster.core.stimuli import ArDelete, ArList, ArSubmit
 from qmaster.core.submit import check_name, validate_spec
+from qmaster.digits import is_digits
 from qmaster.model import Status, error, ok
 
 ARUSERS = "arusers"
@@ -113,7 +114,7 @@ def _earliest(out: Outcome, earliest: float | None) -> None:
 
 def select(core: Core, ref: str) -> list[AdvanceReservation]:
     """ARs by id, name or wildcard pattern of names."""
-    if ref.isdigit():
+    if is_digits(ref):
         found = core.ars.get(int(ref))
         return [found] if found else []
     return [ar for ar in core.ars.values() if fnmatch.fnmatchcase(ar.name, ref)]

@@ -35,6 +35,7 @@ from qmaster.core.stimuli import Alter, Delete
 from qmaster.core.story import altered
 from qmaster.core.submit import check_name, task_range, validate_spec, verification
 from qmaster.core.taskids import TaskIds
+from qmaster.digits import is_digits
 from qmaster.model import Status, error, ok
 
 ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING)
@@ -52,7 +53,7 @@ def select_jobs(core: Core, ref: str, owner: str | None = None) -> Selection:
     no job has the whole text as its name.
     """
     head, dot, tasks = ref.partition(".")
-    if head.isdigit():
+    if is_digits(head):
         job = core.jobs.get(int(head))
         if job is None:
             return []

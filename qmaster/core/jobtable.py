@@ -21,6 +21,8 @@ from __future__ import annotations
 import fnmatch
 from typing import TYPE_CHECKING, TypeVar
 
+from qmaster.digits import is_digits
+
 if TYPE_CHECKING:
     from qmaster.core.jobs import Job
 
@@ -32,7 +34,7 @@ _Filed = tuple[str, str, tuple[Ref, ...]]
 
 def job_number(ref: str) -> int | None:
     """The job id a ``-hold_jid`` reference gives (``007``: 7), None for a name or pattern."""
-    return int(ref) if ref.isascii() and ref.isdigit() else None
+    return int(ref) if is_digits(ref) else None
 
 
 def _ref(user: str, ref: str) -> Ref:

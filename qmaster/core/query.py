@@ -39,6 +39,7 @@ from qmaster.core.states import ACTIVE, TaskState
 from qmaster.core.stimuli import JobDetail, JobList, Ping
 from qmaster.core.taskids import TaskIds
 from qmaster.core.view import queue_alarms
+from qmaster.digits import is_digits
 from qmaster.state_filter import DEFAULT, parse_state_filter
 from qmaster.version import VERSION
 
@@ -253,7 +254,7 @@ def _finished(core: Core, refs: list[str]) -> list[dict[str, Any]]:
     """The finished jobs among the missing ``refs``: id, runs of tasks never started."""
     found = []
     for ref in refs:
-        record = finished_record(core, int(ref)) if ref.isascii() and ref.isdigit() else None
+        record = finished_record(core, int(ref)) if is_digits(ref) else None
         if record is not None:
             never = record.never_started
             runs = [[r.start, r[-1], r.step] for r in never.ranges] if never else []

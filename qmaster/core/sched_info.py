@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from qmaster.core.holds import hold_letters, not_yet
 from qmaster.core.jobs import Job
+from qmaster.digits import is_digits
 from schedd.reasons import Reason
 
 if TYPE_CHECKING:
@@ -118,9 +119,9 @@ def _ids(text: str) -> frozenset[int]:
     for part in text.replace(" ", ",").split(","):
         low, _, rest = part.partition("-")
         high, _, step = rest.partition(":")
-        if low.isdigit():
-            hi = int(high) if high.isdigit() else int(low)
-            ids.update(range(int(low), hi + 1, int(step) if step.isdigit() and int(step) else 1))
+        if is_digits(low):
+            hi = int(high) if is_digits(high) else int(low)
+            ids.update(range(int(low), hi + 1, int(step) if is_digits(step) and int(step) else 1))
     return frozenset(ids)
 
 

@@ -33,6 +33,7 @@ from qmaster.core.stimuli import Submit
 from qmaster.core.story import current_id as current_stimulus
 from qmaster.core.verification import wait_for_verification
 from qmaster.core.view import assemble, job_request
+from qmaster.digits import is_digits
 from qmaster.model import Answer, error, ok, warning
 from schedd import Reason, schedule
 
@@ -42,7 +43,7 @@ def check_name(name: str) -> None:
     digit, then the QSUB_TABLE rule (a space is allowed; ``/ : @ * ?`` are not)."""
     if not name:
         raise InvalidRequest("job rejected cause there is no job_name in the request")
-    if name[0].isdigit():
+    if is_digits(name[0]):
         raise InvalidRequest(
             f'denied: "{name}" is not a valid object name (cannot start with a digit)'
         )

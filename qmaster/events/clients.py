@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from qmaster.core import Core, Identity
+from qmaster.digits import is_digits
 from qmaster.events.subscribers import Subscribers
 from qmaster.gdi.answers import Answer, Status, error, ok
 from qmaster.gdi.messages import EventKillArgs
@@ -48,7 +49,7 @@ def kill_event_clients(subscribers: Subscribers, ids: list[str], who: str) -> li
     wanted = sorted(known) if "all" in ids else ids
     answers: list[Answer] = []
     for ref in wanted:
-        number = int(ref) if str(ref).isdigit() else None
+        number = int(ref) if is_digits(str(ref)) else None
         if number == SCHEDULER_ID:
             answers.append(error("the scheduler runs inside the qmaster; use qconf -km"))
         elif number is None or number not in known:

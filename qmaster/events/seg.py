@@ -43,6 +43,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from qmaster.digits import is_digits
+
 PENDING = 1
 ACTIVE = 2
 FAILED = 4
@@ -90,7 +92,7 @@ class Cursor:
             index = int(tail) if dot else 0
         except ValueError:
             raise CursorError(f'invalid timestamp "{text}"') from None
-        if time < 0 or index < 0 or (dot and not tail.isdigit()):
+        if time < 0 or index < 0 or (dot and not is_digits(tail)):
             raise CursorError(f'invalid timestamp "{text}"')
         return cls(time, index)
 

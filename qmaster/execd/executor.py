@@ -39,6 +39,7 @@ from qmaster.core.jobs import Job, Task
 from qmaster.core.lifecycle import granted_pe
 from qmaster.core.states import TaskState
 from qmaster.core.stimuli import TaskEnded
+from qmaster.digits import is_digits
 from qmaster.execd import jobenv, shepherd
 
 log = logs.get("execd")
@@ -168,7 +169,7 @@ class LocalExecutor:
         for directory in sorted(self.active.glob("*.*")) if self.active.is_dir() else []:
             job_id, task_id, *rest = directory.name.split(".")
             pid = _shepherd_pid(directory)
-            if not (job_id.isdigit() and task_id.isdigit()) or rest[:1] not in ([], [ENDED]):
+            if not (is_digits(job_id) and is_digits(task_id)) or rest[:1] not in ([], [ENDED]):
                 if pid:  # killed before the restart
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(pid, signal.SIGTERM)

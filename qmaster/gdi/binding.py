@@ -20,6 +20,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from qmaster.digits import is_digits
 from qmaster.gdi.values import OptionError, bad_value
 
 BINDING_TYPES: Final = ("set", "env", "pe")
@@ -66,13 +67,13 @@ def _first_core(strategy: str, rest: list[str], whole: str) -> dict[str, Any]:
 
 def _pair(text: str, whole: str) -> tuple[int, int]:
     socket, comma, core = text.partition(",")
-    if not comma or not socket.isdigit() or not core.isdigit():
+    if not comma or not is_digits(socket) or not is_digits(core):
         raise _bad_binding(whole)
     return int(socket), int(core)
 
 
 def _positive(text: str, whole: str) -> int:
-    if not text.isdigit() or int(text) < 1:
+    if not is_digits(text) or int(text) < 1:
         raise _bad_binding(whole)
     return int(text)
 

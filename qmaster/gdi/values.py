@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 import time
 
+from qmaster.digits import is_digits
+
 SEMANTIC = 2
 """Grid Engine's ``STATUS_ESEMANTIC``: an unknown option, a missing argument."""
 
@@ -221,9 +223,9 @@ def _year(digits: str, current_year: int) -> tuple[int, str]:
 def parse_date_time(text: str, current_year: int, option: str = "-a") -> str:
     """Validate ``text`` and return it as ``CCYYMMDDhhmm.SS``."""
     main, dot, seconds_text = text.partition(".")
-    if dot and (len(seconds_text) != 2 or not seconds_text.isdigit()):
+    if dot and (len(seconds_text) != 2 or not is_digits(seconds_text)):
         raise _fail("Invalid format of seconds field.", text, option)
-    if not main.isdigit() or len(main) not in (8, 10, 12):
+    if not is_digits(main) or len(main) not in (8, 10, 12):
         raise _fail("Invalid format of date/hour-minute field.", text, option)
     year, rest = _year(main, current_year)
     fields = [int(rest[i : i + 2]) for i in range(0, 8, 2)]
@@ -289,7 +291,7 @@ _OCCASIONS = frozenset("msx")
 
 def checkpoint(text: str) -> dict[str, int | str]:
     """``-c``: an occasion (letters of ``msx``, or ``n``) or an interval (time)."""
-    if text and (text[0].isdigit() or text[0] == ":"):
+    if text and (is_digits(text[0]) or text[0] == ":"):
         return {"c_interval": checkpoint_interval(text)}
     return {"c_occasion": occasion(text)}
 
@@ -301,7 +303,7 @@ def checkpoint_interval(text: str) -> int:
         h, m, s = (int(part or 0) for part in match.groups())
         seconds = h * 3600 + m * 60 + s
     else:
-        seconds = int(text) if text.isdigit() else 0
+        seconds = int(text) if is_digits(text) else 0
     if not seconds:
         raise bad_value("ERROR! -c argument invalid", SEMANTIC)
     return seconds

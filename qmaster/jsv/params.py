@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
+from qmaster.digits import is_digits
 from qmaster.gdi.binding import BINDING_EXP_KEY, BINDING_INTS
 from qmaster.gdi.specvalues import EPOCHS, PARSERS, parse_param
 from qmaster.gdi.values import date_time_text
@@ -168,7 +169,7 @@ def apply_params(spec: Mapping[str, Any], changes: Mapping[str, str]) -> dict[st
         name = ALIASES.get(raw, raw)
         if name == "CMDARGS":
             args = _resize(args, text)
-        elif name.startswith("CMDARG") and name[6:].isdigit():
+        elif name.startswith("CMDARG") and is_digits(name[6:]):
             args = _set_arg(args, int(name[6:]), text)
         elif name == "CMDNAME":
             _check_cmdname(out, text)
@@ -184,7 +185,7 @@ def apply_params(spec: Mapping[str, Any], changes: Mapping[str, str]) -> dict[st
 
 
 def _resize(args: list[str], text: str) -> list[str]:
-    if not text.isdigit():
+    if not is_digits(text):
         raise JsvValueError(f'JSV tries to set "CMDARGS" to "{text}"')
     count = int(text)
     return (args + [""] * count)[:count]

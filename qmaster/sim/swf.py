@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from qmaster.digits import is_digits
+
 FIELDS = (
     "job_number",
     "submit_time",
@@ -86,7 +88,7 @@ class SwfHeader:
         found: dict[int, str] = {}
         for word in self.values.get("Queues", "").replace(",", " ").split():
             number, sep, name = word.partition("=")
-            if sep and number.strip().isdigit() and name.strip():
+            if sep and is_digits(number.strip()) and name.strip():
                 found[int(number)] = name.strip()
         return found
 

@@ -17,6 +17,8 @@ import fcntl
 import os
 from pathlib import Path
 
+from qmaster.digits import is_digits
+
 
 class LockHeld(Exception):
     """Another daemon holds the cell lock; ``str()`` says which."""
@@ -60,7 +62,7 @@ def _alive(pid: str) -> bool:
     """A process with this pid exists (it may belong to another user); "" counts."""
     if not pid:
         return True
-    if not pid.isdigit() or int(pid) <= 0:
+    if not is_digits(pid) or int(pid) <= 0:
         return False
     try:
         os.kill(int(pid), 0)

@@ -276,3 +276,18 @@ def test_deleting_a_task_range_names_the_tasks():
         "warning: root forced the deletion of job-array task 1.1",
         "warning: root forced the deletion of job-array task 1.2",
     ]
+
+
+@pytest.mark.parametrize("op", ["job_detail", "delete", "alter"])
+def test_a_job_reference_of_other_digits_is_no_job_id(op: str) -> None:
+    """``²`` or ``٣`` is a digit to Python but not to Grid Engine: it names no job (it
+    made int() raise inside the qmaster)."""
+    core = make_core()
+    submit(core)
+    extra = {"job": {"N": "x"}} if op == "alter" else {}
+    for ref in ("²", "٣"):
+        out = request(core, ALICE, op, T0, job_ids=[ref], **extra)
+        if op == "job_detail":
+            assert out.data["missing"] == [ref]
+        else:
+            assert [a.text for a in out.answers] == [f'denied: job "{ref}" does not exist']
