@@ -9,6 +9,7 @@ only when someone reads them: in load order, then as the pass finds them full.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping
 
 from qmaster.complexes.levels import HOST, Level
@@ -61,6 +62,10 @@ class Dropped:
         self.held: list[tuple[str, Level]] = []
         """The hosts whose ``slots`` a reservation holds, as of ``held_at`` reserved keys."""
         self.held_at = 0
+        self.bookings = 0
+        self.from_now: tuple[tuple[int, int, int], list[float], list[int]] | None = None
+        """What the held hosts offer beyond their free slots, per window end from now
+        (:meth:`_held_from_now`), and the bookings and reserved keys it holds for."""
 
     def check(self, q: QueueState) -> None:
         """A queue instance without a free slot is dropped for every job of the pass."""
@@ -71,6 +76,7 @@ class Dropped:
 
     def booked(self, hosts: list[str]) -> None:
         """The pass booked slots on these hosts: their free slots count no more."""
+        self.bookings += 1
         for host in dict.fromkeys(hosts):
             before = self.slots_booked.get(host, self.slots.per_host.get(host))
             now = self.slots_booked[host] = FreeSlots.free(self.view, host)
@@ -101,7 +107,12 @@ class Dropped:
         ):
             return False
         total = self.slots_total
-        if planner is not None:
+        if planner is not None and window[0] == planner.now:
+            more = self._held_from_now(planner, window[1])
+            if more is None:
+                return False
+            total += more
+        elif planner is not None:
             for host, level in self._held(planner):
                 free = self.slots_booked.get(host, self.slots.per_host.get(host))
                 if free is None:
@@ -109,6 +120,34 @@ class Dropped:
                 left = planner.available(level, "slots", *window)
                 total += max(0, int(left + _EPS)) - free
         return total < wanted
+
+    def _held_from_now(self, planner: Planner, end: float) -> int | None:
+        """The sum over the held hosts of what the planner leaves them over ``[now, end)``
+        less their free slots (None: a host without a count). A step function of
+        ``end`` with steps where a booking of a held host starts after now: worked out
+        once per booking of the pass, then looked up."""
+        stamp = (self.bookings, planner.version, len(planner.reserved))
+        if self.from_now is None or self.from_now[0] != stamp:
+            held = [(h, lv, planner.steps((lv.kind, lv.name, "slots"))) for h, lv in self._held(planner)]  # fmt: skip
+            cuts = sorted({t for _, _, (starts, _) in held for t in starts})
+            sums: list[int] = []
+            for i in range(len(cuts) + 1):
+                total = 0
+                for host, level, (starts, peaks) in held:
+                    free = self.slots_booked.get(host, self.slots.per_host.get(host))
+                    if free is None:
+                        return None
+                    left = (
+                        level.capacity["slots"]
+                        - peaks[bisect_right(starts, cuts[i - 1]) if i else 0]
+                    )
+                    load = level.load_cap.get("slots")
+                    left = left if load is None or load > left else load
+                    total += max(0, int(left + _EPS)) - free
+                sums.append(total)
+            self.from_now = (stamp, cuts, sums)
+        _, cuts, sums = self.from_now
+        return sums[bisect_left(cuts, end)]
 
     def _held(self, planner: Planner) -> list[tuple[str, Level]]:
         """The counted hosts whose ``slots`` a reservation holds (the planner's reserved

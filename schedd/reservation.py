@@ -74,7 +74,7 @@ def _end(entry: tuple[float, TaskKey]) -> float:
 class Planner:
     """Bookings over time, per ``(level kind, level name, attribute)``."""
 
-    __slots__ = ("from_now", "now", "owned", "reserved", "spans")
+    __slots__ = ("from_now", "now", "owned", "reserved", "spans", "version")
 
     def __init__(self, view: View, now: float) -> None:
         self.now = now
@@ -83,6 +83,8 @@ class Planner:
         """The keys whose span lists are this planner's own (the others are shared)."""
         self.reserved: set[Key] = set()
         self.from_now: dict[Key, tuple[list[float], list[float]]] = {}
+        self.version = 0
+        """Counts the bookings (what was worked out from the spans before holds no more)."""
         """Per key, the moments after now at which bookings start, and the peak from now
         up to each (kept until the pass books into the key)."""
         kept = view.running_plan
@@ -116,6 +118,7 @@ class Planner:
             key = (kind, name, attr)
             self._own(key).append((start, end, amount))
             self.from_now.pop(key, None)
+            self.version += 1
             if reserve:
                 self.reserved.add(key)
 
@@ -131,11 +134,16 @@ class Planner:
         """
         if a != self.now:
             return self._peak(key, a, b)
+        starts, peaks = self.steps(key)
+        return peaks[bisect_left(starts, b)]
+
+    def steps(self, key: Key) -> tuple[list[float], list[float]]:
+        """The moments after now at which bookings of ``key`` start, and the peak from
+        now up to each: over ``[now, b)`` the peak is ``peaks[bisect_left(starts, b)]``."""
         found = self.from_now.get(key)
         if found is None:
             found = self.from_now[key] = self._steps(key)
-        starts, peaks = found
-        return peaks[bisect_left(starts, b)]
+        return found
 
     def _steps(self, key: Key) -> tuple[list[float], list[float]]:
         spans = self.spans.get(key, ())
