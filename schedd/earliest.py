@@ -28,7 +28,7 @@ in full unless that note is there already, or the pass does not say why jobs wai
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from qmaster.complexes.booking import Debit
 from qmaster.complexes.levels import Level
@@ -75,7 +75,7 @@ class _Bound:
         if self.pe_key is not None:
             self.pending.add(self.pe_key)
 
-    def changed(self, keys: set[LevelKey]) -> None:
+    def changed(self, keys: Collection[LevelKey]) -> None:
         """Bookings of these levels ended: their bounds no longer hold."""
         self.pending.update(keys)
 
