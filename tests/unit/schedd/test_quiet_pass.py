@@ -1,7 +1,9 @@
 """A pass without job info (``schedd_job_info false``) places the same jobs as one with it.
 
 Without job info the pass collects no reasons and refuses a parallel job wider than
-the free slots of all hosts together before offering it every queue instance.
+the free slots of all hosts together before offering it every queue instance; with
+reservations, a host whose slots a reservation holds counts what the planner leaves it over
+the job's run instead of its free slots.
 """
 
 from __future__ import annotations
