@@ -9,12 +9,17 @@ only when someone reads them: in load order, then as the pass finds them full.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping
 
+from qmaster.complexes.levels import HOST, Level
 from schedd.kept import FreeSlots, free_slots, no_free_slot, with_thresholds
 from schedd.reasons import Reason
 from schedd.requests import Compiled
+from schedd.reservation import Planner
 from schedd.view import QueueState, View
+
+_EPS = 1e-9
 
 
 def slot_reason(q: QueueState) -> Reason:
@@ -54,6 +59,13 @@ class Dropped:
         self.slots = free_slots(view)  # kept: this pass's bookings go to the two below
         self.slots_total = self.slots.total
         self.slots_booked: dict[str, int | None] = {}
+        self.held: list[tuple[str, Level]] = []
+        """The hosts whose ``slots`` a reservation holds, as of ``held_at`` reserved keys."""
+        self.held_at = 0
+        self.bookings = 0
+        self.from_now: tuple[tuple[int, int, int], list[float], list[int]] | None = None
+        """What the held hosts offer beyond their free slots, per window end from now
+        (:meth:`_held_from_now`), and the bookings and reserved keys it holds for."""
 
     def check(self, q: QueueState) -> None:
         """A queue instance without a free slot is dropped for every job of the pass."""
@@ -64,20 +76,89 @@ class Dropped:
 
     def booked(self, hosts: list[str]) -> None:
         """The pass booked slots on these hosts: their free slots count no more."""
+        self.bookings += 1
         for host in dict.fromkeys(hosts):
             before = self.slots_booked.get(host, self.slots.per_host.get(host))
             now = self.slots_booked[host] = FreeSlots.free(self.view, host)
             if before is not None and now is not None:
                 self.slots_total += now - before
 
-    def too_wide(self, compiled: Compiled, wanted: int) -> bool:
+    def too_wide(
+        self,
+        compiled: Compiled,
+        wanted: int,
+        planner: Planner | None = None,
+        window: tuple[float, float] = (0.0, 0.0),
+    ) -> bool:
         """Fewer slots free on all hosts together than the job wants (a parallel job) or
         none free (a serial one): no host's room is more than its free slots when each
         slot asks for at least one ``slots``, so no walk over the candidates could place
-        it."""
-        if self.slots.unbounded or self.slots_total >= wanted:
+        it.
+
+        With a planner, a host whose ``slots`` a reservation holds offers a job starting
+        now what the planner leaves free over the job's ``window`` instead (its room
+        counts that, not the free slots): the sum takes that for those hosts.
+        """
+        if self.slots.unbounded or (planner is None and self.slots_total >= wanted):
             return False
-        return any(
+        if not any(
             name == "slots" and not per_job and amount >= 1
             for name, amount, per_job, _ in compiled.counted
-        )
+        ):
+            return False
+        total = self.slots_total
+        if planner is not None and window[0] == planner.now:
+            more = self._held_from_now(planner, window[1])
+            if more is None:
+                return False
+            total += more
+        elif planner is not None:
+            for host, level in self._held(planner):
+                free = self.slots_booked.get(host, self.slots.per_host.get(host))
+                if free is None:
+                    return False
+                left = planner.available(level, "slots", *window)
+                total += max(0, int(left + _EPS)) - free
+        return total < wanted
+
+    def _held_from_now(self, planner: Planner, end: float) -> int | None:
+        """The sum over the held hosts of what the planner leaves them over ``[now, end)``
+        less their free slots (None: a host without a count). A step function of
+        ``end`` with steps where a booking of a held host starts after now: worked out
+        once per booking of the pass, then looked up."""
+        stamp = (self.bookings, planner.version, len(planner.reserved))
+        if self.from_now is None or self.from_now[0] != stamp:
+            held = [(h, lv, planner.steps((lv.kind, lv.name, "slots"))) for h, lv in self._held(planner)]  # fmt: skip
+            cuts = sorted({t for _, _, (starts, _) in held for t in starts})
+            sums: list[int] = []
+            for i in range(len(cuts) + 1):
+                total = 0
+                for host, level, (starts, peaks) in held:
+                    free = self.slots_booked.get(host, self.slots.per_host.get(host))
+                    if free is None:
+                        return None
+                    left = (
+                        level.capacity["slots"]
+                        - peaks[bisect_right(starts, cuts[i - 1]) if i else 0]
+                    )
+                    load = level.load_cap.get("slots")
+                    left = left if load is None or load > left else load
+                    total += max(0, int(left + _EPS)) - free
+                sums.append(total)
+            self.from_now = (stamp, cuts, sums)
+        _, cuts, sums = self.from_now
+        return sums[bisect_left(cuts, end)]
+
+    def _held(self, planner: Planner) -> list[tuple[str, Level]]:
+        """The counted hosts whose ``slots`` a reservation holds (the planner's reserved
+        keys only grow during a pass: worked out again when there are more)."""
+        if self.held_at != len(planner.reserved):
+            self.held_at = len(planner.reserved)
+            self.held = []
+            for kind, name, attr in planner.reserved:
+                state = self.view.hosts.get(name)
+                if kind != HOST or attr != "slots" or state is None:
+                    continue
+                if name in self.slots.per_host and planner.affects(state.level, "slots"):
+                    self.held.append((name, state.level))
+        return self.held

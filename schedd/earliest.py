@@ -23,12 +23,12 @@ The placement found is the one a full placement at every time finds first:
 the skipped times are exactly times at which it would have failed. A failed
 parallel placement notes why in the category (``pe_slots``); only the first
 such note of a kind is kept, so the first time the job gets that far is tried
-in full unless that note is there already.
+in full unless that note is there already, or the pass does not say why jobs wait.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from qmaster.complexes.booking import Debit
 from qmaster.complexes.levels import Level
@@ -75,7 +75,7 @@ class _Bound:
         if self.pe_key is not None:
             self.pending.add(self.pe_key)
 
-    def changed(self, keys: set[LevelKey]) -> None:
+    def changed(self, keys: Collection[LevelKey]) -> None:
         """Bookings of these levels ended: their bounds no longer hold."""
         self.pending.update(keys)
 
@@ -136,9 +136,14 @@ def earliest(
     rule = "" if pe is None else view.pes[pe].allocation_rule
     # a parallel job is tried in full the first time it gets that far, unless why it
     # failed is already noted (a failed try notes it; only the first such note counts)
-    tried = pe is None or (
-        may_access(job, view.pes[pe].user_lists, view.pes[pe].xuser_lists, view.usersets)
-        and cat.reasons.holds("pe_slots", "pe", pe)
+    # or nobody reads why (schedd_job_info false: the notes are never shown)
+    tried = (
+        pe is None
+        or not view.job_info
+        or (
+            may_access(job, view.pes[pe].user_lists, view.pes[pe].xuser_lists, view.usersets)
+            and cat.reasons.holds("pe_slots", "pe", pe)
+        )
     )
     for start in times:
         bound.changed(ends[start])

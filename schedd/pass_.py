@@ -109,9 +109,18 @@ class _Pass:
 
     def _refused(self, job: JobRequest) -> bool:
         """A known category's job wider than all hosts' free slots, refused before the
-        pass copies the category (exhausted, as placing it would leave it)."""
-        made = None if self.why or self.planner is not None else self.cats.known(job)
-        if made is None or not self.drop.too_wide(made.compiled, _wanted(job)):
+        pass copies the category (exhausted, as placing it would leave it). With a
+        planner only once no job may get a reservation: a reservation's search needs
+        the category's instances, which the refused category does not take."""
+        if self.why or (self.planner is not None and self.reservations_left > 0):
+            return False
+        made = self.cats.known(job)
+        if made is None:
+            return False
+        window = (self.now, self.now)
+        if self.planner is not None:
+            window = (self.now, self.now + duration(job.hard_resources, self.view.default_duration))
+        if not self.drop.too_wide(made.compiled, _wanted(job), self.planner, window):
             return False
         self.plan.reasons[job.job_id] = self.cats.exhaust(job, made).reasons
         return True
@@ -129,8 +138,8 @@ class _Pass:
                     cat.note(room_reason(limit, self.view.global_level))
                 cat.exhausted = True
             return None
-        quiet = not timed and not self.why and self.planner is None  # no walk would find more
-        if quiet and self.drop.too_wide(cat.compiled, _wanted(job)):
+        quiet = not timed and not self.why  # no walk would find more
+        if quiet and self.drop.too_wide(cat.compiled, _wanted(job), self.planner, window):
             cat.exhausted = True
             return None
         if job.pe_name:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right, insort
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from qmaster.complexes.booking import Debit, TaskKey
 from qmaster.complexes.levels import Level
@@ -30,23 +30,28 @@ class RunningPlan:
     ``spans`` holds per key the spans ``(-inf, end, amount)`` of the tasks
     :meth:`put` (a pass's :class:`Planner` shares the lists and copies one
     before it books into it); ``ends`` the tasks by expected end, so that a
-    pass finds the ones already overdue without looking at the others.
+    pass finds the ones already overdue without looking at the others;
+    ``levels_at`` per expected end the levels ``(kind, name)`` whose bookings end
+    then (with how many), so that a pass need not read every span for them.
     """
 
-    __slots__ = ("ends", "spans", "tasks")
+    __slots__ = ("ends", "levels_at", "spans", "tasks")
 
     def __init__(self) -> None:
         self.spans: dict[Key, list[Span]] = {}
         self.tasks: dict[TaskKey, tuple[tuple[Debit, ...], float]] = {}
         self.ends: list[tuple[float, TaskKey]] = []
+        self.levels_at: dict[float, dict[tuple[str, str], int]] = {}
 
     def put(self, task: TaskKey, debits: tuple[Debit, ...], end: float) -> None:
         """Hold ``debits`` for ``task`` until ``end`` (put again: replaced)."""
         self.drop(task)
         self.tasks[task] = (debits, end)
         insort(self.ends, (end, task))
+        levels = self.levels_at.setdefault(end, {}) if debits else {}
         for kind, name, attr, amount in debits:
             self.spans.setdefault((kind, name, attr), []).append((-math.inf, end, amount))
+            levels[(kind, name)] = levels.get((kind, name), 0) + 1
 
     def drop(self, task: TaskKey) -> None:
         """Forget what ``task`` holds; unknown tasks are ignored."""
@@ -55,12 +60,20 @@ class RunningPlan:
             return
         debits, end = found
         del self.ends[bisect_right(self.ends, (end, task)) - 1]
+        levels = self.levels_at.get(end, {})
         for kind, name, attr, amount in debits:
             key = (kind, name, attr)
             spans = self.spans[key]
             spans.remove((-math.inf, end, amount))
             if not spans:
                 del self.spans[key]
+            left = levels[(kind, name)] - 1
+            if left:
+                levels[(kind, name)] = left
+            else:
+                del levels[(kind, name)]
+        if debits and not levels:
+            del self.levels_at[end]
 
     def overdue(self, now: float) -> list[tuple[float, TaskKey]]:
         """The tasks expected to have ended by ``now``, with that end."""
@@ -74,7 +87,8 @@ def _end(entry: tuple[float, TaskKey]) -> float:
 class Planner:
     """Bookings over time, per ``(level kind, level name, attribute)``."""
 
-    __slots__ = ("from_now", "now", "owned", "reserved", "spans")
+    __slots__ = ("added", "from_now", "kept", "now", "overdue", "owned", "reserved", "spans",
+                 "version")  # fmt: skip
 
     def __init__(self, view: View, now: float) -> None:
         self.now = now
@@ -83,9 +97,16 @@ class Planner:
         """The keys whose span lists are this planner's own (the others are shared)."""
         self.reserved: set[Key] = set()
         self.from_now: dict[Key, tuple[list[float], list[float]]] = {}
+        self.version = 0
+        """Counts the bookings (what was worked out from the spans before holds no more)."""
         """Per key, the moments after now at which bookings start, and the peak from now
         up to each (kept until the pass books into the key)."""
+        self.added: dict[float, set[tuple[str, str]]] = {}
+        """Per end after now, the levels whose bookings :meth:`add` made end then."""
+        self.overdue: set[tuple[str, str]] = set()
+        """The levels of the kept running tasks expected to have ended (now: soon)."""
         kept = view.running_plan
+        self.kept = kept if isinstance(kept, RunningPlan) else None
         if isinstance(kept, RunningPlan):
             self.spans = dict(kept.spans)
             for end, task in kept.overdue(now):  # expected to have ended: soon, then
@@ -93,6 +114,7 @@ class Planner:
                     spans = self._own((kind, name, attr))
                     spans.remove((-math.inf, end, amount))
                     spans.append((-math.inf, now + 1.0, amount))
+                    self.overdue.add((kind, name))
         else:
             for run in view.running:
                 end = run.end if run.end > now else now + 1.0
@@ -116,6 +138,9 @@ class Planner:
             key = (kind, name, attr)
             self._own(key).append((start, end, amount))
             self.from_now.pop(key, None)
+            self.version += 1
+            if self.now < end < math.inf:
+                self.added.setdefault(end, set()).add((kind, name))
             if reserve:
                 self.reserved.add(key)
 
@@ -131,11 +156,16 @@ class Planner:
         """
         if a != self.now:
             return self._peak(key, a, b)
+        starts, peaks = self.steps(key)
+        return peaks[bisect_left(starts, b)]
+
+    def steps(self, key: Key) -> tuple[list[float], list[float]]:
+        """The moments after now at which bookings of ``key`` start, and the peak from
+        now up to each: over ``[now, b)`` the peak is ``peaks[bisect_left(starts, b)]``."""
         found = self.from_now.get(key)
         if found is None:
             found = self.from_now[key] = self._steps(key)
-        starts, peaks = found
-        return peaks[bisect_left(starts, b)]
+        return found
 
     def _steps(self, key: Key) -> tuple[list[float], list[float]]:
         spans = self.spans.get(key, ())
@@ -171,15 +201,22 @@ class Planner:
         load = level.load_cap.get(attr)
         return left if load is None or load > left else load
 
-    def ends(self) -> dict[float, set[tuple[str, str]]]:
+    def ends(self) -> dict[float, Collection[tuple[str, str]]]:
         """The moments after now at which bookings end, each with the levels
-        ``(kind, name)`` whose bookings end then."""
+        ``(kind, name)`` whose bookings end then: the kept running tasks' (the overdue
+        ones' soon) and those booked by :meth:`add`."""
         now = self.now
-        out: dict[float, set[tuple[str, str]]] = {}
-        for (kind, name, _), spans in self.spans.items():
-            for _, e, _ in spans:
-                if now < e < math.inf:
-                    out.setdefault(e, set()).add((kind, name))
+        if self.kept is None:
+            return dict(self.added)
+        out: dict[float, Collection[tuple[str, str]]] = {
+            e: levels.keys() for e, levels in self.kept.levels_at.items() if now < e < math.inf
+        }
+        more = dict(self.added)
+        if self.overdue:
+            more[now + 1.0] = more.get(now + 1.0, set()) | self.overdue
+        for e, levels in more.items():
+            found = out.get(e)
+            out[e] = levels if found is None else {*found, *levels}
         return out
 
     def times(self) -> list[float]:

@@ -9,7 +9,10 @@ import pytest
 from qmaster.core import Core
 from qmaster.core.keptplan import KEPT_PLAN_KEY, KeptPlan
 from qmaster.core.schedstate import check_scheduler_caches
+from schedd import Running, View
+from schedd.reservation import Planner, RunningPlan
 from tests.unit.core.helpers import ALICE, ROOT, T0, make_core, request, submit
+from tests.unit.schedd.helpers import table
 
 
 def _reserving_core() -> Core:
@@ -61,3 +64,30 @@ def test_a_stale_kept_plan_is_reported() -> None:
     spans[0] = (spans[0][0], spans[0][1] + 5.0, spans[0][2])
     problems = check_scheduler_caches(core, T0 + 1)
     assert any(p.startswith(f"kept plan: {' '.join(key)}") for p in problems)
+
+
+def test_a_planner_on_the_kept_plan_finds_the_ends_a_rebuilt_one_does() -> None:
+    """Tasks put, put again with a new end and dropped; one overdue: the moments bookings
+    end, and the levels that end then, are those of a planner built from every task."""
+    debits = {
+        (1, 1): (("host", "h1", "slots", 2.0), ("queue", "a.q@h1", "slots", 2.0)),
+        (2, 1): (("host", "h1", "slots", 1.0), ("pe", "mpi", "slots", 1.0)),
+        (3, 1): (("host", "h2", "slots", 1.0),),
+        (4, 1): (("host", "h2", "slots", 4.0), ("host", "h2", "mem", 1.0)),
+    }
+    kept = RunningPlan()
+    for i, (task, held) in enumerate(debits.items()):
+        kept.put(task, held, 100.0 + 10 * (i % 2))
+    kept.put((3, 1), debits[(3, 1)], 5.0)  # overdue at 50
+    kept.drop((2, 1))
+    ends = {task: end for task, (_, end) in kept.tasks.items()}
+    t = table()
+    on_kept = Planner(View(jobs=[], queues=[], complexes=t, running_plan=kept), 50.0)
+    running = [Running(debits[task], end) for task, end in ends.items()]
+    rebuilt = Planner(View(jobs=[], queues=[], complexes=t, running=running), 50.0)
+    for planner in (on_kept, rebuilt):
+        planner.add((("host", "h2", "slots", 1.0),), 50.0, 100.0)
+    got = {e: set(levels) for e, levels in on_kept.ends().items()}
+    assert got == {e: set(levels) for e, levels in rebuilt.ends().items()}
+    assert got == {51.0: {("host", "h2")}, 100.0: {("host", "h1"), ("queue", "a.q@h1"), ("host", "h2")},
+                   110.0: {("host", "h2")}}  # fmt: skip

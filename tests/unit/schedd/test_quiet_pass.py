@@ -1,12 +1,14 @@
 """A pass without job info (``schedd_job_info false``) places the same jobs as one with it.
 
 Without job info the pass collects no reasons and refuses a parallel job wider than
-the free slots of all hosts together before offering it every queue instance.
+the free slots of all hosts together before offering it every queue instance; with
+reservations, a host whose slots a reservation holds counts what the planner leaves it over
+the job's run instead of its free slots.
 """
 
 from __future__ import annotations
 
-from schedd import PeState, View, schedule
+from schedd import PeState, Running, View, schedule
 from tests.unit.schedd.helpers import host, job, placed, queue, table, texts, view
 
 
@@ -39,3 +41,67 @@ def test_a_job_as_wide_as_the_free_slots_still_runs() -> None:
     quiet, told = schedule(cell(False, 9), 0.0), schedule(cell(True, 9), 0.0)
     assert placed(quiet) == placed(told)
     assert sum(n for _, n in placed(quiet)[1]) == 9
+
+
+def reserving(job_info: bool, h1_known: float) -> View:
+    """Hosts h1, h2 of 4 slots, both full (h1's queue instance has 2 of its 4 busy: the
+    other 2 run elsewhere); the planner knows ``h1_known`` of h1's busy slots (until 100)
+    and h2's 4 (until 200). A -R y job of 8 slots, then serial -R y jobs of 50 s (one
+    reservation: the 8-slot job's)."""
+    t = table()
+    hosts = [host(t, f"h{i}", slots="4") for i in (1, 2)]
+    qs = [queue(t, "all.q", f"h{i}", 4, pe_list="pe") for i in (1, 2)]
+    hosts[0].level.used["slots"] = hosts[1].level.used["slots"] = 4.0
+    qs[0].queue_level.used["slots"], qs[1].queue_level.used["slots"] = 2.0, 4.0
+    running = [
+        Running((("host", "h1", "slots", h1_known), ("queue", "all.q@h1", "slots", 2.0)), 100.0),
+        Running((("host", "h2", "slots", 4.0), ("queue", "all.q@h2", "slots", 4.0)), 200.0),
+    ]
+    short = {"h_rt": "50"}
+    jobs = [
+        job(1, pe_name="pe", pe_min=8, pe_max=8, reserve=True, hard_resources={"h_rt": "300"}),
+        *(job(i, reserve=True, hard_resources=short) for i in (2, 3)),
+    ]
+    return view(t, qs, jobs, hosts, pes=[PeState("pe", 100, "$fill_up")], running=running,
+                max_reservation=1, job_info=job_info)  # fmt: skip
+
+
+def test_with_reservations_a_job_wider_than_the_free_slots_waits_as_with_job_info() -> None:
+    """No free slot: the reservation is made alike, and the serial jobs wait either way."""
+    quiet, told = schedule(reserving(False, 4.0), 0.0), schedule(reserving(True, 4.0), 0.0)
+    assert placed(quiet) == placed(told) == {}
+    assert [(r.job_id, r.start) for r in quiet.reservations] == [(1, 200.0)]
+    assert quiet.reservations == told.reservations
+
+
+def test_a_planner_that_counts_less_than_the_host_uses_is_walked_as_with_job_info() -> None:
+    """The planner knows only 2 of h1's busy slots: where a reservation holds them it offers
+    the other 2, so the serial jobs are placed by the walk, not refused for the free slots."""
+    quiet, told = schedule(reserving(False, 2.0), 0.0), schedule(reserving(True, 2.0), 0.0)
+    assert placed(quiet) == placed(told)
+    assert set(placed(quiet)) == {2, 3}
+
+
+def holes(job_info: bool) -> View:
+    """Hosts h1, h2 of 2 slots; h1's busy until 100. A -R y job of 4 slots gets both hosts
+    from 100; h2's 2 free slots are left to jobs that end by then."""
+    t = table()
+    hosts = [host(t, f"h{i}", slots="2") for i in (1, 2)]
+    qs = [queue(t, "all.q", f"h{i}", 2, pe_list="pe") for i in (1, 2)]
+    hosts[0].level.used["slots"] = qs[0].queue_level.used["slots"] = 2.0
+    running = [Running((("host", "h1", "slots", 2.0), ("queue", "all.q@h1", "slots", 2.0)), 100.0)]
+    jobs = [
+        job(1, pe_name="pe", pe_min=4, pe_max=4, reserve=True, hard_resources={"h_rt": "100"}),
+        *(job(i, reserve=True, hard_resources={"h_rt": rt}) for i, rt in
+          ((2, "500"), (3, "500"), (4, "101"), (5, "100"), (6, "100"), (7, "100"))),
+    ]  # fmt: skip
+    return view(t, qs, jobs, hosts, pes=[PeState("pe", 100, "$fill_up")], running=running,
+                max_reservation=1, job_info=job_info)  # fmt: skip
+
+
+def test_jobs_too_long_for_the_free_slots_a_reservation_holds_wait_as_with_job_info() -> None:
+    """The 500 s and 101 s jobs would delay the reservation; two of the 100 s jobs backfill."""
+    quiet, told = schedule(holes(False), 0.0), schedule(holes(True), 0.0)
+    assert placed(quiet) == placed(told)
+    assert sorted(placed(quiet)) == [5, 6]
+    assert quiet.reservations == told.reservations
