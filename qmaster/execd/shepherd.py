@@ -26,8 +26,6 @@ import marshal
 import os
 import sys
 
-from qmaster.digits import is_digits
-
 # typing, and signal's enums, would cost every task their import
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -250,7 +248,7 @@ def _spawn(config: dict[str, object]) -> int:
     if failed:
         os.waitpid(pid, 0)
         code, _, message = failed.decode(errors="replace").partition(":")
-        raise StartFailed(int(code) if is_digits(code) else 0, message)
+        raise StartFailed(int(code) if code.isascii() and code.isdigit() else 0, message)
     return pid
 
 
