@@ -81,11 +81,11 @@ def qsub_command(argv: Sequence[str], transport: Transport) -> int:
 
         out(render_detail(verify_detail(request.spec)).rstrip("\n"))
         return EXIT_OK
-    since = 0  # -sync y reads only the accounting records written after the submission
+    since = None  # -sync y reads only the accounting records written after the submission
     if request.sync:
-        from clients.submit.sync import accounting_size
+        from clients.submit.sync import accounting_mark
 
-        since = accounting_size(_accounting(inputs.env))
+        since = accounting_mark(_accounting(inputs.env))
     reply = transport("submit", {"job": request.spec, "verify": request.verify})
     if request.verify in ("v", "p") and any(
         a.text.startswith("verification: ") for a in reply.answers
@@ -98,6 +98,7 @@ def qsub_command(argv: Sequence[str], transport: Transport) -> int:
     from clients.submit.sync import wait_for_end  # only -sync y waits
 
     job_id, tasks = int(reply.data["job_id"]), _task_ids(request.spec)
+    assert since is not None
     return wait_for_end(transport, job_id, tasks, _accounting(inputs.env), since=since)
 
 

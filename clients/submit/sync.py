@@ -26,12 +26,13 @@ qmaster no longer keeps the job (its answer names no tasks never started).
 
 from __future__ import annotations
 
+import os
 import signal
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, NamedTuple
 
 from clients.common.output import out
 from qmaster.digits import is_digits
@@ -61,55 +62,73 @@ class Ending:
     ran: bool
 
 
-def accounting_size(path: Path) -> int:
-    """Where the accounting file ends now: records after it are new (0: no file yet)."""
+class Mark(NamedTuple):
+    """Where the accounting file ended: the file (its inode; 0: none yet) and its size."""
+
+    inode: int
+    size: int
+
+
+NO_FILE = Mark(0, 0)  # read the whole file
+
+
+def accounting_mark(path: Path) -> Mark:
+    """Where the accounting file ends now: records after it are new."""
     try:
-        return path.stat().st_size
+        found = path.stat()
     except OSError:
-        return 0
+        return NO_FILE
+    return Mark(found.st_ino, found.st_size)
 
 
 class AccountingTail:
-    """The records appended to the accounting file after ``offset``, read as they come:
-    each read takes only the whole lines written since the last one (a file cut shorter,
-    as by a rotation, is read again from its start)."""
+    """One job's records appended to the accounting file after ``since``, read as they
+    come: each read takes only the whole lines written since the last one, a megabyte at a
+    time. A file rotated away (another inode, or cut shorter) is read from its start."""
 
-    def __init__(self, path: Path, offset: int = 0) -> None:
+    CHUNK = 1 << 20
+
+    def __init__(self, path: Path, job_id: int, since: Mark = NO_FILE) -> None:
         self.path = path
-        self.offset = offset
-        self.found: dict[int, dict[int, Ending]] = {}
+        self.job_id = str(job_id)
+        self.inode, self.offset = since
+        self.found: dict[int, Ending] = {}
 
-    def endings(self, job_id: int) -> dict[int, Ending]:
-        """The records of ``job_id`` seen so far, by task number (0 for a plain job)."""
-        self._read()
-        return self.found.get(job_id, {})
-
-    def _read(self) -> None:
+    def endings(self) -> dict[int, Ending]:
+        """The job's records seen so far, by task number (0 for a plain job)."""
         try:
             with self.path.open("rb") as f:
-                if f.seek(0, 2) < self.offset:
-                    self.offset = 0
-                f.seek(self.offset)
-                data = f.read()
+                self._read(f)
         except OSError:
-            return
-        whole = data[: data.rfind(b"\n") + 1]
-        self.offset += len(whole)
-        for row in whole.decode("utf-8", errors="replace").splitlines():
-            self._take(row.split(":"))
+            pass
+        return self.found
+
+    def _read(self, f: BinaryIO) -> None:
+        inode = os.fstat(f.fileno()).st_ino
+        if inode != self.inode or f.seek(0, 2) < self.offset:
+            self.inode, self.offset = inode, 0
+        f.seek(self.offset)
+        while data := f.read(self.CHUNK):
+            whole = data[: data.rfind(b"\n") + 1]
+            if not whole:
+                return  # a line still being written: read it whole next time
+            self.offset += len(whole)
+            f.seek(self.offset)
+            for row in whole.decode("utf-8", errors="replace").splitlines():
+                self._take(row.split(":"))
 
     def _take(self, fields: list[str]) -> None:
-        if len(fields) < 36 or not is_digits(fields[5]):
+        if len(fields) < 36 or fields[5] != self.job_id:
             return
         task = int(fields[35]) if is_digits(fields[35]) else 0
         ran = fields[9] not in ("", "0")
         status = int(fields[12]) if is_digits(fields[12].lstrip("-")) else None
-        self.found.setdefault(int(fields[5]), {})[task] = Ending(task, status, ran)
+        self.found[task] = Ending(task, status, ran)
 
 
 def read_endings(path: Path, job_id: int) -> dict[int, Ending]:
     """The accounting records of ``job_id`` in the whole file, by task number."""
-    return AccountingTail(path).endings(job_id)
+    return AccountingTail(path, job_id).endings()
 
 
 def ending_line(name: str, ending: Ending | None) -> tuple[str, int]:
@@ -132,23 +151,23 @@ def wait_for_end(
     tasks: list[int],
     accounting: Path,
     sleep: Callable[[float], None] = time.sleep,
-    since: int = 0,
+    since: Mark = NO_FILE,
 ) -> int:
     """Wait until the job is gone; print how each task ended; the exit code.
-    ``since``: the accounting file's size when the job was submitted."""
+    ``since``: where the accounting file ended when the job was submitted."""
     pauses = polls()
     while (gone := _gone(transport, job_id)) is None:
         sleep(next(pauses))
     wanted = tasks or [0]
     awaited = [t for t in wanted if not any(t in run for run in gone)]
-    tail = AccountingTail(accounting, since)
-    endings = tail.endings(job_id)
+    tail = AccountingTail(accounting, job_id, since)
+    endings = tail.endings()
     waited, pauses = 0.0, polls()
     while any(t not in endings for t in awaited) and waited < RECORD_WAIT_SECONDS:
         pause = next(pauses)
         sleep(pause)
         waited += pause
-        endings = tail.endings(job_id)
+        endings = tail.endings()
     code = 0
     for task in wanted:
         name = f"{job_id}.{task}" if tasks else str(job_id)

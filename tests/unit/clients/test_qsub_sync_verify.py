@@ -13,7 +13,7 @@ from clients.submit.sync import (
     RECORD_WAIT_SECONDS,
     AccountingTail,
     Ending,
-    accounting_size,
+    accounting_mark,
     ending_line,
     polls,
     read_endings,
@@ -105,7 +105,7 @@ def test_sync_waits_only_for_the_records_of_tasks_that_ran(
     exit status is read from it."""
     accounting = tmp_path / "accounting"
     accounting.write_text("")
-    since = accounting_size(accounting)
+    since = accounting_mark(accounting)
     pauses: list[float] = []
 
     def sleep(pause: float) -> None:
@@ -127,17 +127,28 @@ def test_sync_reads_only_records_written_after_the_submission(tmp_path: Path) ->
     job's ending; records appended later are read as they come, half a line left for later."""
     accounting = tmp_path / "accounting"
     accounting.write_text(acct_row(7, 0, 9))
-    since = accounting_size(accounting)
-    tail = AccountingTail(accounting, since)
-    assert tail.endings(7) == {}
+    since = accounting_mark(accounting)
+    tail = AccountingTail(accounting, 7, since)
+    assert tail.endings() == {}
     whole = acct_row(7, 0, 3)
     with accounting.open("a") as f:
         f.write(whole[:20])
-    assert tail.endings(7) == {}
+    assert tail.endings() == {}
     with accounting.open("a") as f:
         f.write(whole[20:])
-    assert tail.endings(7) == {0: Ending(0, 3, True)}
+    assert tail.endings() == {0: Ending(0, 3, True)}
     assert read_endings(accounting, 7) == {0: Ending(0, 3, True)}  # the whole file: last wins
+
+
+def test_sync_reads_a_rotated_accounting_file_from_its_start(tmp_path: Path) -> None:
+    """The file rotated away while the job ran (a new file, already longer than where the
+    old one ended): the job's record in the new file is read, from its start."""
+    accounting = tmp_path / "accounting"
+    accounting.write_text(acct_row(5, 0, 0))
+    tail = AccountingTail(accounting, 7, accounting_mark(accounting))
+    accounting.rename(tmp_path / "accounting.0")
+    accounting.write_text(acct_row(7, 0, 6) + acct_row(8, 0, 0) * 3)
+    assert tail.endings() == {0: Ending(0, 6, True)}
 
 
 def test_sync_asks_less_and_less_often_up_to_once_a_second() -> None:
