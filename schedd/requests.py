@@ -94,8 +94,9 @@ class _TableParts:
     """What a complex table gives every job alike, worked out once per table: the
     implicit requests per set of requested names, and its ``EXCL`` attributes.
 
-    A table is not changed once made (a new configuration brings a new one), and the
-    parts are kept with the table itself, so another table never finds them.
+    A table is not changed once made (a new configuration brings a new one). The parts
+    are found by the table's identity and hold the table, so its id is not reused while
+    they are kept, and another table never finds them.
     """
 
     __slots__ = ("defaults", "excl", "table")
