@@ -62,7 +62,10 @@ class Compiled:
     """Every ``EXCL`` attribute of the table, with whether the job asks for it (true)."""
 
 
+@lru_cache(maxsize=8192)
 def _req(entry: ComplexEntry, text: str, *, default: bool = False) -> Req:
+    """The request of ``text`` for ``entry``: made once per entry and text (new categories
+    mostly repeat their attributes' values; a bad value raises, and is not kept)."""
     value = parse_value(entry.type, text)
     if isinstance(value, str):
         check_expression(value)
@@ -85,6 +88,54 @@ def _resolve(
         except (ValueParseError, ExpressionError):
             bad.append((entry.name, str(text)))
     return reqs, unknown, bad
+
+
+class _TableParts:
+    """What a complex table gives every job alike, worked out once per table: the
+    implicit requests per set of requested names, and its ``EXCL`` attributes.
+
+    A table is not changed once made (a new configuration brings a new one). The parts
+    are found by the table's identity and hold the table, so its id is not reused while
+    they are kept, and another table never finds them.
+    """
+
+    __slots__ = ("defaults", "excl", "table")
+
+    def __init__(self, table: ComplexTable) -> None:
+        self.table = table
+        self.defaults: dict[frozenset[str], tuple[Req, ...]] = {}
+        self.excl = tuple(e.name for e in table if e.relop is Relop.EXCL)
+
+
+_PARTS_ROOM = 8
+_parts: list[_TableParts] = []
+"""The parts of the tables used last (the newest at the end)."""
+
+
+def _table_parts(table: ComplexTable) -> _TableParts:
+    if _parts and _parts[-1].table is table:
+        return _parts[-1]
+    for i, found in enumerate(_parts):
+        if found.table is table:
+            _parts.append(_parts.pop(i))
+            return found
+    made = _TableParts(table)
+    _parts.append(made)
+    if len(_parts) > _PARTS_ROOM:
+        del _parts[0]
+    return made
+
+
+def _implicit(table: ComplexTable, requested: set[str]) -> tuple[Req, ...]:
+    """:func:`_defaults`, once per table and set of requested names."""
+    parts = _table_parts(table)
+    key = frozenset(requested)
+    found = parts.defaults.get(key)
+    if found is None:
+        if len(parts.defaults) >= 4096:
+            parts.defaults.clear()
+        found = parts.defaults[key] = tuple(_defaults(table, requested))
+    return found
 
 
 def _defaults(table: ComplexTable, requested: set[str]) -> list[Req]:
@@ -113,7 +164,7 @@ def _is_consumable_request(req: Req) -> bool:
 
 def _exclusive(table: ComplexTable, hard: list[Req]) -> tuple[tuple[str, bool], ...]:
     wanted = {r.name for r in hard if r.relop is Relop.EXCL and r.value}
-    return tuple((e.name, e.name in wanted) for e in table if e.relop is Relop.EXCL)
+    return tuple((name, name in wanted) for name in _table_parts(table).excl)
 
 
 def compile_requests(
@@ -124,7 +175,7 @@ def compile_requests(
     soft_reqs, _, _ = _resolve(table, soft)
     names = {r.name for r in hard_reqs}
     consumables = [r for r in hard_reqs if _is_consumable_request(r)]
-    consumables += _defaults(table, names)
+    consumables += _implicit(table, names)
     return Compiled(
         fixed=tuple(r for r in hard_reqs if not _is_consumable_request(r)),
         consumables=tuple(consumables),
