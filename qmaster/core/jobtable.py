@@ -19,7 +19,7 @@ replaced):
 from __future__ import annotations
 
 import fnmatch
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from qmaster.digits import is_digits
 
@@ -73,6 +73,37 @@ class JobTable(dict[int, "Job"]):
     def __delitem__(self, job_id: int) -> None:
         super().__delitem__(job_id)
         self._unfile(job_id)
+
+    # dict's other ways in and out would pass the indexes by: each goes through the two above
+
+    def pop(self, job_id: int, *default: Job) -> Job:  # type: ignore[override]
+        if job_id not in self:
+            if default:
+                return default[0]
+            raise KeyError(job_id)
+        job = self[job_id]
+        del self[job_id]
+        return job
+
+    def popitem(self) -> tuple[int, Job]:
+        job_id = next(reversed(self))
+        return job_id, self.pop(job_id)
+
+    def clear(self) -> None:
+        for job_id in list(self):
+            del self[job_id]
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for job_id, job in dict(*args, **kwargs).items():
+            self[job_id] = job
+
+    def setdefault(self, job_id: int, job: Job) -> Job:
+        if job_id not in self:
+            self[job_id] = job
+        return self[job_id]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuilt, (list(self.items()),))
 
     def refile(self, job: Job) -> None:
         """File the job again after its name or ``-hold_jid`` list may have changed."""
@@ -154,6 +185,14 @@ def _discard_name(table: dict[str, set[str]], user: str, pattern: str) -> None:
     patterns.discard(pattern)
     if not patterns:
         del table[user]
+
+
+def _rebuilt(items: list[tuple[int, Job]]) -> JobTable:
+    """A pickled table made again, its indexes filed as its jobs are put in."""
+    table = JobTable()
+    for job_id, job in items:
+        table[job_id] = job
+    return table
 
 
 def index_problems(jobs: JobTable) -> list[str]:
