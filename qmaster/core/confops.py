@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from qmaster.conf.errors import ConfigError, ConfNotFound
 from qmaster.core import arconf, arlife, lifecycle, qcalendar
+from qmaster.core.activetasks import active_tasks
 from qmaster.core.errors import InvalidRequest, NoSuchObject, NotManager
 from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
@@ -106,10 +107,9 @@ def handle_kill_execd(core: Core, args: KillExecd, now: float, out: Outcome) -> 
 
 def _kill_jobs_on(core: Core, host: str, now: float, out: Outcome) -> None:
     """Kill every task whose master queue instance is on ``host`` (accounted, exit 137)."""
-    for job in list(core.jobs.values()):
-        for task in list(job.tasks.values()):
-            queue = task.queue or ""
-            if task.state in LIVE and queue.partition("@")[2] == host:
-                if task.state is not TaskState.DELETING:
-                    task.move(job.job_id, TaskState.DELETING, f"kill execd on host {host}")
-                lifecycle.killed(core, job, task, now, out)
+    for job, task in list(active_tasks(core)):
+        queue = task.queue or ""
+        if task.state in LIVE and queue.partition("@")[2] == host:
+            if task.state is not TaskState.DELETING:
+                task.move(job.job_id, TaskState.DELETING, f"kill execd on host {host}")
+            lifecycle.killed(core, job, task, now, out)

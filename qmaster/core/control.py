@@ -304,9 +304,7 @@ def _alter_targets(core: Core, who: Identity, args: Alter, out: Outcome) -> Sele
     if args.users is None:
         return named_jobs(core, args.job_ids, out, who.user)
     users = set(args.users)
-    picked: Selection = [
-        (j, None) for j in core.jobs.values() if "*" in users or j.owner.user in users
-    ]
+    picked: Selection = [(j, None) for j in core.jobs.owned_by(users)]
     if not picked:
         raise NoSuchObject(
             "There is no job registered for the following users: " + ",".join(args.users)

@@ -15,6 +15,7 @@ from typing import Any
 from qmaster.complexes.levels import Level
 from qmaster.complexes.load import running_slots_by_host, simulated_load
 from qmaster.complexes.values import ValueParseError, parse_memory
+from qmaster.core.activetasks import active_tasks
 from qmaster.core.errors import InvalidRequest
 from qmaster.core.host_values import (
     compile_match,
@@ -112,19 +113,16 @@ def _job_lines(core: Core, job: Job, task: Task, qi: str, prior: float) -> list[
 
 def _jobs_by_queue(core: Core, now: float, users: list[str] | None) -> dict[str, list[Any]]:
     """The running tasks' lines per queue instance, jobs in id order."""
-    jobs = [
-        j for j in sorted(core.jobs.values(), key=lambda j: j.job_id)
-        if users is None or any(fnmatchcase(j.owner.user, u) for u in users)
-    ]  # fmt: skip
     prio = JobPriorities(core, now)
     out: dict[str, list[Any]] = {}
-    for job in jobs:
-        for task in sorted(job.tasks.values(), key=lambda t: t.task_id):
-            if task.state not in ACTIVE:
-                continue
-            for qi in dict.fromkeys(name for name, _ in task.assignment):
-                lines = _job_lines(core, job, task, qi, prio.of(job).prio)
-                out.setdefault(qi, []).extend(lines)
+    for job, task in active_tasks(core):
+        if task.state not in ACTIVE:
+            continue
+        if users is not None and not any(fnmatchcase(job.owner.user, u) for u in users):
+            continue
+        for qi in dict.fromkeys(name for name, _ in task.assignment):
+            lines = _job_lines(core, job, task, qi, prio.of(job).prio)
+            out.setdefault(qi, []).extend(lines)
     return out
 
 
