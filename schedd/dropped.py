@@ -13,7 +13,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping
 
 from qmaster.complexes.levels import HOST, Level
-from schedd.kept import FreeSlots, free_slots, no_free_slot, with_thresholds
+from schedd.freeslots import FreeSlots, free_slots
+from schedd.kept import no_free_slot, with_thresholds
 from schedd.reasons import Reason
 from schedd.requests import Compiled
 from schedd.reservation import Planner

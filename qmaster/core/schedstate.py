@@ -29,8 +29,9 @@ from qmaster.core.viewload import load_settings
 from schedd import JobRequest, View
 from schedd.candidates import KeptOrder, order_differs
 from schedd.categories import with_category
+from schedd.freeslots import free_slots_differ
 from schedd.groups import Groups
-from schedd.kept import free_slots_differ, no_free_differs
+from schedd.kept import no_free_differs
 from schedd.load import LoadModel
 from schedd.order import dispatch_order
 

@@ -8,7 +8,7 @@ import pytest
 from qmaster.core.pendingindex import pass_view
 from qmaster.core.schedstate import check_scheduler_caches
 from schedd import View, schedule
-from schedd.kept import FreeSlots
+from schedd.freeslots import FreeSlots
 from tests.unit.core.helpers import T0, make_core, submit
 from tests.unit.schedd.helpers import host, job, placed, queue, table, texts, view
 
