@@ -18,7 +18,7 @@ from schedd.kept import no_free_slot, with_thresholds
 from schedd.reasons import Reason
 from schedd.requests import Compiled
 from schedd.reservation import Planner
-from schedd.view import QueueState, View
+from schedd.view import JobRequest, QueueState, View
 
 _EPS = 1e-9
 
@@ -163,3 +163,8 @@ class Dropped:
                 if name in self.slots.per_host and planner.affects(state.level, "slots"):
                     self.held.append((name, state.level))
         return self.held
+
+
+def wanted_slots(job: JobRequest) -> int:
+    """The fewest slots the job can run with (what :meth:`Dropped.too_wide` compares)."""
+    return job.pe_min if job.pe_name else 1

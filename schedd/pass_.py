@@ -16,7 +16,7 @@ from __future__ import annotations
 from qmaster.complexes.levels import Level
 from schedd.candidates import resort
 from schedd.categories import Category, CategoryCache
-from schedd.dropped import Dropped
+from schedd.dropped import Dropped, wanted_slots
 from schedd.earliest import earliest, reserved
 from schedd.kept import by_name
 from schedd.limits import Limits
@@ -114,13 +114,12 @@ class _Pass:
         the category's instances, which the refused category does not take."""
         if self.why or (self.planner is not None and self.reservations_left > 0):
             return False
-        made = self.cats.known(job)
-        if made is None:
-            return False
-        window = (self.now, self.now)
+        made, end = self.cats.known(job), self.now
         if self.planner is not None:
-            window = (self.now, self.now + duration(job.hard_resources, self.view.default_duration))
-        if not self.drop.too_wide(made.compiled, _wanted(job), self.planner, window):
+            end += duration(job.hard_resources, self.view.default_duration)
+        if made is None or not self.drop.too_wide(
+            made.compiled, wanted_slots(job), self.planner, (self.now, end)
+        ):
             return False
         self.plan.reasons[job.job_id] = self.cats.exhaust(job, made).reasons
         return True
@@ -139,7 +138,7 @@ class _Pass:
                 cat.exhausted = True
             return None
         quiet = not timed and not self.why  # no walk would find more
-        if quiet and self.drop.too_wide(cat.compiled, _wanted(job), self.planner, window):
+        if quiet and self.drop.too_wide(cat.compiled, wanted_slots(job), self.planner, window):
             cat.exhausted = True
             return None
         if job.pe_name:
@@ -368,10 +367,6 @@ class _Pass:
             slots = tuple((q.name, n) for q, n in placed[0])
             self.plan.reservations.append(Reservation(job.job_id, task_id, *window, slots))
             self.reservations_left -= 1
-
-
-def _wanted(job: JobRequest) -> int:
-    return job.pe_min if job.pe_name else 1
 
 
 def schedule(view: View, now: float, *, cache: bool = True) -> Plan:

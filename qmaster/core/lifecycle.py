@@ -302,8 +302,7 @@ def finish(
         core.request_pass(now + flush - 1)
     # the event clients' sgeE_JOB_DEL / sgeE_JATASK_DEL (qevent -trigger, -ts); their task id
     # is the ja_task_id, 1 for a job without array tasks (whose reporting records say 0)
-    done = job.is_finished()
-    ended = "job_del" if done else "jatask_del"
+    ended = "job_del" if (done := job.is_finished()) else "jatask_del"
     task_number = task.task_id or 1
     out.events.append(
         {"type": ended, "time": int(now), "job_number": job.job_id, "task_number": task_number}
