@@ -20,6 +20,7 @@ from qmaster.core.holds import (
 from qmaster.core.jobchecks import (
     check_array_holds,
     check_deadline,
+    check_predecessor_refs,
     check_task_concurrency,
     hold_split,
 )
@@ -282,8 +283,10 @@ def _alter(
     start_time_of(new)
     if "dl" in changes:
         check_deadline(core, who, new)
+    if "hold_jid" in changes:
+        check_predecessor_refs(job.job_id, new.hold_jid or ())
     if "hold_jid_ad" in changes:
-        check_array_holds(core, job.owner.user, new, job.array)
+        check_array_holds(core, job.job_id, job.owner.user, new, job.array)
     if "ar" in changes:
         check_job_ar(core, job.owner, new, now)
     hold = new_hold(job, changes.get("h"), hold_list)

@@ -5,11 +5,13 @@ line, a client or server JSV, qalter), it passes here before it is stored:
 
 * ``-c`` needs ``-ckpt``, and ``-ckpt`` refuses ``-c n``;
 * ``-dl`` needs the submitter in the ``deadlineusers`` user set;
-* ``-hold_jid_ad`` is for array jobs waiting on arrays of the same range.
+* ``-hold_jid_ad`` is for array jobs waiting on arrays of the same range;
+* a ``-hold_jid``/``-hold_jid_ad`` job id names neither a task (``1.2``) nor the job itself.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from qmaster.core.errors import InvalidRequest, PermissionDenied
@@ -54,6 +56,22 @@ def check_task_concurrency(job: Job, changes: dict[str, Any]) -> None:
         raise InvalidRequest('ERROR! invalid option argument "task concurrency"')
 
 
+def check_predecessor_refs(job_id: int, refs: Iterable[str]) -> None:
+    """A reference that starts with a digit is a job id: not a task, not the job's own id.
+
+    Grid Engine's qmaster refuses ``1.2`` as a job it cannot find and the job's own id
+    as its own predecessor, for ``-hold_jid`` and ``-hold_jid_ad`` alike.
+    """
+    for ref in refs:
+        number = job_number(ref)
+        if number is None:
+            continue
+        if "." in ref:
+            raise InvalidRequest(f'denied: job "{ref}" not found')
+        if number == job_id:
+            raise InvalidRequest(f'denied: job "{job_id}" may not be it\'s own jobnet predecessor')
+
+
 def hold_split(core: Core, job: Job, refs: list[str]) -> tuple[list[int], list[str]]:
     """The jobs a hold list waits for, and the numeric references naming none."""
     blocking: list[int] = []
@@ -70,7 +88,9 @@ def hold_split(core: Core, job: Job, refs: list[str]) -> tuple[list[int], list[s
     return sorted(set(blocking)), exited
 
 
-def check_array_holds(core: Core, owner: str, spec: JobSpec, array: TaskRange | None) -> None:
+def check_array_holds(
+    core: Core, job_id: int, owner: str, spec: JobSpec, array: TaskRange | None
+) -> None:
     """``-hold_jid_ad``: only for an array job, and only on arrays of the same task range."""
     refs = list(spec.hold_jid_ad or ())
     if not refs:
@@ -79,6 +99,7 @@ def check_array_holds(core: Core, owner: str, spec: JobSpec, array: TaskRange | 
         raise InvalidRequest(
             'Can only specify "-hold_jid_ad" option with an array job (using "-t" option)'
         )
+    check_predecessor_refs(job_id, refs)
     for ref in refs:
         number = job_number(ref)
         if number is not None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import fnmatch
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from qmaster.digits import is_digits
+from qmaster.digits import leading_number
 
 if TYPE_CHECKING:
     from qmaster.core.jobs import Job
@@ -33,8 +33,13 @@ _Filed = tuple[str, str, tuple[Ref, ...]]
 
 
 def job_number(ref: str) -> int | None:
-    """The job id a ``-hold_jid`` reference gives (``007``: 7), None for a name or pattern."""
-    return int(ref) if is_digits(ref) else None
+    """The job id a ``-hold_jid`` reference gives, None for a name or pattern.
+
+    As Grid Engine reads it: a reference that starts with a digit is a job id, the
+    digits up to the first other character (``007``: 7, ``1abc``: 1); a job name
+    never starts with a digit.
+    """
+    return leading_number(ref)
 
 
 def _ref(user: str, ref: str) -> Ref:

@@ -287,15 +287,18 @@ class Core:
         """Operators (``qconf -ao``) and managers: they may handle every job and queue."""
         return self.is_manager(who) or who.user in self.config.state.operators
 
-    def allocate_job_id(self) -> int:
-        """The next free id; wraps after 9,999,999 and skips ids in use."""
+    def free_job_id(self) -> int:
+        """The id the next job gets: wraps after 9,999,999 and skips ids in use."""
         job_id = self.next_job_id
         for _ in range(MAX_ID):
             if job_id not in self.jobs:
-                break
+                return job_id
             job_id = job_id % MAX_ID + 1
-        else:
-            raise CoreError("job rejected: no free job id")
+        raise CoreError("job rejected: no free job id")
+
+    def allocate_job_id(self) -> int:
+        """The next free id (:meth:`free_job_id`), taken."""
+        job_id = self.free_job_id()
         self.next_job_id = job_id % MAX_ID + 1
         return job_id
 

@@ -17,7 +17,12 @@ from qmaster.core.arjobs import check_job as check_job_ar
 from qmaster.core.confrefs import check_ckpt, check_project, check_user, default_project
 from qmaster.core.errors import InvalidRequest, LimitReached, NoSuchObject
 from qmaster.core.holds import start_time_of
-from qmaster.core.jobchecks import check_array_holds, check_checkpointing, check_deadline
+from qmaster.core.jobchecks import (
+    check_array_holds,
+    check_checkpointing,
+    check_deadline,
+    check_predecessor_refs,
+)
 from qmaster.core.jobs import Identity, Job, TaskRange, hold_bits
 from qmaster.core.jobspec import JobSpec, Pairs, shared_spec
 from qmaster.core.machine import Core
@@ -220,7 +225,9 @@ def handle_submit(
     start_time_of(spec)
     check_deadline(core, args.identity, spec)
     check_priority(spec, operator=core.is_operator(args.identity))
-    check_array_holds(core, args.identity.user, spec, array)
+    own_id = job_id if job_id is not None else core.free_job_id()
+    check_predecessor_refs(own_id, spec.hold_jid or ())
+    check_array_holds(core, own_id, args.identity.user, spec, array)
     check_job_ar(core, args.identity, spec, now)
     job = Job(
         0, args.identity, now, shared_spec(spec), array=array,

@@ -242,3 +242,28 @@ def test_start_time_holds_the_job_until_then() -> None:
     assert core.next_deadline() <= start
     run_until(core, start + 1)
     assert states(core, start + 1)["1"] in ("t", "r")
+
+
+def test_job_id_predecessors_as_grid_engine_reads_them() -> None:
+    """A -hold_jid reference that starts with a digit is a job id: a task id (1.2) is a job not
+    found, the job's own id is refused, and 1abc names job 1 (atoi); a refusal changes nothing."""
+    core = make_core()
+    submit(core, N="pre", h=True)
+    assert texts(submit(core, hold_jid=["1.2"])) == ['denied: job "1.2" not found']
+    assert texts(submit(core, hold_jid_ad=["1.2"], t_min=1, t_max=2)) == [
+        'denied: job "1.2" not found'
+    ]
+    assert texts(submit(core, hold_jid=["pre", "2"])) == [
+        'denied: job "2" may not be it\'s own jobnet predecessor'
+    ]
+    assert sorted(core.jobs) == [1]
+    waiting = submit(core, hold_jid=["1abc"])
+    assert texts(waiting) == ['Your job 2 ("job.sh") has been submitted']
+    assert core.jobs.waiting_for(core.jobs[1]) == {2}
+    assert texts(alter(core, ids=("2",), hold_jid=["2"])) == [
+        'denied: job "2" may not be it\'s own jobnet predecessor'
+    ]
+    assert texts(alter(core, ids=("2",), hold_jid=["pre", "1.1"])) == [
+        'denied: job "1.1" not found'
+    ]
+    assert list(core.jobs[2].spec.hold_jid or ()) == ["1abc"]
