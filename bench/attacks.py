@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from qmaster.cell import DEFAULT_CONF_DIR
+from qmaster.gdi import unixpath
 from qmaster.gdi.client import Connection, GdiError, Reply
 from qmaster.gdi.frames import HEADER, encode_frame
 
@@ -285,7 +286,7 @@ def dribblers(socket_path: Path, count: int, stop: threading.Event, pause: float
                     if s is None:
                         s = socks[i] = sock_mod.socket(sock_mod.AF_UNIX, sock_mod.SOCK_STREAM)
                         s.settimeout(1.0)
-                        s.connect(str(socket_path))
+                        unixpath.connect(s, socket_path)
                         s.sendall(HEADER.pack(4096))
                     s.sendall(b" ")
                 except OSError:
@@ -311,7 +312,7 @@ def never_readers(socket_path: Path, count: int, requests: int = 30) -> list[soc
         s.setsockopt(sock_mod.SOL_SOCKET, sock_mod.SO_RCVBUF, 4096)
         s.settimeout(2.0)
         try:
-            s.connect(str(socket_path))
+            unixpath.connect(s, socket_path)
             s.sendall(encode_frame(LIST_ALL) * requests)
         except OSError:
             pass

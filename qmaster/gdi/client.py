@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from qmaster.cell import Cell
+from qmaster.gdi import unixpath
 from qmaster.gdi.answers import Answer
 from qmaster.gdi.frames import NEED_DATA, FrameDecoder, encode_frame
 
@@ -100,7 +101,7 @@ class Connection:
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             sock.settimeout(self._timeout)
             try:
-                sock.connect(str(self.path))
+                unixpath.connect(sock, self.path)
                 return sock
             except OSError as exc:
                 sock.close()

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import structlog
 
+from qmaster.gdi import unixpath
+
 log = structlog.get_logger("gdi")
 
 ACCEPT_BURST = 128
@@ -62,7 +64,7 @@ class Listener:
             with contextlib.suppress(FileNotFoundError):
                 if staged != self.path:
                     staged.unlink()
-            sock.bind(str(staged))
+            unixpath.bind(sock, staged)
             sock.listen(self.backlog)
             if staged != self.path:
                 os.rename(staged, self.path)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from qmaster.testing import RunningCell
+from qmaster.testing import RunningCell, create_cell
 from tests.e2e.cells import stop
 
 pytestmark = pytest.mark.timeout(60)
@@ -163,3 +163,20 @@ def test_commands_without_a_daemon_say_they_cannot_reach_it(served: RunningCell)
     result = served.run("qstat")
     assert result.returncode == 1
     assert str(served.cell.socket) in result.stderr
+
+
+def test_a_cell_under_a_deep_directory_serves_its_commands(tmp_path: Path) -> None:
+    """A socket path past the kernel's 107 bytes still binds and is reached (no 'path too long')."""
+    running = create_cell(tmp_path / ("deep-" * 12) / ("er-" * 10) / "sge")
+    assert len(str(running.cell.socket)) > 107
+    running.start()
+    try:
+        assert qsub(running, "-terse", "-b", "y", "sleep", "100")[1] == "1\n"
+        listed = running.run("qstat")
+        assert listed.returncode == 0
+        assert " sleep " in listed.stdout
+        assert running.run("qmaster", "status").returncode == 0
+    finally:
+        stop(running)
+    assert not running.cell.socket.exists()
+    assert running.internal_errors() == []

@@ -24,7 +24,7 @@ from qmaster.clock import Clock
 from qmaster.conf.settings import DaemonSettings
 from qmaster.core.spool_image import SpoolImage
 from qmaster.daemon import Daemon
-from qmaster.gdi import client
+from qmaster.gdi import client, unixpath
 from qmaster.gdi.frames import HEADER, NEED_DATA, FrameDecoder
 from qmaster.spool.database import Spool
 
@@ -54,7 +54,7 @@ class LiveDaemon:
     def connect(self) -> socket.socket:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         sock.settimeout(10)
-        sock.connect(str(self.socket_path))
+        unixpath.connect(sock, self.socket_path)
         return sock
 
     def validate_state(self) -> None:

@@ -9,20 +9,21 @@ from pathlib import Path
 
 import pytest
 
+from qmaster.gdi import unixpath
 from qmaster.gdi.client import Connection, GdiError
 
 
 def _full_listener(path: Path) -> tuple[socket.socket, list[socket.socket]]:
     """A listening socket nobody accepts on, its backlog filled until connect says EAGAIN."""
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    server.bind(str(path))
+    unixpath.bind(server, path)
     server.listen(0)
     fillers: list[socket.socket] = []
     for _ in range(64):
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         s.setblocking(False)
         try:
-            s.connect(str(path))
+            unixpath.connect(s, path)
         except BlockingIOError:
             s.close()
             return server, fillers

@@ -16,7 +16,7 @@ import pytest
 import uvloop
 
 from qmaster.conf.settings import DaemonSettings
-from qmaster.gdi import client
+from qmaster.gdi import client, unixpath
 from qmaster.gdi.frames import HEADER
 from qmaster.gdi.server import GdiServer, Reply
 from tests.integration.live import LiveDaemon, frame, start_daemon, wait_for
@@ -103,7 +103,7 @@ def test_a_client_that_never_reads_its_answer_gives_its_descriptor_back(
     for _ in range(6):
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        s.connect(str(strict.socket_path))
+        unixpath.connect(s, strict.socket_path)
         body = b'{"v":1,"op":"job_list","args":{"users":["*"],"full":true}}'
         for _ in range(50):
             s.sendall(frame(body))
@@ -148,7 +148,7 @@ def test_a_client_that_asks_again_without_reading_gets_no_more_work_done(
     strict.daemon.server.dispatch = counting
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    s.connect(str(strict.socket_path))
+    unixpath.connect(s, strict.socket_path)
     try:
         body = b'{"v":1,"op":"job_list","args":{"users":["*"],"full":true}}'
         s.sendall(frame(body) * 5)
@@ -177,7 +177,7 @@ def test_a_burst_of_connections_is_let_in_within_a_few_loop_iterations(tmp_path:
         try:
             for _ in range(200):
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                s.connect(str(path))  # into the listen backlog: returns at once
+                unixpath.connect(s, path)  # into the listen backlog: returns at once
                 socks.append(s)
             turns = 0
             while len(server.connections) < 200 and turns < 1000:

@@ -21,6 +21,7 @@ from bench.attacks import (
     ping_while,
     rss_mib,
 )
+from qmaster.gdi import unixpath
 from qmaster.gdi.client import Connection
 from qmaster.gdi.frames import HEADER, encode_frame
 from qmaster.testing import RunningCell
@@ -83,7 +84,7 @@ def exchange(cell: RunningCell, data: bytes) -> bytes:
     """Send raw bytes, half-close, and read whatever comes back until the daemon closes."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.settimeout(10)
-        s.connect(str(cell.cell.socket))
+        unixpath.connect(s, cell.cell.socket)
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             s.sendall(data)
             s.shutdown(socket.SHUT_WR)
