@@ -35,8 +35,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# pytest-xdist workers: twice the cores, as most tests wait on daemon and command processes;
+# a test file stays on one worker (its module-wide cell is started once)
+PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
 pytest: $(STAMP) $(MANSTAMP)
-	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/pytest -q
+	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadfile
 
 test: lint typecheck pytest
 
