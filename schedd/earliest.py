@@ -33,6 +33,7 @@ from collections.abc import Callable, Collection
 from qmaster.complexes.booking import Debit
 from qmaster.complexes.levels import Level
 from schedd.categories import Category
+from schedd.keptbound import FirstBounds, changed_since, keep, kept_bounds, local_levels
 from schedd.matching import debits, may_access, room
 from schedd.pe import Assignment
 from schedd.reservation import Planner
@@ -54,12 +55,19 @@ class _Bound:
         self.pe_slots = 0 if pe is None else view.pes[pe].slots
         self.hosts: dict[LevelKey, tuple[str, Level]] = {}
         self.queues: dict[LevelKey, tuple[str, Level]] = {}
+        self.where: dict[LevelKey, str] = {}
+        """Every level's host (what a kept search must have had the same)."""
+        where = self.where
         for q in cat.static:
             if pe is not None and pe not in q.pe_list:
                 continue
             level = view.host(q.host).level
-            self.hosts[(level.kind, level.name)] = (q.host, level)
-            self.queues[(q.queue_level.kind, q.queue_level.name)] = (q.host, q.queue_level)
+            key = (level.kind, level.name)
+            self.hosts[key] = (q.host, level)
+            where[key] = q.host
+            key = (q.queue_level.kind, q.queue_level.name)
+            self.queues[key] = (q.host, q.queue_level)
+            where[key] = q.host
         self.host_room: dict[str, int] = {}
         self.queue_room: dict[LevelKey, int] = {}
         self.queue_sum: dict[str, int] = {}
@@ -68,6 +76,40 @@ class _Bound:
         self.free = 0
         self.pending: set[LevelKey] = set()
         self.stale()
+
+    def resume(self, kept: FirstBounds | None, window: Window) -> None:
+        """Before the first settle, at ``window``: take the bounds ``kept`` from an earlier
+        search where they hold (the same window, requests and levels), leaving pending
+        only the levels that may have changed since (and the PE's slots)."""
+        if (
+            kept is None
+            or kept.window != window
+            or kept.master != self.master
+            or kept.compiled != self.compiled
+            or kept.where != self.where
+        ):
+            return
+        since = changed_since(kept, self.planner)
+        if since is None:
+            return
+        self.host_room = dict(kept.host_room)
+        self.queue_room = dict(kept.queue_room)
+        self.queue_sum = dict(kept.queue_sum)
+        self.cap = dict(kept.cap)
+        self.total = kept.total
+        where = self.where
+        self.pending = {key for key in since if key in where}
+        if self.pe_key is not None:
+            self.pending.add(self.pe_key)
+
+    def kept(self, window: Window) -> FirstBounds | None:
+        """The bounds as settled at ``window`` (copied), to keep for a later search."""
+        plan = self.planner.kept
+        if plan is None:
+            return None
+        return FirstBounds(window, self.compiled, self.master, plan, plan.mark(), self.where,
+                           dict(self.host_room), dict(self.queue_room), dict(self.queue_sum),
+                           dict(self.cap), self.total, local_levels(self.planner))  # fmt: skip
 
     def stale(self) -> None:
         """Work every bound out again at the next look (they may be loose)."""
@@ -145,6 +187,9 @@ def earliest(
             and cat.reasons.holds("pe_slots", "pe", pe)
         )
     )
+    store = kept_bounds(view, planner)
+    key = (cat.key, pe, length)
+    first = store is not None
     for start in times:
         bound.changed(ends[start])
         window = (start, start + length)
@@ -152,7 +197,15 @@ def earliest(
         if g < 1:
             continue
         if tried:
-            bound.settle(window)
+            if first and store is not None:  # the bounds a search at this window kept
+                bound.resume(store.get(key), window)
+                bound.settle(window)
+                kept = bound.kept(window)
+                if kept is not None:
+                    keep(store, key, kept)
+                first = False
+            else:
+                bound.settle(window)
             if not bound.may_fit(job, g, rule):
                 continue
         tried = True
