@@ -28,7 +28,7 @@ in full unless that note is there already, or the pass does not say why jobs wai
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 
 from qmaster.complexes.booking import Debit
 from qmaster.complexes.levels import Level
@@ -42,6 +42,7 @@ from schedd.view import JobRequest, View
 Placed = tuple[Assignment, str | None]
 Window = tuple[float, float]
 LevelKey = tuple[str, str]
+Levels = Collection[LevelKey]
 
 
 class _Bound:
@@ -77,13 +78,23 @@ class _Bound:
         self.pending: set[LevelKey] = set()
         self.stale()
 
-    def resume(self, kept: FirstBounds | None, window: Window) -> None:
+    def resume(
+        self, kept: FirstBounds | None, window: Window, ended: Iterable[tuple[float, Levels]]
+    ) -> None:
         """Before the first settle, at ``window``: take the bounds ``kept`` from an earlier
-        search where they hold (the same window, requests and levels), leaving pending
-        only the levels that may have changed since (and the PE's slots)."""
+        search at the same or an earlier start (the same requests, length and levels),
+        leaving pending only the levels that may have changed since, those whose bookings
+        end after the kept start up to this one (``ended``: the candidate times so far,
+        with their levels) and the PE's slots.
+
+        A later start is as good: every span of a level not changed since is a running
+        task's (the others are the planner's own: changed), held from before now until
+        its end, so the level's room over a window depends only on which of its tasks
+        still run at the window's start; a task of it ending between the two starts ends
+        at one of the candidate times in between (or is overdue: the planner's own)."""
         if (
             kept is None
-            or kept.window != window
+            or kept.window[0] > window[0]
             or kept.master != self.master
             or kept.compiled != self.compiled
             or kept.where != self.where
@@ -97,6 +108,9 @@ class _Bound:
         self.queue_sum = dict(kept.queue_sum)
         self.cap = dict(kept.cap)
         self.total = kept.total
+        for start, levels in ended:
+            if start > kept.window[0]:
+                since.update(levels)
         where = self.where
         self.pending = {key for key in since if key in where}
         if self.pe_key is not None:
@@ -190,15 +204,18 @@ def earliest(
     store = kept_bounds(view, planner)
     key = (cat.key, pe, length)
     first = store is not None
+    ended: list[tuple[float, Levels]] = []
     for start in times:
         bound.changed(ends[start])
+        if first:
+            ended.append((start, ends[start]))
         window = (start, start + length)
         g, _ = room(cat.compiled, view.global_level, planner=planner, window=window, timed=True)
         if g < 1:
             continue
         if tried:
-            if first and store is not None:  # the bounds a search at this window kept
-                bound.resume(store.get(key), window)
+            if first and store is not None:  # the bounds a search kept at this or before
+                bound.resume(store.get(key), window, ended)
                 bound.settle(window)
                 kept = bound.kept(window)
                 if kept is not None:
