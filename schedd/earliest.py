@@ -28,7 +28,8 @@ in full unless that note is there already, or the pass does not say why jobs wai
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from bisect import bisect_right
+from collections.abc import Callable, Collection, Mapping
 
 from qmaster.complexes.booking import Debit
 from qmaster.complexes.levels import Level
@@ -79,22 +80,25 @@ class _Bound:
         self.stale()
 
     def resume(
-        self, kept: FirstBounds | None, window: Window, ended: Iterable[tuple[float, Levels]]
+        self,
+        kept: FirstBounds | None,
+        window: Window,
+        times: list[float],
+        ends: Mapping[float, Levels],
     ) -> None:
         """Before the first settle, at ``window``: take the bounds ``kept`` from an earlier
-        search at the same or an earlier start (the same requests, length and levels),
-        leaving pending only the levels that may have changed since, those whose bookings
-        end after the kept start up to this one (``ended``: the candidate times so far,
-        with their levels) and the PE's slots.
+        search (the same requests, length and levels), leaving pending only the levels
+        that may have changed since, those whose bookings end between the kept start and
+        this one (at the candidate ``times``, with the levels ``ends`` names) and the PE's
+        slots.
 
-        A later start is as good: every span of a level not changed since is a running
+        Another start is as good: every span of a level not changed since is a running
         task's (the others are the planner's own: changed), held from before now until
         its end, so the level's room over a window depends only on which of its tasks
         still run at the window's start; a task of it ending between the two starts ends
         at one of the candidate times in between (or is overdue: the planner's own)."""
         if (
             kept is None
-            or kept.window[0] > window[0]
             or kept.master != self.master
             or kept.compiled != self.compiled
             or kept.where != self.where
@@ -108,9 +112,9 @@ class _Bound:
         self.queue_sum = dict(kept.queue_sum)
         self.cap = dict(kept.cap)
         self.total = kept.total
-        for start, levels in ended:
-            if start > kept.window[0]:
-                since.update(levels)
+        lo, hi = sorted((kept.window[0], window[0]))
+        for start in times[bisect_right(times, lo) : bisect_right(times, hi)]:
+            since.update(ends[start])
         where = self.where
         self.pending = {key for key in since if key in where}
         if self.pe_key is not None:
@@ -204,18 +208,15 @@ def earliest(
     store = kept_bounds(view, planner)
     key = (cat.key, pe, length)
     first = store is not None
-    ended: list[tuple[float, Levels]] = []
     for start in times:
         bound.changed(ends[start])
-        if first:
-            ended.append((start, ends[start]))
         window = (start, start + length)
         g, _ = room(cat.compiled, view.global_level, planner=planner, window=window, timed=True)
         if g < 1:
             continue
         if tried:
             if first and store is not None:  # the bounds a search kept at this or before
-                bound.resume(store.get(key), window, ended)
+                bound.resume(store.get(key), window, times, ends)
                 bound.settle(window)
                 kept = bound.kept(window)
                 if kept is not None:

@@ -123,6 +123,24 @@ def test_a_search_on_kept_bounds_sees_a_queue_the_keeper_names() -> None:
     assert _reserved(v, 10.0) == want
 
 
+def test_a_search_on_kept_bounds_at_a_later_first_time_starts_sooner() -> None:
+    """Pass 1 (h3 free) keeps its bounds at 100, when h1's tasks end; before pass 2 tasks
+    start on h3, expected to end at 60: the search starts at 60, where h1 has no room
+    (the kept bounds at 100 said 4), and reserves at 100 as a fresh one does."""
+    qs, kept = _cell(), _kept()
+    first = {"h1": 100.0, "h2": 200.0}
+    assert _reserved(_view(qs, first, kept), 0.0) == [
+        (1, 100.0, (("all.q@h1", 4), ("all.q@h3", 2)))
+    ]
+    sooner = {**first, "h3": 60.0}
+    fresh = _reserved(_view(_cell(), sooner, None), 10.0)
+    v = _view(qs, sooner, kept)
+    assert _reserved(v, 10.0) == fresh == [(1, 100.0, (("all.q@h1", 4), ("all.q@h3", 2)))]
+    [bounds] = kept[0][KEPT_KEY].values()
+    assert bounds.window == (60.0, 110.0)
+    assert _differ(kept, v, 10.0) == []
+
+
 def test_kept_bounds_that_differ_from_a_rebuild_are_reported() -> None:
     qs, kept = _cell(), _kept()
     v = _view(qs, ENDS, kept)
