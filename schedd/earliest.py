@@ -24,6 +24,10 @@ the skipped times are exactly times at which it would have failed. A failed
 parallel placement notes why in the category (``pe_slots``); only the first
 such note of a kind is kept, so the first time the job gets that far is tried
 in full unless that note is there already, or the pass does not say why jobs wait.
+
+The bounds after the first settle are kept from pass to pass (:mod:`schedd.keptbound`):
+the next search for the same category takes them and settles only the levels that
+may have changed since, instead of every candidate host and queue instance.
 """
 
 from __future__ import annotations
