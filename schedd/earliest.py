@@ -24,15 +24,21 @@ the skipped times are exactly times at which it would have failed. A failed
 parallel placement notes why in the category (``pe_slots``); only the first
 such note of a kind is kept, so the first time the job gets that far is tried
 in full unless that note is there already, or the pass does not say why jobs wait.
+
+The bounds after the first settle are kept from pass to pass (:mod:`schedd.keptbound`):
+the next search for the same category takes them and settles only the levels that
+may have changed since, instead of every candidate host and queue instance.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from bisect import bisect_right
+from collections.abc import Callable, Collection, Mapping
 
 from qmaster.complexes.booking import Debit
 from qmaster.complexes.levels import Level
 from schedd.categories import Category
+from schedd.keptbound import FirstBounds, changed_since, keep, kept_bounds, local_levels
 from schedd.matching import debits, may_access, room
 from schedd.pe import Assignment
 from schedd.reservation import Planner
@@ -41,6 +47,7 @@ from schedd.view import JobRequest, View
 Placed = tuple[Assignment, str | None]
 Window = tuple[float, float]
 LevelKey = tuple[str, str]
+Levels = Collection[LevelKey]
 
 
 class _Bound:
@@ -54,12 +61,19 @@ class _Bound:
         self.pe_slots = 0 if pe is None else view.pes[pe].slots
         self.hosts: dict[LevelKey, tuple[str, Level]] = {}
         self.queues: dict[LevelKey, tuple[str, Level]] = {}
+        self.where: dict[LevelKey, str] = {}
+        """Every level's host (what a kept search must have had the same)."""
+        where = self.where
         for q in cat.static:
             if pe is not None and pe not in q.pe_list:
                 continue
             level = view.host(q.host).level
-            self.hosts[(level.kind, level.name)] = (q.host, level)
-            self.queues[(q.queue_level.kind, q.queue_level.name)] = (q.host, q.queue_level)
+            key = (level.kind, level.name)
+            self.hosts[key] = (q.host, level)
+            where[key] = q.host
+            key = (q.queue_level.kind, q.queue_level.name)
+            self.queues[key] = (q.host, q.queue_level)
+            where[key] = q.host
         self.host_room: dict[str, int] = {}
         self.queue_room: dict[LevelKey, int] = {}
         self.queue_sum: dict[str, int] = {}
@@ -68,6 +82,56 @@ class _Bound:
         self.free = 0
         self.pending: set[LevelKey] = set()
         self.stale()
+
+    def resume(
+        self,
+        kept: FirstBounds | None,
+        window: Window,
+        times: list[float],
+        ends: Mapping[float, Levels],
+    ) -> None:
+        """Before the first settle, at ``window``: take the bounds ``kept`` from an earlier
+        search (the same requests, length and levels), leaving pending only the levels
+        that may have changed since, those whose bookings end between the kept start and
+        this one (at the candidate ``times``, with the levels ``ends`` names) and the PE's
+        slots.
+
+        Another start is as good: every span of a level not changed since is a running
+        task's (the others are the planner's own: changed), held from before now until
+        its end, so the level's room over a window depends only on which of its tasks
+        still run at the window's start; a task of it ending between the two starts ends
+        at one of the candidate times in between (or is overdue: the planner's own)."""
+        if (
+            kept is None
+            or kept.master != self.master
+            or kept.compiled != self.compiled
+            or kept.where != self.where
+        ):
+            return
+        since = changed_since(kept, self.planner)
+        if since is None:
+            return
+        self.host_room = dict(kept.host_room)
+        self.queue_room = dict(kept.queue_room)
+        self.queue_sum = dict(kept.queue_sum)
+        self.cap = dict(kept.cap)
+        self.total = kept.total
+        lo, hi = sorted((kept.window[0], window[0]))
+        for start in times[bisect_right(times, lo) : bisect_right(times, hi)]:
+            since.update(ends[start])
+        where = self.where
+        self.pending = {key for key in since if key in where}
+        if self.pe_key is not None:
+            self.pending.add(self.pe_key)
+
+    def kept(self, window: Window) -> FirstBounds | None:
+        """The bounds as settled at ``window`` (copied), to keep for a later search."""
+        plan = self.planner.kept
+        if plan is None:
+            return None
+        return FirstBounds(window, self.compiled, self.master, plan, plan.mark(), self.where,
+                           dict(self.host_room), dict(self.queue_room), dict(self.queue_sum),
+                           dict(self.cap), self.total, local_levels(self.planner))  # fmt: skip
 
     def stale(self) -> None:
         """Work every bound out again at the next look (they may be loose)."""
@@ -145,6 +209,9 @@ def earliest(
             and cat.reasons.holds("pe_slots", "pe", pe)
         )
     )
+    store = kept_bounds(view, planner)
+    key = (cat.key, pe, length)
+    first = store is not None
     for start in times:
         bound.changed(ends[start])
         window = (start, start + length)
@@ -152,7 +219,15 @@ def earliest(
         if g < 1:
             continue
         if tried:
-            bound.settle(window)
+            if first and store is not None:  # the bounds a search kept at this or before
+                bound.resume(store.get(key), window, times, ends)
+                bound.settle(window)
+                kept = bound.kept(window)
+                if kept is not None:
+                    keep(store, key, kept)
+                first = False
+            else:
+                bound.settle(window)
             if not bound.may_fit(job, g, rule):
                 continue
         tried = True

@@ -163,8 +163,10 @@ def job_pes(view: View, job: JobRequest) -> tuple[str, ...]:
 def early_stop(rule: str, timed: bool, why: bool) -> bool:
     """Whether the candidates may be offered only until there are enough (:class:`Spread`):
     ``$fill_up`` takes the first hosts offered, and nobody reads the reasons the
-    others would give."""
-    return rule == "$fill_up" and not timed and not why
+    others would give. ``timed`` (a reservation's placement at a later time) makes no
+    difference: the rule takes the first hosts offered then too, and a timed walk notes
+    no reasons."""
+    return rule == "$fill_up" and not why
 
 
 class Spread:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right, insort
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 
 from qmaster.complexes.booking import Debit, TaskKey
 from qmaster.complexes.levels import Level
@@ -32,16 +32,40 @@ class RunningPlan:
     before it books into it); ``ends`` the tasks by expected end, so that a
     pass finds the ones already overdue without looking at the others;
     ``levels_at`` per expected end the levels ``(kind, name)`` whose bookings end
-    then (with how many), so that a pass need not read every span for them.
+    then (with how many), so that a pass need not read every span for them; ``log``
+    the levels whose spans changed, in order, so that what was worked out from the
+    spans can be kept for the levels not named since;
+    ``peaks`` the peaks the planners on it worked out for windows not starting at now,
+    per key with the spans they were worked out from (see :meth:`Planner.peak`).
     """
 
-    __slots__ = ("ends", "levels_at", "spans", "tasks")
+    __slots__ = ("ends", "levels_at", "log", "logged", "peaks", "spans", "tasks")
 
     def __init__(self) -> None:
         self.spans: dict[Key, list[Span]] = {}
         self.tasks: dict[TaskKey, tuple[tuple[Debit, ...], float]] = {}
         self.ends: list[tuple[float, TaskKey]] = []
         self.levels_at: dict[float, dict[tuple[str, str], int]] = {}
+        self.peaks: dict[Key, tuple[list[Span], dict[tuple[float, float], float]]] = {}
+        self.log: list[tuple[str, str]] = []
+        """The levels ``(kind, name)`` whose spans :meth:`put` and :meth:`drop` changed,
+        in order (``logged`` of them forgotten from the front)."""
+        self.logged = 0
+
+    def mark(self) -> int:
+        """Where the log stands (for :meth:`since`)."""
+        return self.logged + len(self.log)
+
+    def since(self, mark: int) -> list[tuple[str, str]] | None:
+        """The levels whose spans changed since ``mark`` (None: forgotten, any may have)."""
+        return None if mark < self.logged else self.log[mark - self.logged :]
+
+    def _logged(self, kind: str, name: str) -> None:
+        self.log.append((kind, name))
+        if len(self.log) >= LOG_KEPT:
+            half = len(self.log) // 2
+            del self.log[:half]
+            self.logged += half
 
     def put(self, task: TaskKey, debits: tuple[Debit, ...], end: float) -> None:
         """Hold ``debits`` for ``task`` until ``end`` (put again: replaced)."""
@@ -52,6 +76,7 @@ class RunningPlan:
         for kind, name, attr, amount in debits:
             self.spans.setdefault((kind, name, attr), []).append((-math.inf, end, amount))
             levels[(kind, name)] = levels.get((kind, name), 0) + 1
+            self._logged(kind, name)
 
     def drop(self, task: TaskKey) -> None:
         """Forget what ``task`` holds; unknown tasks are ignored."""
@@ -67,6 +92,7 @@ class RunningPlan:
             spans.remove((-math.inf, end, amount))
             if not spans:
                 del self.spans[key]
+            self._logged(kind, name)
             left = levels[(kind, name)] - 1
             if left:
                 levels[(kind, name)] = left
@@ -84,11 +110,47 @@ def _end(entry: tuple[float, TaskKey]) -> float:
     return entry[0]
 
 
+LOG_KEPT = 1 << 16
+"""The running plan's log is halved when it reaches this many entries."""
+
+KEEP_WINDOWS = 8
+"""How many windows' peaks are kept per key (the first start of the search, and the
+later ones where the key's bookings end)."""
+
+
+def _at(spans: Iterable[Span], t: float) -> float:
+    """What is booked at ``t``."""
+    here: float = 0
+    for s, e, amt in spans:
+        if s <= t < e:
+            here += amt
+    return here
+
+
+def peak_of(spans: Sequence[Span], a: float, b: float) -> float:
+    """The most of ``spans`` booked at any moment of ``[a, b)``."""
+    best = _at(spans, a)  # loops, not sums of generators: asked for every level
+    for t, _, _ in spans:
+        if a < t < b:  # a booking starts within: the sum then may be more
+            best = max(best, _at(spans, t))
+    return best
+
+
+def peaks_differ(plan: RunningPlan) -> list[str]:
+    """The kept peaks that differ from those worked out again from their spans."""
+    return [
+        f"kept peaks: {' '.join(key)} over {window} kept {got}, rebuilt {peak_of(spans, *window)}"
+        for key, (spans, peaks) in plan.peaks.items()
+        for window, got in peaks.items()
+        if peak_of(spans, *window) != got
+    ]
+
+
 class Planner:
     """Bookings over time, per ``(level kind, level name, attribute)``."""
 
-    __slots__ = ("added", "from_now", "kept", "now", "overdue", "owned", "reserved", "spans",
-                 "version")  # fmt: skip
+    __slots__ = ("added", "from_now", "kept", "now", "overdue", "owned", "peaks", "reserved",
+                 "spans", "version")  # fmt: skip
 
     def __init__(self, view: View, now: float) -> None:
         self.now = now
@@ -107,6 +169,9 @@ class Planner:
         """The levels of the kept running tasks expected to have ended (now: soon)."""
         kept = view.running_plan
         self.kept = kept if isinstance(kept, RunningPlan) else None
+        self.peaks = self.kept.peaks if self.kept is not None else {}
+        """Peaks over windows not starting at now, per key with the spans they were
+        worked out from (kept with the running plan: the next pass asks again)."""
         if isinstance(kept, RunningPlan):
             self.spans = dict(kept.spans)
             for end, task in kept.overdue(now):  # expected to have ended: soon, then
@@ -171,28 +236,29 @@ class Planner:
         spans = self.spans.get(key, ())
         now = self.now
         starts = sorted({s for s, _, _ in spans if s > now})
-        best = self._at(spans, now)
+        best = _at(spans, now)
         peaks = [best]
         for t in starts:
-            best = max(best, self._at(spans, t))
+            best = max(best, _at(spans, t))
             peaks.append(best)
         return starts, peaks
 
-    @staticmethod
-    def _at(spans: Iterable[Span], t: float) -> float:
-        """What is booked at ``t``."""
-        here: float = 0
-        for s, e, amt in spans:
-            if s <= t < e:
-                here += amt
-        return here
-
     def _peak(self, key: Key, a: float, b: float) -> float:
-        spans = self.spans.get(key, ())
-        best = self._at(spans, a)  # loops, not sums of generators: asked for every level
-        for t, _, _ in spans:
-            if a < t < b:  # a booking starts within: the sum then may be more
-                best = max(best, self._at(spans, t))
+        """The peak over ``[a, b)``, kept per key and window while the key's spans stay
+        the same (compared as values: a pass books into copies, the kept running plan
+        changes its lists in place)."""
+        spans = self.spans.get(key)
+        if not spans:
+            return peak_of((), a, b)
+        found = self.peaks.get(key)
+        if found is None or found[0] != spans:
+            found = self.peaks[key] = (list(spans), {})
+        elif (got := found[1].get((a, b))) is not None:
+            return got
+        best = peak_of(spans, a, b)
+        if len(found[1]) >= KEEP_WINDOWS:
+            found[1].clear()
+        found[1][(a, b)] = best
         return best
 
     def available(self, level: Level, attr: str, a: float, b: float) -> float:

@@ -32,8 +32,10 @@ from schedd.categories import with_category
 from schedd.freeslots import free_slots_differ
 from schedd.groups import Groups
 from schedd.kept import no_free_differs
+from schedd.keptbound import first_bounds_differ
 from schedd.load import LoadModel
 from schedd.order import dispatch_order
+from schedd.reservation import peaks_differ
 
 _EPSILON = 1e-6
 
@@ -72,6 +74,7 @@ def check_scheduler_caches(core: Core, now: float | None = None) -> list[str]:
     problems += _memos(core)
     problems += _index(core, now)
     problems += _kept_view(core)
+    problems += _first_bounds(core, core.now if now is None else now)
     problems += _kept_orders(core, core.now if now is None else now)
     problems += _kept_plan(core, core.now if now is None else now)
     return problems
@@ -94,7 +97,24 @@ def _kept_plan(core: Core, now: float) -> list[str]:
         f"the running tasks {sorted(want.get(key, []))}"
         for key in sorted(set(want) | set(mine))
         if sorted(mine.get(key, [])) != sorted(want.get(key, []))
-    ]
+    ] + peaks_differ(plan)
+
+
+def _first_bounds(core: Core, now: float) -> list[str]:
+    """The earliest-start search's kept bounds against rooms worked out on the kept plan."""
+    found, plan = core.derived.get(KEPT_KEY), core.derived.get(KEPT_PLAN_KEY)
+    kept = found[1] if found is not None else None
+    kept_plan = plan[1] if plan is not None else None
+    if not isinstance(kept, KeptView) or not isinstance(kept_plan, KeptPlan):
+        return []
+
+    def level_of(key: tuple[str, str]) -> Level | None:
+        if key[0] == "host":
+            state = kept.hosts.get(key[1])
+            return state.level if state is not None else None
+        return kept.by_name.get(key[1]) if key[0] == "queue" else None
+
+    return first_bounds_differ(kept.cache, kept_plan.plan, level_of, now)
 
 
 def _kept_view(core: Core) -> list[str]:

@@ -8,8 +8,10 @@ import pytest
 
 from qmaster.core import Core
 from qmaster.core.keptplan import KEPT_PLAN_KEY, KeptPlan
+from qmaster.core.keptview import KEPT_KEY, KeptView
 from qmaster.core.schedstate import check_scheduler_caches
 from schedd import Running, View
+from schedd.keptbound import KEPT_KEY as KEPT_BOUNDS
 from schedd.reservation import Planner, RunningPlan
 from tests.unit.core.helpers import ALICE, ROOT, T0, make_core, request, submit
 from tests.unit.schedd.helpers import table
@@ -91,3 +93,63 @@ def test_a_planner_on_the_kept_plan_finds_the_ends_a_rebuilt_one_does() -> None:
     assert got == {e: set(levels) for e, levels in rebuilt.ends().items()}
     assert got == {51.0: {("host", "h2")}, 100.0: {("host", "h1"), ("queue", "a.q@h1"), ("host", "h2")},
                    110.0: {("host", "h2")}}  # fmt: skip
+
+
+def test_peaks_kept_on_the_plan_follow_tasks_put_and_dropped_between_passes() -> None:
+    """A pass's planner keeps the peaks it worked out on the kept plan; after a task is put
+    on the same level (and another dropped) the next pass's planner finds what a planner
+    built from every task finds."""
+    key = ("host", "h1", "slots")
+    kept = RunningPlan()
+    kept.put((1, 1), ((*key, 2.0),), 100.0)
+    kept.put((2, 1), ((*key, 1.0),), 200.0)
+    windows = [(60.0, 160.0), (100.0, 200.0), (150.0, 250.0)]
+    first = Planner(View(jobs=[], queues=[], complexes=table(), running_plan=kept), 50.0)
+    assert [first.peak(key, *w) for w in windows] == [3.0, 1.0, 1.0]
+    kept.put((3, 1), ((*key, 4.0),), 180.0)
+    kept.drop((1, 1))
+    again = Planner(View(jobs=[], queues=[], complexes=table(), running_plan=kept), 55.0)
+    running = [Running(((*key, 1.0),), 200.0), Running(((*key, 4.0),), 180.0)]
+    rebuilt = Planner(View(jobs=[], queues=[], complexes=table(), running=running), 55.0)
+    assert [again.peak(key, *w) for w in windows] == [rebuilt.peak(key, *w) for w in windows]
+    assert [again.peak(key, *w) for w in windows] == [5.0, 5.0, 5.0]
+
+
+@pytest.mark.no_validate_state  # corrupts the kept peaks on purpose
+def test_a_wrong_kept_peak_is_reported() -> None:
+    core = _reserving_core()
+    submit(core, CMDARGS=["50"], l_hard={"h_rt": "100"}, R=True)
+    core.tick(T0)
+    core.tick(T0 + 1)
+    assert check_scheduler_caches(core, T0 + 1) == []
+    plan = _kept(core).plan
+    key, spans = next(iter(plan.spans.items()))
+    plan.peaks[key] = (list(spans), {(T0 + 500.0, T0 + 600.0): 7.0})
+    problems = check_scheduler_caches(core, T0 + 1)
+    assert any(p.startswith(f"kept peaks: {' '.join(key)}") for p in problems)
+    del plan.peaks[key]
+    assert check_scheduler_caches(core, T0 + 1) == []
+
+
+@pytest.mark.parametrize("step", [-20, 20])
+def test_a_cores_kept_search_bounds_agree_with_a_rebuild_as_tasks_end(step: int) -> None:
+    """Four hosts of 4 slots busy with tasks of different lengths (with ``step`` -20 those
+    that end first are expected to end last: the first end stays; with 20 each pass's
+    first end is a later one); a 12-slot ``-R y`` job gets a reservation pass after pass
+    while tasks end: its search takes the bounds it kept at the same or an earlier first
+    time, and every stimulus's check (the kept bounds against the rooms on the kept plan)
+    finds nothing."""
+    core = _reserving_core()
+    for i in range(16):
+        h_rt = 400 + step * i
+        submit(core, CMDARGS=[str(20 + 10 * i)], l_hard={"h_rt": str(h_rt)}, R=True)
+    core.tick(T0)
+    core.tick(T0 + 1)
+    submit(core, CMDARGS=["50"], l_hard={"h_rt": "100"}, pe_name="mpi", pe_min=12, pe_max=12,
+           R=True)  # fmt: skip
+    for t in range(2, 200, 7):
+        core.tick(T0 + t)
+        assert check_scheduler_caches(core, T0 + t) == []
+    kept = core.derived[KEPT_KEY][1]
+    assert isinstance(kept, KeptView)
+    assert kept.cache.get(KEPT_BOUNDS)

@@ -105,3 +105,32 @@ def test_jobs_too_long_for_the_free_slots_a_reservation_holds_wait_as_with_job_i
     assert placed(quiet) == placed(told)
     assert sorted(placed(quiet)) == [5, 6]
     assert quiet.reservations == told.reservations
+
+
+def test_a_fill_up_reservation_stops_offering_where_the_told_pass_does_not() -> None:
+    """Four hosts of two 2-slot queue instances, all busy; h1, h2 and h4 free at 100. A
+    quiet pass offers a 6-slot $fill_up reservation the instances in order only until h1
+    and h2 give enough; the told pass offers all: the same reservation."""
+
+    def busy(job_info: bool) -> View:
+        t = table()
+        hosts = [host(t, f"h{i}", slots="4") for i in (1, 2, 3, 4)]
+        qs = [queue(t, cq, f"h{i}", 2, pe_list="pe") for i in (1, 2, 3, 4) for cq in ("a.q", "b.q")]
+        running = []
+        for h in hosts:
+            h.level.used["slots"] = 4.0
+            end = 200.0 if h.level.name == "h3" else 100.0
+            running.append(Running((("host", h.level.name, "slots", 4.0),), end))
+        for q in qs:
+            q.queue_level.used["slots"] = 2.0
+            end = 200.0 if q.host == "h3" else 100.0
+            running.append(Running((("queue", q.name, "slots", 2.0),), end))
+        wide = job(1, pe_name="pe", pe_min=6, pe_max=6, reserve=True, hard_resources={"h_rt": "50"})
+        return view(t, qs, [wide], hosts, pes=[PeState("pe", 100, "$fill_up")], running=running,
+                    max_reservation=1, job_info=job_info)  # fmt: skip
+
+    quiet, told = schedule(busy(False), 0.0), schedule(busy(True), 0.0)
+    assert [(r.start, r.assignment) for r in quiet.reservations] == [
+        (100.0, (("a.q@h1", 2), ("a.q@h2", 2), ("b.q@h1", 2)))
+    ]
+    assert quiet.reservations == told.reservations
