@@ -197,6 +197,20 @@ def test_array_dependency_needs_arrays_of_the_same_range() -> None:
     assert sorted(core.jobs) == [1, 2]
 
 
+def test_array_dependency_on_a_plain_job_is_refused_as_grid_engine_does() -> None:
+    """-hold_jid_ad naming a job without -t: job_verify_predecessors_ad's "Can only specify"
+    text (the predecessor is no array job), not the task range text; by id, name or qalter."""
+    core = make_core()
+    submit(core, N="plain", h=True)
+    submit(core, N="arr", h=True, t_min=1, t_max=4)
+    can_only = 'Can only specify "-hold_jid_ad" option with an array job (using "-t" option)'
+    assert texts(submit(core, hold_jid_ad=["1"], t_min=1, t_max=4)) == [can_only]
+    assert texts(submit(core, hold_jid_ad=["plain"], t_min=1, t_max=4)) == [can_only]
+    assert texts(alter(core, ids=("2",), hold_jid_ad=["1"])) == [can_only]
+    assert sorted(core.jobs) == [1, 2]
+    assert core.jobs[2].spec.hold_jid_ad is None
+
+
 def test_task_concurrency_is_for_array_jobs() -> None:
     """qalter -tc 2 of a plain job is refused in Grid Engine's words; the job stays as it was."""
     core = make_core()
