@@ -225,9 +225,6 @@ def handle_submit(
     start_time_of(spec)
     check_deadline(core, args.identity, spec)
     check_priority(spec, operator=core.is_operator(args.identity))
-    own_id = job_id if job_id is not None else core.free_job_id()
-    check_predecessor_refs(own_id, spec.hold_jid or ())
-    check_array_holds(core, own_id, args.identity.user, spec, array)
     check_job_ar(core, args.identity, spec, now)
     job = Job(
         0, args.identity, now, shared_spec(spec), array=array,
@@ -242,6 +239,10 @@ def handle_submit(
         if args.verify == "e":
             raise InvalidRequest("error: no suitable queues")
         out.answers.append(warning("warning: no suitable queues"))
+    # sge_job_verify_adjust() checks -hold_jid and -hold_jid_ad last, after -ar and -w
+    own_id = job_id if job_id is not None else core.free_job_id()
+    check_predecessor_refs(own_id, spec.hold_jid or ())
+    check_array_holds(core, own_id, args.identity.user, spec, array)
     job.job_id = job_id if job_id is not None else core.allocate_job_id()
     job.stimulus = current_stimulus()
     job.pend_all()

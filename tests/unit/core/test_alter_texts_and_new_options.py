@@ -281,3 +281,15 @@ def test_job_id_predecessors_as_grid_engine_reads_them() -> None:
         'denied: job "1.1" not found'
     ]
     assert list(core.jobs[2].spec.hold_jid or ()) == ["1abc"]
+
+
+def test_predecessor_checks_come_after_ar_and_verification() -> None:
+    """sge_job_verify_adjust() checks -hold_jid last: a missing AR is what a submit with both
+    errors hears, and -w v verifies without looking at the hold list."""
+    core = make_core()
+    [no_ar] = texts(submit(core, ar=7, hold_jid=["1.2"]))
+    assert "1.2" not in no_ar
+    assert "7" in no_ar
+    verified = submit(core, verify="v", hold_jid=["1.2"])
+    assert texts(verified) == ["verification: found suitable queue(s)"]
+    assert core.jobs == {}
