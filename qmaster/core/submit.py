@@ -39,6 +39,7 @@ from qmaster.core.story import current_id as current_stimulus
 from qmaster.core.verification import wait_for_verification
 from qmaster.core.view import assemble, job_request
 from qmaster.digits import is_digits
+from qmaster.gdi.localtime import U_LONG32_MAX
 from qmaster.model import Answer, error, ok, warning
 from schedd import Reason, schedule
 
@@ -64,6 +65,8 @@ def task_range(spec: JobSpec) -> TaskRange | None:
     step = spec.task_step or 1
     if last < first:
         raise InvalidRequest("ERROR! invalid task range: the first task id exceeds the last")
+    if max(last, step) > U_LONG32_MAX:  # a task id is a u_long32 in Grid Engine (and the spool)
+        raise InvalidRequest("ERROR! -t option must have a list of task id ranges")
     return TaskRange(first, last - (last - first) % step, step)
 
 

@@ -293,3 +293,19 @@ def test_predecessor_checks_come_after_ar_and_verification() -> None:
     verified = submit(core, verify="v", hold_jid=["1.2"])
     assert texts(verified) == ["verification: found suitable queue(s)"]
     assert core.jobs == {}
+
+
+@pytest.mark.parametrize(
+    "task_range", [{"t_min": 2**32}, {"t_min": 1, "t_max": 2**64}, {"t_min": 1, "t_step": 2**63}]
+)
+def test_task_ids_past_a_u_long32_are_refused(task_range: dict[str, int]) -> None:
+    """A task id (or step) Grid Engine's u_long32 cannot hold is refused at submit: stored, it
+    failed every spool commit from the first start on and no job ran any more."""
+    core = make_core()
+    out = submit(core, **task_range)
+    assert texts(out) == ["ERROR! -t option must have a list of task id ranges"]
+    assert core.jobs == {}
+    widest = submit(core, t_min=1, t_max=2**32 - 1, t_step=2**32 - 2)
+    assert texts(widest) == [
+        'Your job-array 1.1-4294967295:4294967294 ("job.sh") has been submitted'
+    ]
