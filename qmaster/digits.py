@@ -22,3 +22,16 @@ def leading_number(text: str) -> int | None:
     while end < len(text) and "0" <= text[end] <= "9":
         end += 1
     return int(text[:end]) if end else None
+
+
+def atol_u32(text: str) -> int | None:
+    """The job number Grid Engine's ``atol(text)`` gives once stored in a ``u_long32``.
+
+    None when ``text`` does not start with a digit. ``strtol`` stops at the first other
+    character (``16abc``, ``16.2``: 16) and saturates at ``LONG_MAX``; the cast keeps
+    the low 32 bits (x86-64), so ``99999999999999999999`` is 4294967295.
+    """
+    number = leading_number(text)
+    if number is None:
+        return None
+    return min(number, 2**63 - 1) & 0xFFFFFFFF

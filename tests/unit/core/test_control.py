@@ -291,3 +291,17 @@ def test_a_job_reference_of_other_digits_is_no_job_id(op: str) -> None:
             assert out.data["missing"] == [ref]
         else:
             assert [a.text for a in out.answers] == [f'denied: job "{ref}" does not exist']
+
+
+def test_qstat_j_reads_a_job_id_with_atol() -> None:
+    """qstat_show_job() asks for atol(word)'s job when the word starts with a digit: 1abc and
+    1.5-x are job 1; past 2**63 atol saturates, and the u_long32 it lands in is 4294967295."""
+    core = make_core()
+    submit(core)
+    for ref in ("1", "1abc", "1.5-x", "001"):
+        out = request(core, ALICE, "job_detail", T0, job_ids=[ref])
+        assert [d["job_id"] for d in out.data["jobs"]] == [1], ref
+        assert out.data["missing"] == []
+    for ref in ("99999999999999999999", "2abc", "e1"):
+        out = request(core, ALICE, "job_detail", T0, job_ids=[ref])
+        assert (out.data["jobs"], out.data["missing"]) == ([], [ref])
