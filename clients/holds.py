@@ -14,7 +14,8 @@ import pwd
 from collections.abc import Sequence
 from typing import Any
 
-from clients.common.errors import ClientError
+from clients.common.errors import SEMANTIC, ClientError
+from clients.common.jobtasks import invalid_job_task, is_job_task
 from clients.common.output import exit_code, print_answers
 from clients.common.shell import Transport
 
@@ -46,6 +47,17 @@ def hold_letters(values: Sequence[str], *, release: bool) -> str:
     return ordered.upper() if release else ordered
 
 
+def check_job_tasks(refs: Sequence[str]) -> None:
+    """qalter, qhold and qrls refuse a bad job_tasks word before sending anything.
+
+    qalter_parse_job_parameter() answers it, printed without a prefix; the exit
+    code is the answer's status (STATUS_ESEMANTIC).
+    """
+    for ref in refs:
+        if not is_job_task(ref):
+            raise ClientError(invalid_job_task(ref), SEMANTIC)
+
+
 def _me() -> str:
     try:
         return pwd.getpwuid(os.getuid()).pw_name
@@ -58,6 +70,7 @@ def job_refs(transport: Transport, jobs: Sequence[str], users: Sequence[str]) ->
     refs, names = _split(jobs), _split(users)
     if not refs and not names:
         raise ClientError("ERROR! no job id list specified", show_usage=True)
+    check_job_tasks(refs)
     if "all" in refs:
         refs = [r for r in refs if r != "all"]
         names = names or [_me()]

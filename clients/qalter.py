@@ -18,6 +18,7 @@ from clients.common.errors import ClientError
 from clients.common.output import exit_code, print_answers
 from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
+from clients.holds import check_job_tasks
 from clients.submit.build import build_qalter
 from clients.submit.grammar import asks_for_help
 from clients.submit.jsv_run import apply_client_jsvs
@@ -39,6 +40,7 @@ def qalter_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     if not argv:
         raise ClientError("ERROR! no option argument", show_usage=True)
     request = build_qalter(argv, real_inputs())
+    check_job_tasks(request.job_ids)
     if not request.job_ids and request.users is None:
         raise ClientError("ERROR! no job id list specified", show_usage=True)
     apply_client_jsvs(request, "qalter", rejected_prefix="Unable to modify job: ")

@@ -4,7 +4,9 @@ As Grid Engine's qdel, every word that is not ``-f``, ``-u``, ``-t`` or
 ``-help`` names jobs (so ``qdel -x`` looks for a job called ``-x``), and
 ``-t range`` restricts the jobs of the word before it to those tasks
 (``qdel 5 -t 3-4``, ``qdel 'sl*' -t 2``). Names and patterns select the
-caller's own jobs. Sends ``delete`` and prints the qmaster's answer for
+caller's own jobs. A word starting with a digit that is no job number
+(``1abc``, ``0``) or an empty word is refused before anything is sent, as
+sge_parse_jobtasks() refuses it. Sends ``delete`` and prints the qmaster's answer for
 each job (``alice has deleted job 1``, ``denied: job "7" does not exist``
 ...); exit 1 when any answer is an error.
 """
@@ -20,6 +22,7 @@ import click
 
 from clients.common.conventions import help_text
 from clients.common.errors import ClientError, invalid_argument, missing_argument
+from clients.common.jobtasks import invalid_job_task, is_job_task
 from clients.common.output import EXIT_ERROR, err, exit_code, out, print_answers
 from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
@@ -57,7 +60,7 @@ class QdelLine:
     def add_jobs(self, word: str) -> None:
         """A job_tasks word: ids, ``id.range``, names or patterns, comma separated."""
         first = len(self.refs)
-        self.refs.extend(split_list([word]))
+        self.refs.extend(split_list([word]) if word else [word])
         self.last_jobs = list(range(first, len(self.refs)))
 
     def add_tasks(self, text: str) -> None:
@@ -97,6 +100,9 @@ def delete_args(line: QdelLine) -> dict[str, Any]:
     """The ``delete`` request for a command line, checked as qdel checks it."""
     if not line.refs and not line.users:
         raise NothingToDelete()
+    for ref in line.refs:  # sge_parse_qdel: before anything is sent
+        if not is_job_task(ref):
+            raise ClientError(f"error: {invalid_job_task(ref)}")
     if "all" in line.refs and not line.users:
         raise invalid_argument("all")
     return {"job_ids": line.refs, "users": line.users or None, "force": line.force}

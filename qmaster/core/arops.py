@@ -22,7 +22,7 @@ from qmaster.core.outcome import Outcome
 from qmaster.core.registry import handler
 from qmaster.core.stimuli import ArDelete, ArList, ArSubmit
 from qmaster.core.submit import check_name, validate_spec
-from qmaster.digits import is_digits
+from qmaster.digits import is_digits, strtol_u32
 from qmaster.model import Status, error, ok
 
 ARUSERS = "arusers"
@@ -164,6 +164,7 @@ def handle_ar_delete(core: Core, args: ArDelete, now: float, out: Outcome) -> No
 
 MUST_BE_MANAGER = 'denied: "{}" must be manager to modify all advance reservations'
 SPECIFY_USER_OR_ID = "You have to specify a username or advance_reservation ids"
+INVALID_NAME = 'denied: "{}" is not a valid object name (cannot start with a digit)'
 
 
 def is_pattern(text: str) -> bool:
@@ -201,7 +202,15 @@ def _named(
     elif ref is not None and is_pattern(ref):
         chosen = [a for a in chosen if a.owner.user == who.user]
     if ref is not None:
-        named = select(core, ref)
+        number = strtol_u32(ref)  # ar_del(): strtol(id, &end, 0) read to the end is an id
+        if number is None and is_digits(ref[:1]):
+            out.answers.append(error(INVALID_NAME.format(ref), Status.EUNKNOWN))
+            return []
+        if number is not None:
+            found = core.ars.get(number)
+            named = [found] if found else []
+        else:
+            named = select(core, ref)
         chosen = [a for a in chosen if a in named]
     if not chosen:
         out.answers.append(error(_none_text(ref, users or []), Status.EEXIST))

@@ -36,7 +36,7 @@ from qmaster.core.stimuli import Alter, Delete
 from qmaster.core.story import altered
 from qmaster.core.submit import check_name, task_range, validate_spec, verification
 from qmaster.core.taskids import TaskIds
-from qmaster.digits import is_digits
+from qmaster.digits import atol_u32
 from qmaster.model import Status, error, ok
 
 ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING)
@@ -54,8 +54,9 @@ def select_jobs(core: Core, ref: str, owner: str | None = None) -> Selection:
     no job has the whole text as its name.
     """
     head, dot, tasks = ref.partition(".")
-    if is_digits(head):
-        job = core.jobs.get(int(head))
+    number = atol_u32(head)  # job_list_filter(): a word starting with a digit is atol()'s job
+    if number is not None:
+        job = core.jobs.get(number)
         if job is None:
             return []
         ids = parse_task_range(tasks).ids() if dot else None
@@ -74,15 +75,38 @@ def _by_name(core: Core, pattern: str, owner: str | None, ids: range | None) -> 
     return [(core.jobs[i], ids) for i in sorted(core.jobs.matching_any(pattern, owner))]
 
 
-def named_jobs(core: Core, refs: list[str], out: Outcome, owner: str | None = None) -> Selection:
+def named_jobs(
+    core: Core,
+    refs: list[str],
+    out: Outcome,
+    owner: str | None = None,
+    *,
+    deleting: bool = False,
+) -> Selection:
     """The jobs (and tasks) ``refs`` name; each ref naming none is answered as Grid Engine does."""
     found: Selection = []
     for ref in refs:
         jobs = select_jobs(core, ref, owner)
         if not jobs:
-            out.answers.append(error(f'denied: job "{ref}" does not exist', Status.EEXIST))
+            out.answers.append(error(_not_found(ref, owner, deleting), Status.EEXIST))
         found.extend(jobs)
     return found
+
+
+def _not_found(ref: str, owner: str | None, deleting: bool) -> str:
+    """empty_job_list_filter()'s text for a job reference that names no job.
+
+    A job id is shown as qdel sent it (its job part, ``7`` for ``7.3``) and as qalter
+    sent it (the number, ``7`` for ``007``); qdel looks a name up among the caller's
+    jobs only and says so (MSG_SGETEXT_DEL_JOB_SS).
+    """
+    head = ref.partition(".")[0]
+    number = atol_u32(head)
+    if number is not None:
+        return f'denied: job "{head if deleting else number}" does not exist'
+    if deleting and owner is not None:
+        return f"The job {ref} of user(s) {owner} does not exist"
+    return f'denied: job "{ref}" does not exist'
 
 
 def _may_touch(core: Core, who: Identity, job: Job) -> bool:
@@ -108,7 +132,7 @@ def handle_delete(core: Core, args: Delete, now: float, out: Outcome) -> None:
             )
         targets = [(j, None) for j in picked]
         refs = []
-    targets.extend(named_jobs(core, refs, out, who.user))
+    targets.extend(named_jobs(core, refs, out, who.user, deleting=True))
     for job, ids in targets:
         if not _may_touch(core, who, job):
             out.answers.append(

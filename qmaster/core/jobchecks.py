@@ -88,17 +88,22 @@ def hold_split(core: Core, job: Job, refs: list[str]) -> tuple[list[int], list[s
     return sorted(set(blocking)), exited
 
 
+_AD_NEEDS_ARRAYS = 'Can only specify "-hold_jid_ad" option with an array job (using "-t" option)'
+
+
 def check_array_holds(
     core: Core, job_id: int, owner: str, spec: JobSpec, array: TaskRange | None
 ) -> None:
-    """``-hold_jid_ad``: only for an array job, and only on arrays of the same task range."""
+    """``-hold_jid_ad``: only for an array job, and only on arrays of the same task range.
+
+    As Grid Engine's ``job_verify_predecessors_ad``: a predecessor that is not an array
+    job is refused with the same text as a job without ``-t``, before its range is compared.
+    """
     refs = list(spec.hold_jid_ad or ())
     if not refs:
         return
     if array is None:
-        raise InvalidRequest(
-            'Can only specify "-hold_jid_ad" option with an array job (using "-t" option)'
-        )
+        raise InvalidRequest(_AD_NEEDS_ARRAYS)
     check_predecessor_refs(job_id, refs)
     for ref in refs:
         number = job_number(ref)
@@ -106,8 +111,11 @@ def check_array_holds(
             found = [core.jobs[number]] if number in core.jobs else []
         else:
             found = [core.jobs[i] for i in sorted(core.jobs.matching(owner, ref))]
-        if any(j.array != array for j in found):
-            raise InvalidRequest(
-                "This array job must have the same range of sub-tasks as the dependent array "
-                "job specified with -hold_jid_ad"
-            )
+        for predecessor in found:
+            if predecessor.array is None:
+                raise InvalidRequest(_AD_NEEDS_ARRAYS)
+            if predecessor.array != array:
+                raise InvalidRequest(
+                    "This array job must have the same range of sub-tasks as the dependent "
+                    "array job specified with -hold_jid_ad"
+                )

@@ -39,7 +39,7 @@ from qmaster.core.states import ACTIVE, TaskState
 from qmaster.core.stimuli import JobDetail, JobList, Ping
 from qmaster.core.taskids import TaskIds
 from qmaster.core.view import queue_alarms
-from qmaster.digits import is_digits
+from qmaster.digits import atol_u32, is_digits
 from qmaster.state_filter import DEFAULT, parse_state_filter
 from qmaster.version import VERSION
 
@@ -237,7 +237,11 @@ def handle_job_detail(core: Core, args: JobDetail, now: float, out: Outcome) -> 
     jobs: list[Job] = []
     missing: list[str] = []
     for ref in args.job_ids:
-        found = [j for j, _ in select_jobs(core, ref)]
+        number = atol_u32(ref)  # qstat_show_job(): a word starting with a digit is atol()'s job
+        if number is not None:
+            found = [core.jobs[number]] if number in core.jobs else []
+        else:
+            found = [j for j, _ in select_jobs(core, ref)]
         if not found:
             missing.append(ref)
         jobs.extend(j for j in found if j not in jobs)

@@ -39,6 +39,7 @@ from qmaster.core.story import current_id as current_stimulus
 from qmaster.core.verification import wait_for_verification
 from qmaster.core.view import assemble, job_request
 from qmaster.digits import is_digits
+from qmaster.gdi.localtime import U_LONG32_MAX
 from qmaster.model import Answer, error, ok, warning
 from schedd import Reason, schedule
 
@@ -64,6 +65,8 @@ def task_range(spec: JobSpec) -> TaskRange | None:
     step = spec.task_step or 1
     if last < first:
         raise InvalidRequest("ERROR! invalid task range: the first task id exceeds the last")
+    if max(last, step) > U_LONG32_MAX:  # a task id is a u_long32 in Grid Engine (and the spool)
+        raise InvalidRequest("ERROR! -t option must have a list of task id ranges")
     return TaskRange(first, last - (last - first) % step, step)
 
 
@@ -225,9 +228,6 @@ def handle_submit(
     start_time_of(spec)
     check_deadline(core, args.identity, spec)
     check_priority(spec, operator=core.is_operator(args.identity))
-    own_id = job_id if job_id is not None else core.free_job_id()
-    check_predecessor_refs(own_id, spec.hold_jid or ())
-    check_array_holds(core, own_id, args.identity.user, spec, array)
     check_job_ar(core, args.identity, spec, now)
     job = Job(
         0, args.identity, now, shared_spec(spec), array=array,
@@ -242,6 +242,10 @@ def handle_submit(
         if args.verify == "e":
             raise InvalidRequest("error: no suitable queues")
         out.answers.append(warning("warning: no suitable queues"))
+    # sge_job_verify_adjust() checks -hold_jid and -hold_jid_ad last, after -ar and -w
+    own_id = job_id if job_id is not None else core.free_job_id()
+    check_predecessor_refs(own_id, spec.hold_jid or ())
+    check_array_holds(core, own_id, args.identity.user, spec, array)
     job.job_id = job_id if job_id is not None else core.allocate_job_id()
     job.stimulus = current_stimulus()
     job.pend_all()

@@ -53,3 +53,25 @@ def test_each_ref_is_answered() -> None:
     assert texts(out) == [
         "There is no advance_reservation registered for the following users: bob,carol"
     ]
+
+
+def test_ar_ids_are_read_with_strtol() -> None:
+    """ar_del() reads an id with strtol(id, &end, 0): read to the end it is an id (010 is 8,
+    0x1 is 1, +1 is 1); a word starting with a digit that it does not read wholly is refused
+    as no valid object name, and nothing is deleted."""
+    core = ar_core()
+    for _ in range(8):
+        qrsub(core, d=HOUR)
+    out = request(core, ALICE, "ar_delete", ar_ids=["1abc", "2.5"])
+    assert texts(out) == [
+        'denied: "1abc" is not a valid object name (cannot start with a digit)',
+        'denied: "2.5" is not a valid object name (cannot start with a digit)',
+    ]
+    assert sorted(core.ars) == list(range(1, 9))
+    out = request(core, ALICE, "ar_delete", ar_ids=["99999999999999999999", "010", "0x1", "+2"])
+    assert texts(out) == [
+        'denied: advance_reservation "99999999999999999999" does not exist',
+        "alice has deleted advance_reservation 8",
+        "alice has deleted advance_reservation 1",
+        "alice has deleted advance_reservation 2",
+    ]

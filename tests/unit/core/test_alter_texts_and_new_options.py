@@ -197,6 +197,20 @@ def test_array_dependency_needs_arrays_of_the_same_range() -> None:
     assert sorted(core.jobs) == [1, 2]
 
 
+def test_array_dependency_on_a_plain_job_is_refused_as_grid_engine_does() -> None:
+    """-hold_jid_ad naming a job without -t: job_verify_predecessors_ad's "Can only specify"
+    text (the predecessor is no array job), not the task range text; by id, name or qalter."""
+    core = make_core()
+    submit(core, N="plain", h=True)
+    submit(core, N="arr", h=True, t_min=1, t_max=4)
+    can_only = 'Can only specify "-hold_jid_ad" option with an array job (using "-t" option)'
+    assert texts(submit(core, hold_jid_ad=["1"], t_min=1, t_max=4)) == [can_only]
+    assert texts(submit(core, hold_jid_ad=["plain"], t_min=1, t_max=4)) == [can_only]
+    assert texts(alter(core, ids=("2",), hold_jid_ad=["1"])) == [can_only]
+    assert sorted(core.jobs) == [1, 2]
+    assert core.jobs[2].spec.hold_jid_ad is None
+
+
 def test_task_concurrency_is_for_array_jobs() -> None:
     """qalter -tc 2 of a plain job is refused in Grid Engine's words; the job stays as it was."""
     core = make_core()
@@ -267,3 +281,31 @@ def test_job_id_predecessors_as_grid_engine_reads_them() -> None:
         'denied: job "1.1" not found'
     ]
     assert list(core.jobs[2].spec.hold_jid or ()) == ["1abc"]
+
+
+def test_predecessor_checks_come_after_ar_and_verification() -> None:
+    """sge_job_verify_adjust() checks -hold_jid last: a missing AR is what a submit with both
+    errors hears, and -w v verifies without looking at the hold list."""
+    core = make_core()
+    [no_ar] = texts(submit(core, ar=7, hold_jid=["1.2"]))
+    assert "1.2" not in no_ar
+    assert "7" in no_ar
+    verified = submit(core, verify="v", hold_jid=["1.2"])
+    assert texts(verified) == ["verification: found suitable queue(s)"]
+    assert core.jobs == {}
+
+
+@pytest.mark.parametrize(
+    "task_range", [{"t_min": 2**32}, {"t_min": 1, "t_max": 2**64}, {"t_min": 1, "t_step": 2**63}]
+)
+def test_task_ids_past_a_u_long32_are_refused(task_range: dict[str, int]) -> None:
+    """A task id (or step) Grid Engine's u_long32 cannot hold is refused at submit: stored, it
+    failed every spool commit from the first start on and no job ran any more."""
+    core = make_core()
+    out = submit(core, **task_range)
+    assert texts(out) == ["ERROR! -t option must have a list of task id ranges"]
+    assert core.jobs == {}
+    widest = submit(core, t_min=1, t_max=2**32 - 1, t_step=2**32 - 2)
+    assert texts(widest) == [
+        'Your job-array 1.1-4294967295:4294967294 ("job.sh") has been submitted'
+    ]

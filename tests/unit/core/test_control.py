@@ -289,5 +289,44 @@ def test_a_job_reference_of_other_digits_is_no_job_id(op: str) -> None:
         out = request(core, ALICE, op, T0, job_ids=[ref], **extra)
         if op == "job_detail":
             assert out.data["missing"] == [ref]
+        elif op == "delete":  # a name: qdel looks among the caller's jobs and says so
+            assert texts(out) == [f"The job {ref} of user(s) alice does not exist"]
         else:
-            assert [a.text for a in out.answers] == [f'denied: job "{ref}" does not exist']
+            assert texts(out) == [f'denied: job "{ref}" does not exist']
+
+
+def test_qstat_j_reads_a_job_id_with_atol() -> None:
+    """qstat_show_job() asks for atol(word)'s job when the word starts with a digit: 1abc and
+    1.5-x are job 1; past 2**63 atol saturates, and the u_long32 it lands in is 4294967295."""
+    core = make_core()
+    submit(core)
+    for ref in ("1", "1abc", "1.5-x", "001"):
+        out = request(core, ALICE, "job_detail", T0, job_ids=[ref])
+        assert [d["job_id"] for d in out.data["jobs"]] == [1], ref
+        assert out.data["missing"] == []
+    for ref in ("99999999999999999999", "2abc", "e1"):
+        out = request(core, ALICE, "job_detail", T0, job_ids=[ref])
+        assert (out.data["jobs"], out.data["missing"]) == ([], [ref])
+
+
+def test_jobs_not_found_are_answered_as_empty_job_list_filter_does() -> None:
+    """qdel shows the job part it sent (7 for 7.3), qalter the number (7 for 007), and qdel
+    a missing name with the caller it looked under; a job id is read with atol (1e3: job 1)."""
+    core = make_core()
+    submit(core, h=True)
+    assert texts(request(core, ALICE, "delete", T0, job_ids=["7.3", "007"])) == [
+        'denied: job "7" does not exist',
+        'denied: job "007" does not exist',
+    ]
+    assert texts(request(core, ALICE, "delete", T0, job_ids=["nosuch"])) == [
+        "The job nosuch of user(s) alice does not exist"
+    ]
+    altered = request(core, ALICE, "alter", T0, job_ids=["7.3", "007", "nosuch"], job={"A": "x"})
+    assert texts(altered) == [
+        'denied: job "7" does not exist',
+        'denied: job "7" does not exist',
+        'denied: job "nosuch" does not exist',
+    ]
+    assert texts(request(core, ALICE, "alter", T0, job_ids=["1e3"], job={"A": "x"})) == [
+        "modified account of job 1"
+    ]

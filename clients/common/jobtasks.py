@@ -1,0 +1,51 @@
+"""A job_tasks word (``7``, ``7.1-5:2``, a job name or pattern) as Grid Engine's clients read it.
+
+qdel, qalter, qhold and qrls pass each word through ``sge_parse_jobtasks()``
+(sge_ja_task.c) before anything is sent: an empty word is refused, and so is a
+word that starts with a digit but whose job part (before the ``.``) is not a
+whole number from 1 on, read with C's ``strtod`` (``1abc``, ``0``, ``2.5x``'s
+``2`` is fine but ``1x.2`` is not). Words that start with anything else are
+job names or patterns (``+1`` included), looked up by the qmaster.
+
+The number must also survive the cast to Grid Engine's 32-bit job number: on
+the x86-64 builds a value from 2**32 on does not, so ``99999999999999999999``
+is refused too. ``strtod`` also reads an exponent or a hex number (``1e3``,
+``0x10``): such words pass, as they do in Grid Engine.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+_DECIMAL = re.compile(r"[0-9]+(?:[eE][+-]?[0-9]+)?")
+_HEX = re.compile(r"0[xX][0-9a-fA-F]+(?:[pP][+-]?[0-9]+)?")
+_EPSILON = 1.0e-12
+_U32_LIMIT = 2**32
+
+
+def invalid_job_task(word: str) -> str:
+    """Grid Engine's text for a word ``sge_parse_jobtasks()`` refuses (MSG_JOB_XISINVALIDJOBTASKID_S)."""
+    return f"ERROR! {word} is a invalid job-task identifier"
+
+
+def _strtod_whole(text: str) -> float | None:
+    """The value C's ``strtod`` reads when it reads all of ``text``, else None."""
+    if _DECIMAL.fullmatch(text):
+        return float(text)
+    if _HEX.fullmatch(text):
+        mantissa, _, exponent = text[2:].lower().partition("p")
+        return float.fromhex(f"0x{mantissa}p{exponent or '0'}")
+    return None
+
+
+def is_job_task(word: str) -> bool:
+    """Whether ``sge_parse_jobtasks()`` takes ``word`` (task ranges are checked elsewhere)."""
+    if not word:
+        return False
+    if not "0" <= word[0] <= "9":
+        return True
+    value = _strtod_whole(word.partition(".")[0])
+    if value is None or math.isinf(value) or value < 1 or value >= _U32_LIMIT:
+        return False
+    return value - math.floor(value) <= _EPSILON
