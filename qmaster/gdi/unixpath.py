@@ -26,7 +26,8 @@ SUN_PATH_BYTES = 107
 def address(where: str | os.PathLike[str]) -> Iterator[str]:
     """A name for ``where`` that fits a Unix socket address, valid inside the block."""
     path = Path(where)
-    if len(os.fsencode(path)) <= SUN_PATH_BYTES:
+    if len(os.fsencode(path)) <= SUN_PATH_BYTES or not hasattr(os, "O_PATH"):
+        # short enough, or no /proc/self/fd (not Linux): the kernel takes or refuses it
         yield str(path)
         return
     directory = os.open(path.parent, os.O_PATH | os.O_DIRECTORY)
