@@ -243,8 +243,9 @@ class _Pass:
             if pe_name in q.pe_list:
                 offers.append((q, n))
                 if spread is not None and spread.add(q.host, n, host_room[q.host]):
-                    keep.extend(candidates[i + 1 :])
-                    break
+                    if not timed and len(keep) <= i:  # else none went: kept as it is
+                        cat.candidates = keep + candidates[i + 1 :]
+                    return offers, host_room
         if not timed:
             cat.candidates = keep
         return offers, host_room
