@@ -179,8 +179,7 @@ class LevelCache:
         entry = self.table.get("hostname")
         if alike is not None and entry is not None:
             mine, theirs = _value(entry, name), _value(entry, alike.name)
-            known = mine is not None and theirs is not None
-            if known and alike.values.get(entry.name, theirs) == theirs:
+            if mine is not None and theirs is not None and alike.values.get(entry.name, theirs) == theirs:  # fmt: skip
                 values = dict(alike.values)
                 if entry.name in values:
                     values[entry.name] = mine
