@@ -29,10 +29,12 @@ def resort(cat: Category, load: LoadModel) -> None:
 
     Candidates before ``cat.start`` had no room and never will in this pass, so
     they go; the queue instances of hosts whose load changed move to their place.
+    The list is made anew, never changed in place: a category's candidates start as
+    the list its kept template and the other categories of its groups share.
     """
     if cat.sorted_at == load.version:
         return
-    del cat.candidates[: cat.start]
+    cat.candidates = cat.candidates[cat.start :]
     cat.start = 0
     hosts = load.changed_since(cat.sorted_at)
     cat.sorted_at = load.version

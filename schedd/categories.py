@@ -8,7 +8,8 @@ for the first job of the category, and reused by the others. The category
 keeps the remaining candidate queues in preference order (fewest soft
 violations first, then the queue sort order); the list only shrinks during a
 pass, because a pass only books, so a queue dropped for lack of room stays
-dropped for the category's later jobs.
+dropped for the category's later jobs. It shrinks into new lists: the one a
+category starts with is shared (its kept template's, its groups' load order).
 
 Uncached, every job gets a fresh category: the same decisions, made slowly.
 """
@@ -223,7 +224,7 @@ def _template(cat: Category, log: KeyLog | None) -> Category:
     """What a category is before a pass uses it, kept for the next passes."""
     reasons = ReasonList()
     reasons.extend_from(cat.reasons)
-    return Category(cat.key, cat.compiled, cat.pes, list(cat.static), reasons=reasons,
+    return Category(cat.key, cat.compiled, cat.pes, cat.static, reasons=reasons,
                     exhausted=cat.exhausted, soft_rank=cat.soft_rank, log=log,
                     version=log.version if log is not None else -1,
                     parts=cat.parts)  # fmt: skip
@@ -234,24 +235,30 @@ def _from_template(
     log: KeyLog | None, shared: list[QueueState] | None = None,
 ) -> Category:  # fmt: skip
     """A pass's category from a kept one: its instances in this pass's load order
-    (``shared``: in it already, as the categories of the same groups have them)."""
+    (``shared``: in it already, as the categories of the same groups have them).
+
+    The lists are not copied: a pass never changes a category's ``static`` or
+    ``candidates`` in place (it puts new lists there), so the category, its template
+    and the other categories of its groups share them."""
     if shared is not None:
-        static = list(shared)
+        static = shared
     elif order is None:
-        static = list(made.static)
+        static = made.static
     elif log is None or made.log is not log or made.soft_rank:
         static = sorted(made.static, key=order)
     else:  # in the order it was left in, but for the hosts whose keys changed since
         moved = log.since(made.version) if made.version != log.version else set()
         made.static = reordered(made.static, moved, order)
         made.version = log.version
-        static = list(made.static)
+        static = made.static
+    if static is made.static and made.parts is not None:
+        static = list(static)  # the shared order of its groups, which moves in place
     rank = made.soft_rank
     if rank:
-        static.sort(key=lambda q: rank[q.name])
+        static = sorted(static, key=lambda q: rank[q.name])
     reasons = ReasonList()
     reasons.extend_from(made.reasons)
-    return Category(made.key, made.compiled, made.pes, static, list(static), reasons=reasons,
+    return Category(made.key, made.compiled, made.pes, static, static, reasons=reasons,
                     exhausted=made.exhausted, soft_rank=rank, parts=made.parts)  # fmt: skip
 
 
@@ -279,7 +286,7 @@ def evaluate(
         return cat
     if job.hard_queues and named is None:
         named = named_instances(queues, job.hard_queues)
-    fitting: list[int] = []
+    fitting = 0
     parts: list[list[int]] = []
     hosts: dict[str, Reason | None] = {}
     for group in groups.of(view, job):
@@ -292,22 +299,23 @@ def evaluate(
             first = queues[members[0]]
         reason = _queue_never(view, job, cat, first, hosts)
         if reason is None:
-            fitting.extend(members)
+            fitting += len(members)
             parts.append(members)
         else:
             cat.note(reason, spread(reason, queues, members))
-    if order is not None and fitting_order is not None and len(fitting) * 16 >= len(queues):
-        static = list(fitting_order(parts))
+    if order is not None and fitting_order is not None and fitting * 16 >= len(queues):
+        static = fitting_order(parts)
         cat.parts = parts
     else:
-        fitting.sort(key=None if order is None else lambda i: order(queues[i]))
-        static = [queues[i] for i in fitting]
+        members = [i for part in parts for i in part]
+        members.sort(key=None if order is None else lambda i: order(queues[i]))
+        static = [queues[i] for i in members]
     if compiled.soft or job.soft_queues:
         cat.soft_rank = {q.name: _soft(view, job, compiled, q) for q in static}
         rank = cat.soft_rank
-        static.sort(key=lambda q: rank[q.name])
+        static = sorted(static, key=lambda q: rank[q.name])
     cat.static = static
-    cat.candidates = list(cat.static)
+    cat.candidates = static
     cat.exhausted = not cat.candidates
     return cat
 

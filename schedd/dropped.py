@@ -50,12 +50,16 @@ class Dropped:
             found = alarm(q)
             if found is not None:
                 self.alarmed[q.name] = found
-        self.full: set[str] = nofree | self.alarmed.keys()
-        """Queue instances dropped for every job of the pass: load alarm or no free slot."""
+        self.nofree = nofree
+        """The queue instances without a free slot as the pass began: the set kept from
+        pass to pass (not copied, as nothing changes it during a pass: read only here)."""
+        self.full: set[str] = set(self.alarmed)
+        """The other queue instances dropped for every job of the pass: in load alarm, or
+        found without a free slot as the pass books (:meth:`dropped` asks both sets)."""
         self.reasons: dict[str, Reason] = {}
-        """Why each of ``full`` was dropped, in load order then as found (when ``why``)."""
+        """Why each of those dropped was, in load order then as found (when ``why``)."""
         if why:
-            for name in sorted(self.full, key=lambda n: order(queues[n])):
+            for name in sorted(nofree | self.full, key=lambda n: order(queues[n])):
                 self.reasons[name] = self.alarmed.get(name) or slot_reason(queues[name])
         self.slots = free_slots(view)  # kept: this pass's bookings go to the two below
         self.slots_total = self.slots.total
@@ -68,9 +72,13 @@ class Dropped:
         """What the held hosts offer beyond their free slots, per window end from now
         (:meth:`_held_from_now`), and the bookings and reserved keys it holds for."""
 
+    def dropped(self, name: str) -> bool:
+        """The queue instance is dropped for every job of the pass."""
+        return name in self.nofree or name in self.full
+
     def check(self, q: QueueState) -> None:
         """A queue instance without a free slot is dropped for every job of the pass."""
-        if q.queue_level.available("slots") < 1 and q.name not in self.full:
+        if q.queue_level.available("slots") < 1 and not self.dropped(q.name):
             self.full.add(q.name)
             if self.why:
                 self.reasons[q.name] = slot_reason(q)

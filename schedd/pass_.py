@@ -60,7 +60,6 @@ class _Pass:
         self.limits = Limits(view)
         self.why = view.job_info  # collect why jobs wait (off: schedd_job_info false)
         self.drop = Dropped(view, self.by_name, self.load.alarm, self.load.key, self.why)
-        self.full = self.drop.full  # dropped for every job: load alarm or no free slot
 
     def finish(self) -> None:
         """Add the queue instances found full to every pending job's reasons."""
@@ -179,11 +178,11 @@ class _Pass:
             return [(q, 1)] if q else None
         self._resort(cat)
         candidates = cat.candidates
-        full = self.full
+        full, nofree = self.drop.full, self.drop.nofree  # dropped for every job
         i = cat.start
         while i < len(candidates):
             q = candidates[i]
-            if q.name not in full and self._fits(cat, q, window, False):
+            if q.name not in nofree and q.name not in full and self._fits(cat, q, window, False):
                 cat.start = i
                 return [(q, 1)]
             i += 1
@@ -226,7 +225,7 @@ class _Pass:
         candidates = cat.static if timed else cat.candidates
         spread = Spread(enough) if enough else None
         for i, q in enumerate(candidates):
-            if not timed and q.name in self.full:
+            if not timed and self.drop.dropped(q.name):
                 continue
             if q.host not in host_room:
                 n, limit = room(cat.compiled, self.view.host(q.host).level, master=False,
@@ -244,8 +243,9 @@ class _Pass:
             if pe_name in q.pe_list:
                 offers.append((q, n))
                 if spread is not None and spread.add(q.host, n, host_room[q.host]):
-                    keep.extend(candidates[i + 1 :])
-                    break
+                    if not timed and len(keep) <= i:  # else none went: kept as it is
+                        cat.candidates = keep + candidates[i + 1 :]
+                    return offers, host_room
         if not timed:
             cat.candidates = keep
         return offers, host_room

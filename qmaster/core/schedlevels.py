@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 from qmaster.complexes.booking import Bookings
 from qmaster.complexes.levels import GLOBAL, HOST, QUEUE, Level, build_level, shadow_equalities
 from qmaster.complexes.load import simulated_load
-from qmaster.complexes.table import ComplexTable
+from qmaster.complexes.table import ComplexEntry, ComplexTable
+from qmaster.complexes.values import ValueParseError
 from qmaster.conf import fields as f
 from qmaster.conf.queue import ExecHostConf
 from qmaster.conf.state import QueueInstanceConf
@@ -130,6 +131,9 @@ class LevelCache:
         self.loaded: dict[tuple[str, float], Level] = {}
         """Every host's template per number of busy slots seen (a host's load goes up
         and down between a few values), up to ``_LOADED_MAX`` of them."""
+        self._host_alike: dict[tuple[object, ...], Level] = {}
+        """A host level per configuration text and busy slots: the hosts configured
+        alike differ in their name only (see :meth:`_build_host`)."""
         for name in self.hosts:
             self.host_level(name, running.get(name, 0.0))
         self._alike: dict[tuple[object, ...], Level] = {}
@@ -158,12 +162,34 @@ class LevelCache:
         if kept is None or kept[0] != running:
             level = self.loaded.get((name, running))
             if level is None:
-                level = build_host_level(name, self.hosts[name], self.table, running)
-                shadow_equalities(self.table, level, self.glob)
+                level = self._build_host(name, running)
                 if len(self.loaded) < _LOADED_MAX:
                     self.loaded[(name, running)] = level
             kept = self.by_load[name] = (running, level)
         return kept[1]
+
+    def _build_host(self, name: str, running: float) -> Level:
+        """The host's level for ``running`` busy slots: that of a host configured alike,
+        its ``hostname`` made this host's, else parsed from its configuration (a cell
+        of 10,000 alike hosts parsed a level each time a host's busy slots changed)."""
+        conf = self.hosts[name]
+        attrs = conf.attrs
+        key = (attrs.get("load_values"), attrs.get("load_scaling"), attrs.get("complex_values"), running)  # fmt: skip
+        alike = self._host_alike.get(key)
+        entry = self.table.get("hostname")
+        if alike is not None and entry is not None:
+            mine, theirs = _value(entry, name), _value(entry, alike.name)
+            if mine is not None and theirs is not None and alike.values.get(entry.name, theirs) == theirs:  # fmt: skip
+                values = dict(alike.values)
+                if entry.name in values:
+                    values[entry.name] = mine
+                return Level(HOST, name, values, alike.sources, alike.capacity,
+                             alike.load_cap, {}, alike.forced)  # fmt: skip
+        level = build_host_level(name, conf, self.table, running)
+        shadow_equalities(self.table, level, self.glob)
+        if alike is None and len(self._host_alike) < _LOADED_MAX:
+            self._host_alike[key] = level
+        return level
 
     def _queue(self, core: Core, qi: QueueInstanceConf) -> QueueState:
         above = [self.glob]
@@ -201,6 +227,15 @@ class LevelCache:
     def view_queues(self, booked: Bookings) -> list[QueueState]:
         """Every queue instance for one pass, with what is booked in it."""
         return [_queue_copy(q, booked.at(QUEUE, q.name)) for q in self.queues]
+
+
+def _value(entry: ComplexEntry, text: str) -> float | str | None:
+    """``text`` as the attribute's value, None when it does not parse (as a level reads
+    its values)."""
+    try:
+        return entry.parse(text)
+    except ValueParseError:
+        return None
 
 
 _LOADED_MAX = 20_000

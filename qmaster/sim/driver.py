@@ -126,6 +126,7 @@ class Simulation:
     _by_number: dict[int, int] = field(default_factory=dict)
     _followers: dict[int, list[int]] = field(default_factory=dict)
     _owners: dict[tuple[str, str], Identity] = field(default_factory=dict)
+    _names: dict[str, str] = field(default_factory=dict)
 
     def run(self) -> list[JobResult]:
         """Replay the whole trace (or up to ``until``); the result of every trace job."""
@@ -262,7 +263,9 @@ class Simulation:
         start = float(self.trace.start)
         result.start = record.start_time - start
         result.end = record.end_time - start
-        result.queue, result.host = record.qname, record.hostname
+        names = self._names  # one copy of each queue and host name, not two per job
+        result.queue = names.setdefault(record.qname, record.qname)
+        result.host = names.setdefault(record.hostname, record.hostname)
         result.slots, result.failed = record.slots, record.failed
         result.exit_status = record.exit_status
         if record.job_number not in self.feed.core.jobs:  # it left the cell: no more records
