@@ -65,8 +65,6 @@ def task_range(spec: JobSpec) -> TaskRange | None:
     step = spec.task_step or 1
     if last < first:
         raise InvalidRequest("ERROR! invalid task range: the first task id exceeds the last")
-    if max(last, step) > U_LONG32_MAX:  # a task id is a u_long32 in Grid Engine (and the spool)
-        raise InvalidRequest("ERROR! -t option must have a list of task id ranges")
     return TaskRange(first, last - (last - first) % step, step)
 
 
@@ -238,6 +236,10 @@ def handle_submit(
         out.answers.extend(verification(core, job, args.verify, now))
         return
     check_limits(core, args.identity.user, n_tasks)
+    if array is not None and max(array.last, array.step) > U_LONG32_MAX:
+        # a task id is a u_long32 in Grid Engine (and the spool); a range past it that the
+        # task limit let through (max_aj_tasks 0, a huge step) is refused here
+        raise InvalidRequest("ERROR! -t option must have a list of task id ranges")
     if args.verify in ("e", "w") and not verify(core, job, "v", now):
         if args.verify == "e":
             raise InvalidRequest("error: no suitable queues")

@@ -295,15 +295,24 @@ def test_predecessor_checks_come_after_ar_and_verification() -> None:
     assert core.jobs == {}
 
 
+U32_TEXT = "ERROR! -t option must have a list of task id ranges"
+LIMIT_TEXT = "job rejected: You try to submit a job with more than 75000 tasks"
+
+
 @pytest.mark.parametrize(
-    "task_range", [{"t_min": 2**32}, {"t_min": 1, "t_max": 2**64}, {"t_min": 1, "t_step": 2**63}]
+    ("task_range", "refusal"),
+    [
+        ({"t_min": 2**32}, U32_TEXT),
+        ({"t_min": 1, "t_step": 2**63}, U32_TEXT),
+        ({"t_min": 1, "t_max": 2**64}, LIMIT_TEXT),  # the task limit speaks first, as in GE
+    ],
 )
-def test_task_ids_past_a_u_long32_are_refused(task_range: dict[str, int]) -> None:
+def test_task_ids_past_a_u_long32_are_refused(task_range: dict[str, int], refusal: str) -> None:
     """A task id (or step) Grid Engine's u_long32 cannot hold is refused at submit: stored, it
     failed every spool commit from the first start on and no job ran any more."""
     core = make_core()
     out = submit(core, **task_range)
-    assert texts(out) == ["ERROR! -t option must have a list of task id ranges"]
+    assert texts(out) == [refusal]
     assert core.jobs == {}
     widest = submit(core, t_min=1, t_max=2**32 - 1, t_step=2**32 - 2)
     assert texts(widest) == [
