@@ -21,7 +21,7 @@ from __future__ import annotations
 import fnmatch
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from qmaster.digits import leading_number
+from qmaster.digits import atol_u32
 
 if TYPE_CHECKING:
     from qmaster.core.jobs import Job
@@ -36,10 +36,11 @@ def job_number(ref: str) -> int | None:
     """The job id a ``-hold_jid`` reference gives, None for a name or pattern.
 
     As Grid Engine reads it: a reference that starts with a digit is a job id, the
-    digits up to the first other character (``007``: 7, ``1abc``: 1); a job name
+    digits up to the first other character (``007``: 7, ``1abc``: 1), read as qdel,
+    qalter and qstat -j read a job id (:func:`qmaster.digits.atol_u32`); a job name
     never starts with a digit.
     """
-    return leading_number(ref)
+    return atol_u32(ref)
 
 
 def _ref(user: str, ref: str) -> Ref:

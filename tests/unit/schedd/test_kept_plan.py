@@ -28,6 +28,16 @@ def _reserving_core() -> Core:
     return core
 
 
+def _one_reserving_job_running() -> Core:
+    """A reserving cell with one -R y job started and its kept plan up to date."""
+    core = _reserving_core()
+    submit(core, CMDARGS=["50"], l_hard={"h_rt": "100"}, R=True)
+    core.tick(T0)
+    core.tick(T0 + 1)
+    assert check_scheduler_caches(core, T0 + 1) == []
+    return core
+
+
 def _kept(core: Core) -> KeptPlan:
     kept = core.derived[KEPT_PLAN_KEY][1]
     assert isinstance(kept, KeptPlan)
@@ -55,11 +65,7 @@ def test_the_kept_plan_follows_a_new_h_rt_of_a_running_job() -> None:
 
 @pytest.mark.no_validate_state  # corrupts the kept plan on purpose
 def test_a_stale_kept_plan_is_reported() -> None:
-    core = _reserving_core()
-    submit(core, CMDARGS=["50"], l_hard={"h_rt": "100"}, R=True)
-    core.tick(T0)
-    core.tick(T0 + 1)
-    assert check_scheduler_caches(core, T0 + 1) == []
+    core = _one_reserving_job_running()
     assert _ends(core)
     kept = _kept(core)
     key, spans = next(iter(kept.plan.spans.items()))
@@ -117,11 +123,7 @@ def test_peaks_kept_on_the_plan_follow_tasks_put_and_dropped_between_passes() ->
 
 @pytest.mark.no_validate_state  # corrupts the kept peaks on purpose
 def test_a_wrong_kept_peak_is_reported() -> None:
-    core = _reserving_core()
-    submit(core, CMDARGS=["50"], l_hard={"h_rt": "100"}, R=True)
-    core.tick(T0)
-    core.tick(T0 + 1)
-    assert check_scheduler_caches(core, T0 + 1) == []
+    core = _one_reserving_job_running()
     plan = _kept(core).plan
     key, spans = next(iter(plan.spans.items()))
     plan.peaks[key] = (list(spans), {(T0 + 500.0, T0 + 600.0): 7.0})
