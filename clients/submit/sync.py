@@ -18,10 +18,11 @@ The last answer that the job is gone also names the tasks that never started
 (deleted while pending), as long as the qmaster still keeps the job among its
 finished ones (``qstat -s z``, the last ``finished_jobs``): those have no record
 to wait for, and their line is printed at once, as Grid Engine's qsub knows at
-once that a job was aborted. The records of tasks that ran may come a little
-after the job is gone (the qmaster writes them every ``accounting_flush_time``):
-they are waited for, up to RECORD_WAIT_SECONDS; so is every task when the
-qmaster no longer keeps the job (its answer names no tasks never started).
+once that a job was aborted. The records of tasks that ran are buffered by the
+qmaster until ``flush_time``, but an answer that names a job gone writes them
+first, so they are there when the answer is; should one still be missing (a
+full disk), it is waited for, up to RECORD_WAIT_SECONDS; so is every task when
+the qmaster no longer keeps the job (its answer names no tasks never started).
 """
 
 from __future__ import annotations

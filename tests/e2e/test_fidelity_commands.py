@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from qmaster.testing import RunningCell
+from qmaster.testing import RunningCell, create_cell, fail_on_internal_errors
+from tests.e2e.cells import stop_quietly
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -78,3 +81,22 @@ def test_job_names_are_checked_as_grid_engine_checks_them(served: RunningCell) -
         refused.stderr == "Unable to run job: Asterisk ('*') not allowed in objectname.\nExiting.\n"
     )
     assert served.run("qstat", "-u", "*").stdout.count("\n") == 3
+
+
+def test_sync_does_not_wait_for_the_accounting_flush(
+    minige_conf_copy: Path, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """With Grid Engine's flush_time of a minute, qsub -sync y still reports the job's exit
+    code as soon as the job is gone (asking for a gone job writes the buffered records)."""
+    conf = minige_conf_copy / "configuration"
+    conf.write_text(conf.read_text().replace("flush_time=00:00:00", "flush_time=00:01:00"))
+    cell = create_cell(tmp_path / "sge", minige_conf_copy)
+    cell.start()
+    try:
+        result = cell.run("qsub", "-sync", "y", "-b", "y", "sleep", "1")
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.splitlines()[-1] == "Job 1 exited with exit code 0."
+        assert "\njobname      sleep" in cell.run("qacct", "-j", "1").stdout
+    finally:
+        stop_quietly(cell)
+    fail_on_internal_errors(cell.internal_errors(), request.node)
