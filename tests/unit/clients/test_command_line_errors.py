@@ -84,6 +84,15 @@ def test_unknown_option_after_the_usage(
     assert not any(text in err for text in CLICK_TEXTS)
 
 
+def test_a_stray_word_is_named_in_the_complaint(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qstat -f x: 'invalid option argument "x"' (click had eaten the words: it said "")."""
+    assert run(qstat, ["-f", "x", "y"], qmaster) == 1
+    assert capsys.readouterr().err.endswith('\ninvalid option argument "x"\n')
+    assert qmaster.calls == []
+
+
 ALL = [qsub, qalter, qstat, qdel, qrsub, qrstat, qrdel, qconf, qevent, seg, qacct, qhost, qselect]
 
 
