@@ -15,10 +15,10 @@ from collections.abc import Sequence
 import click
 
 from clients.common.errors import ClientError
-from clients.common.output import exit_code, print_answers
+from clients.common.jobtasks import check_job_tasks
+from clients.common.output import exit_code, first_status, print_answers
 from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
-from clients.holds import check_job_tasks
 from clients.submit.build import build_qalter
 from clients.submit.grammar import asks_for_help
 from clients.submit.jsv_run import apply_client_jsvs
@@ -39,7 +39,12 @@ def qalter_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     """Alter pending jobs."""
     if not argv:
         raise ClientError("ERROR! no option argument", show_usage=True)
-    request = build_qalter(argv, real_inputs())
+    return alter(transport_of(ctx), argv, "qalter")
+
+
+def alter(transport: Transport, argv: Sequence[str], prog: str) -> int:
+    """qalter.c's work for qalter, qhold and qrls: parse, check the job words, send, print."""
+    request = build_qalter(argv, real_inputs(), prog)
     check_job_tasks(request.job_ids)
     if not request.job_ids and request.users is None:
         raise ClientError("ERROR! no job id list specified", show_usage=True)
@@ -53,10 +58,12 @@ def qalter_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
         args["hold"] = request.hold
     if request.users is not None:
         args["users"] = request.users
-    reply = transport_of(ctx)("alter", args)
+    reply = transport("alter", args)
     # qalter.c prints every answer, refusals included, on stdout
     print_answers(reply.answers, errors_to_stdout=True)
-    return exit_code(reply.answers)
+    if prog == "qalter":
+        return exit_code(reply.answers)
+    return first_status(reply.answers)  # qhold, qrls: the status itself
 
 
 @closes_quietly

@@ -61,6 +61,7 @@ class ParseContext:
     year: int
     read_text: Callable[[str], str | None] = lambda _path: None
     qalter: bool = False
+    prog: str = "qalter"  # qalter, qhold or qrls: how -h reads its hold list
 
 
 Effect = Callable[[SubmitState, list[str], ParseContext], None]
@@ -170,13 +171,37 @@ def _cwd(state: SubmitState, _args: list[str], ctx: ParseContext) -> None:
     state.spec["cwd"] = ctx.cwd
 
 
+def hold_list(text: str, prog: str) -> str | None:
+    """sge_parse_hold_list() (parse_qsub.c): the -h letters minige sends (``u o s`` set,
+    ``U O S`` remove, ``n`` remove all), or None where Grid Engine refuses the list.
+
+    One list either sets or removes holds: ``uU`` and ``un`` are refused, and so is
+    any other character (``u,o``). qhold and qrls take only ``u o s``, qrls to
+    remove them; ``n`` and the capitals are qalter's."""
+    release = prog == "qrls"
+    removing: bool | None = None
+    letters = []
+    for ch in text:
+        if ch in "uos":
+            letter, removes = (ch.upper(), True) if release else (ch, False)
+        elif ch in "nUSO" and prog not in ("qhold", "qrls"):
+            letter, removes = ch, True
+        else:
+            return None
+        if removing is not None and removing != removes:
+            return None
+        removing = removes
+        letters.append(letter)
+    return "".join(letters)
+
+
 def _hold(state: SubmitState, args: list[str], ctx: ParseContext) -> None:
     if not ctx.qalter:
         state.spec["h"] = True
         return
-    letters = args[0]
-    if not letters or any(ch not in "usonUSO" for ch in letters):
-        raise bad_value(f'ERROR! Unknown hold list "{letters}" specified to -h option')
+    letters = hold_list(args[0], ctx.prog)
+    if not letters:
+        raise bad_value(f'ERROR! Unknown hold list "{args[0]}" specified to -h option')
     state.hold = letters
     if any(ch in letters for ch in "uUn"):  # what a client JSV sees as h: the user hold
         state.spec["h"] = "u" in letters and "n" not in letters and "U" not in letters
