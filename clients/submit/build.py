@@ -58,6 +58,8 @@ class SubmitRequest:
     jsv_scripts: list[str] = field(default_factory=list)
     hold: str | None = None
     users: list[str] | None = None
+    tasked: bool = False
+    lonely_tasks: str | None = None
     show_only: bool = False
     sync: bool = False
 
@@ -171,4 +173,5 @@ def build_qalter(argv: Sequence[str], inputs: SubmitInputs, prog: str = "qalter"
         state.spec, state.verify or "n", state.terse, state.job_ids, jsvs, hold=state.hold
     )
     request.users = state.users
+    request.tasked, request.lonely_tasks = state.tasked, state.lonely_tasks
     return request

@@ -40,6 +40,8 @@ class SubmitState:
     job_args: list[str] = field(default_factory=list)
     job_ids: list[str] = field(default_factory=list)
     hold: str | None = None  # qalter -h: the hold list (u o s add, U O S remove, n none)
+    tasked: bool = False  # qalter: a job word names tasks (7.2, or a -t after it)
+    lonely_tasks: str | None = None  # qalter: a -t no job word took
     users: list[str] | None = None
     show_only: bool = False
     sync: bool = False
@@ -349,14 +351,24 @@ def apply_tokens(
     """
     table = option_table(ctx.qalter)
     i = 0
+    after_job_word = False
     while i < len(tokens):
         token = tokens[i]
         option = table.get(token)
+        if ctx.qalter and allow_script and token == "-t":
+            _job_tasks(state, list(tokens[i + 1 : i + 2]), after_job_word)
+            after_job_word = False
+            i += 2
+            continue
+        after_job_word = False
         if option is None:
             if (token.startswith("-") and token != "-") or not allow_script:
                 raise invalid_argument(token)
             if ctx.qalter:
-                state.job_ids.extend(V.name_list(token))
+                words = V.name_list(token)
+                state.job_ids.extend(words)
+                state.tasked |= any(w[:1].isdigit() and "." in w for w in words)
+                after_job_word = bool(words)
                 i += 1
                 continue
             state.script, state.job_args = token, list(tokens[i + 1 :])
@@ -367,6 +379,22 @@ def apply_tokens(
             raise missing_argument(token, option.missing)
         option.effect(state, words, ctx)
         i += 1 + arity
+
+
+def _job_tasks(state: SubmitState, args: list[str], after_job_word: bool) -> None:
+    """qalter's ``-t range``: the tasks of the last job of the job word right before it
+    (parse_multi_jobtaskslist()); a ``-t`` elsewhere is kept as lonely."""
+    if not args:
+        raise missing_argument("-t", "ERROR! -t option must have a list of task id ranges")
+    first, last, step = V.task_range(args[0])
+    if not after_job_word:
+        state.lonely_tasks = state.lonely_tasks or args[0]
+        return
+    word, dot, own = state.job_ids[-1].partition(".")
+    if dot and V.task_range(own) != (first, last, step):  # two ranges: minige keeps one
+        raise bad_value("ERROR! -t option only allows one range specification")
+    state.job_ids[-1] = f"{word}.{first}-{last}:{step}"
+    state.tasked = True
 
 
 def request_tokens(text: str) -> list[str]:

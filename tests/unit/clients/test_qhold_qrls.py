@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from clients import qconf, qhold, qrls
+from clients import qalter, qconf, qhold, qrls
 from clients.qconf_more import _matches
 from qmaster.gdi.answers import Status, error, ok
 from tests.unit.clients.conftest import FakeQmaster
@@ -114,3 +114,38 @@ def test_sobjl_matching() -> None:
     assert _matches("queue_instance", "q", text, "sl*", "4") == ["q@h1"]
     assert _matches("queue_domain", "q", text, "slots", "*") == ["q@@g"]
     assert _matches("pe", "make", "pe_name make\nslots 999\n", "slots", "9*") == ["make"]
+
+
+@pytest.mark.parametrize(
+    ("cmd", "argv", "code", "err"),
+    [
+        (qalter, ["-p", "-5", "3.2"], 4,
+         "denied: the selected option works only on jobs and not on tasks\n"),
+        (qalter, ["3", "-t", "2", "-p", "-5"], 4,
+         "denied: the selected option works only on jobs and not on tasks\n"),
+        (qhold, ["-t", "2", "3"], 2,
+         "found lonely '-t 2' option (The -t option needs a leading job name).\n"),
+        (qalter, ["-t", "2", "-u", "bob", "-p", "-5"], 5, "Unknown option -t 2\n"),
+    ],
+)  # fmt: skip
+def test_task_words_as_qalter_parse_job_parameter_reads_them(
+    qmaster: FakeQmaster,
+    capsys: pytest.CaptureFixture[str],
+    cmd: object,
+    argv: list[str],
+    code: int,
+    err: str,
+) -> None:
+    """-t gives the tasks of the job word right before it; elsewhere it is lonely (or, with no
+    job word, an unused option); tasks with no -h are refused: only holds are per task."""
+    assert cmd.main(argv, transport=qmaster) == code  # type: ignore[attr-defined]
+    assert capsys.readouterr() == ("", err)
+    assert qmaster.calls == []
+
+
+def test_t_after_a_job_word_names_its_tasks(qmaster: FakeQmaster) -> None:
+    """qhold 3 4 -t 2-3: job 3, and tasks 2-3 of job 4 (qalter 3 -t 2 changed no task range)."""
+    qmaster.reply("alter", [ok("modified hold of job-array task 4.2")])
+    assert qhold.main(["3", "4", "-t", "2-3"], transport=qmaster) == 0
+    assert qmaster.last[1]["job_ids"] == ["3", "4.2-3:1"]
+    assert "t_min" not in qmaster.last[1]["job"]
