@@ -14,16 +14,17 @@ from collections.abc import Sequence
 
 import click
 
-from clients.common.errors import ClientError
-from clients.common.output import exit_code, print_answers
+from clients.common.errors import SEMANTIC, ClientError
+from clients.common.jobtasks import check_job_tasks
+from clients.common.output import GE_STATUS, exit_code, first_status, print_answers
 from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
-from clients.holds import check_job_tasks
-from clients.submit.build import build_qalter
+from clients.submit.build import SubmitRequest, build_qalter
 from clients.submit.grammar import asks_for_help
 from clients.submit.jsv_run import apply_client_jsvs
 from clients.submit.usage import QALTER_USAGE
 from clients.submit.world import real_inputs
+from qmaster.gdi.answers import Status
 
 
 @click.command(
@@ -39,8 +40,33 @@ def qalter_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     """Alter pending jobs."""
     if not argv:
         raise ClientError("ERROR! no option argument", show_usage=True)
-    request = build_qalter(argv, real_inputs())
+    return alter(transport_of(ctx), argv, "qalter")
+
+
+def check_task_words(request: SubmitRequest) -> None:
+    """qalter_parse_job_parameter(): a ``-t`` no job word took is lonely (with no job word
+    at all, an unused option); tasks named without ``-h`` are refused, as only a hold is
+    kept per task. Printed without prefix, the exit code is the answer's status."""
+    if request.lonely_tasks is not None:
+        if request.job_ids:
+            text = request.lonely_tasks
+            raise ClientError(
+                f"found lonely '-t {text}' option (The -t option needs a leading job name).",
+                SEMANTIC,
+            )
+        raise ClientError(f"Unknown option -t {request.lonely_tasks}", GE_STATUS[Status.ENOIMP])
+    if request.tasked and request.hold is None:
+        raise ClientError(
+            "denied: the selected option works only on jobs and not on tasks",
+            GE_STATUS[Status.EUNKNOWN],
+        )
+
+
+def alter(transport: Transport, argv: Sequence[str], prog: str) -> int:
+    """qalter.c's work for qalter, qhold and qrls: parse, check the job words, send, print."""
+    request = build_qalter(argv, real_inputs(), prog)
     check_job_tasks(request.job_ids)
+    check_task_words(request)
     if not request.job_ids and request.users is None:
         raise ClientError("ERROR! no job id list specified", show_usage=True)
     apply_client_jsvs(request, "qalter", rejected_prefix="Unable to modify job: ")
@@ -53,10 +79,12 @@ def qalter_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
         args["hold"] = request.hold
     if request.users is not None:
         args["users"] = request.users
-    reply = transport_of(ctx)("alter", args)
+    reply = transport("alter", args)
     # qalter.c prints every answer, refusals included, on stdout
     print_answers(reply.answers, errors_to_stdout=True)
-    return exit_code(reply.answers)
+    if prog == "qalter":
+        return exit_code(reply.answers)
+    return first_status(reply.answers)  # qhold, qrls: the status itself
 
 
 @closes_quietly

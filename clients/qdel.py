@@ -3,10 +3,11 @@
 As Grid Engine's qdel, every word that is not ``-f``, ``-u``, ``-t`` or
 ``-help`` names jobs (so ``qdel -x`` looks for a job called ``-x``), and
 ``-t range`` restricts the jobs of the word before it to those tasks
-(``qdel 5 -t 3-4``, ``qdel 'sl*' -t 2``). Names and patterns select the
+(``qdel 5 -t 3-4``, ``qdel 'sl*' -t 2``; of a comma list, its last job). A word
+is a comma separated list (empty items dropped). Names and patterns select the
 caller's own jobs. A word starting with a digit that is no job number
-(``1abc``, ``0``) or an empty word is refused before anything is sent, as
-sge_parse_jobtasks() refuses it. Sends ``delete`` and prints the qmaster's answer for
+(``1abc``, ``0``) is refused before anything is sent, as sge_parse_jobtasks()
+refuses it. Sends ``delete`` and prints the qmaster's answer for
 each job (``alice has deleted job 1``, ``denied: job "7" does not exist``
 ...); exit 1 when any answer is an error.
 """
@@ -58,13 +59,17 @@ class QdelLine:
     last_jobs: list[int] = field(default_factory=list)
 
     def add_jobs(self, word: str) -> None:
-        """A job_tasks word: ids, ``id.range``, names or patterns, comma separated."""
-        first = len(self.refs)
-        self.refs.extend(split_list([word]) if word else [word])
-        self.last_jobs = list(range(first, len(self.refs)))
+        """A job_tasks word: ids, ``id.range``, names or patterns, comma separated.
+
+        sge_parse_cmdline_qdel() splits it with str_list_parse_from_string(), which
+        drops empty items: ``qdel ''`` names no job at all."""
+        words = split_list([word])
+        self.refs.extend(words)
+        self.last_jobs = [len(self.refs) - 1] if words else []
 
     def add_tasks(self, text: str) -> None:
-        """``-t range`` restricts the jobs of the word before it to those tasks."""
+        """``-t range`` restricts the last job of the word before it to those tasks
+        (parse_multi_jobtaskslist(): ``qdel 1,2 -t 3`` is job 1 and task 3 of job 2)."""
         if not self.last_jobs:
             raise ClientError(
                 f"error: found lonely '-t {text}' option (The -t option needs a leading job name)."

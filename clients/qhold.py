@@ -1,4 +1,4 @@
-"""qhold: Put holds on jobs (qhold(1)): the user hold unless -h says otherwise."""
+"""qhold: put holds on jobs (qhold(1)): qalter with ``-h u`` unless -h says otherwise."""
 
 from __future__ import annotations
 
@@ -10,18 +10,21 @@ import click
 from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
 from clients.holds import QHOLD_USAGE, change_holds
+from clients.submit.grammar import asks_for_help
 
 
-@click.command("qhold", cls=GeCommand, usage_text=QHOLD_USAGE)
-@click.option("-h", "holds", multiple=True)
-@click.option("-u", "users", multiple=True)
-@click.argument("jobs", nargs=-1)
+@click.command(
+    "qhold",
+    cls=GeCommand,
+    usage_text=QHOLD_USAGE,
+    asks_for_help=lambda args: asks_for_help(args, qalter=True),
+    context_settings={"ignore_unknown_options": True, "help_option_names": []},
+)
+@click.argument("argv", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
-def qhold_command(
-    ctx: click.Context, /, holds: tuple[str, ...], users: tuple[str, ...], jobs: tuple[str, ...]
-) -> int:
+def qhold_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     """Put holds on jobs (qhold(1)): the user hold unless -h says otherwise."""
-    return change_holds(transport_of(ctx), jobs, users, holds, release=False)
+    return change_holds(transport_of(ctx), argv, "qhold")
 
 
 @closes_quietly

@@ -4,6 +4,16 @@
 Engine's qselect, it ends with 1 when no queue instance is left; when ``-q``,
 ``-U`` or ``-pe`` left none, it says so (``no queues remaining after -q queue
 selection``).
+
+Grid Engine's qselect is qstat in qselect mode (qstat_cmdline.c,
+switch_list_qstat_parse_from_cmdline()), and reads its command line so:
+an option's words run up to the next word starting with ``-`` (``-q a b``,
+``-l arch=x mem=y``; of several ``-qs`` words the last counts); an option
+without one is ``ERROR! -q option must have argument`` (no usage, the rest
+is still read); any other word ends the reading with the usage and
+``invalid option argument "x"``. ``-cb`` is taken and changes nothing in
+qselect's output; ``-help`` prints the usage (exit 0) once the command line
+reads. Every complaint goes to stderr, exit 1, nothing is sent.
 """
 
 from __future__ import annotations
@@ -17,10 +27,13 @@ import click
 from clients.common.errors import ClientError
 from clients.common.output import EXIT_ERROR, EXIT_OK, exit_code, print_answers
 from clients.common.pipes import closes_quietly
+from clients.common.qstat_lists import ARGUMENT_LISTS
 from clients.common.shell import GeCommand, Transport, transport_of
 from qmaster.gdi.values import ValueRefused, name_list, resource_list
+from qmaster.qstat_args import parse_queue_states
 
-QSELECT_USAGE = """\
+QSELECT_USAGE = (
+    """\
 usage: qselect [options]
         [-help]                           print this help
         [-l resource_list]                request the given resources
@@ -28,11 +41,39 @@ usage: qselect [options]
         [-q wc_queue_list]                print information on given queue
         [-qs {a|c|d|o|s|u|A|C|D|E|S}]     selects queues, which are in the given state(s)
         [-U user_list]                    select only queues where these users have access
+"""
+    + "\n"
+    + ARGUMENT_LISTS
+).rstrip("\n")
 
-pe_list                   pe[,pe,...]
-resource_list             resource[=value][,resource[=value],...]
-user_list                 user|@group[,user|@group],...]
-wc_queue_list             wc_queue[,wc_queue,...]"""
+VALUED = ("-l", "-pe", "-q", "-qs", "-U")
+"""The options whose words run to the next option (parse_until_next_opt())."""
+
+
+def read_qselect(argv: Sequence[str]) -> tuple[dict[str, list[str]], bool]:
+    """Stage 1: every valued option's words, and whether ``-help`` was given."""
+    values: dict[str, list[str]] = {name: [] for name in VALUED}
+    errors: list[str] = []
+    wants_help = False
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        if word in ("-help", "-cb"):
+            wants_help, i = wants_help or word == "-help", i + 1
+        elif word in VALUED:
+            i += 1
+            if i == len(argv) or not argv[i] or argv[i].startswith("-"):
+                errors.append(f"ERROR! {word} option must have argument")
+                continue
+            while i < len(argv) and not argv[i].startswith("-"):
+                values[word].append(argv[i])
+                i += 1
+        else:
+            lines = [*errors, f'invalid option argument "{word}"']
+            raise ClientError("\n".join(lines), EXIT_ERROR, show_usage=True)
+    if errors:
+        raise ClientError("\n".join(errors), EXIT_ERROR)
+    return values, wants_help
 
 
 def _list(values: Sequence[str]) -> list[str] | None:
@@ -49,21 +90,37 @@ def _resources(values: Sequence[str]) -> dict[str, str] | None:
     return found or None
 
 
-@click.command("qselect", cls=GeCommand, usage_text=QSELECT_USAGE)
-@click.option("-l", "resources", multiple=True)
-@click.option("-pe", "pes", multiple=True)
-@click.option("-q", "queues", multiple=True)
-@click.option("-qs", "states")
-@click.option("-U", "users", multiple=True)
+def _states(values: Sequence[str]) -> str | None:
+    """-qs: each word read (qinstance_state_from_string()), the last one counts."""
+    for value in values:
+        try:
+            parse_queue_states(value)
+        except ValueError as exc:
+            raise ClientError(str(exc)) from None
+    return values[-1] if values else None
+
+
+@click.command(
+    "qselect",
+    cls=GeCommand,
+    usage_text=QSELECT_USAGE,
+    asks_for_help=lambda args: False,  # -help counts once the command line reads
+    context_settings={"ignore_unknown_options": True, "help_option_names": []},
+)
+@click.argument("argv", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
-def qselect_command(ctx: click.Context, /, **opts: Any) -> int:
+def qselect_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
     """Print the selected queue instances."""
-    args = {
-        "queues": _list(opts["queues"]),
-        "resources": _resources(opts["resources"]),
-        "pes": _list(opts["pes"]),
-        "users": _list(opts["users"]),
-        "states": opts["states"],
+    values, wants_help = read_qselect(argv)
+    if wants_help:
+        sys.stdout.write(f"GE 6.2u5\n{QSELECT_USAGE}\n")
+        return EXIT_OK
+    args: dict[str, Any] = {
+        "queues": _list(values["-q"]),
+        "resources": _resources(values["-l"]),
+        "pes": _list(values["-pe"]),
+        "users": _list(values["-U"]),
+        "states": _states(values["-qs"]),
     }
     reply = transport_of(ctx)("queue_select", args)
     if not reply.ok:

@@ -20,6 +20,7 @@ import click
 from clients.common.errors import ClientError
 from clients.common.output import EXIT_ERROR, EXIT_OK, err, exit_code, print_answers
 from clients.common.pipes import closes_quietly
+from clients.common.qstat_lists import ARGUMENT_LISTS
 from clients.common.shell import GeCommand, Transport, default_transport, transport_of
 from clients.qstat_render.cluster import render_cluster
 from clients.qstat_render.columns import Layout
@@ -46,7 +47,8 @@ from qmaster.qstat_args import parse_explain, parse_group, parse_queue_states
 from qmaster.qstat_wire import expand
 from qmaster.state_filter import WRONG_ARGUMENT, parse_state_filter
 
-QSTAT_USAGE = """\
+QSTAT_USAGE = (
+    """\
 usage: qstat [options]
         [-cb]                             show core binding information (with -j)
         [-ext]                            view additional attributes
@@ -78,19 +80,9 @@ usage: qstat [options]
         [-pri]                            display job priority information
         [-xml]                            display the information in XML-Format
 
-job_identifier_list       {job_id|job_name|reg_exp}[,{job_id|job_name|reg_exp},...]
-pe_list                   pe[,pe,...]
-resource_attributes       resource,resource,...
-resource_list             resource[=value][,resource[=value],...]
-user_list                 user|pattern[,user|pattern,...]
-wc_cqueue                 wildcard expression matching a cluster queue
-wc_host                   wildcard expression matching a host
-wc_hostgroup              wildcard expression matching a hostgroup
-wc_qinstance              wc_cqueue@wc_host
-wc_qdomain                wc_cqueue@wc_hostgroup
-wc_queue                  wc_cqueue|wc_qdomain|wc_qinstance
-wc_queue_list             wc_queue[,wc_queue,...]
 """
+    + ARGUMENT_LISTS
+)
 
 
 #: rows per frame of a streamed listing: big enough to keep frames few, small enough to print

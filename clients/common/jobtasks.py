@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
+
+from clients.common.errors import SEMANTIC, ClientError
 
 _DECIMAL = re.compile(r"[0-9]+(?:[eE][+-]?[0-9]+)?")
 _HEX = re.compile(r"0[xX][0-9a-fA-F]+(?:[pP][+-]?[0-9]+)?")
@@ -49,3 +52,14 @@ def is_job_task(word: str) -> bool:
     if value is None or math.isinf(value) or value < 1 or value >= _U32_LIMIT:
         return False
     return value - math.floor(value) <= _EPSILON
+
+
+def check_job_tasks(refs: Sequence[str]) -> None:
+    """qalter, qhold and qrls refuse a bad job_tasks word before sending anything.
+
+    qalter_parse_job_parameter() answers it, printed without a prefix; the exit
+    code is the answer's status (STATUS_ESEMANTIC).
+    """
+    for ref in refs:
+        if not is_job_task(ref):
+            raise ClientError(invalid_job_task(ref), SEMANTIC)

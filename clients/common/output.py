@@ -37,6 +37,26 @@ def exit_code(answers: Iterable[Answer]) -> int:
     return EXIT_ERROR
 
 
+GE_STATUS: dict[int, int] = {
+    Status.OK: 1, Status.ESEMANTIC: 2, Status.EEXIST: 3, Status.EUNKNOWN: 4,
+    Status.ENOIMP: 5, Status.ENOKEY: 6, Status.ESYNTAX: 7, Status.ENOMGR: 9,
+    Status.ENOOPR: 10, Status.EDISK: 14, Status.ENOSUCHUSER: 15, Status.ENOTOWNER: 18,
+    Status.EDENIED: 20, Status.EVERSION: 21, Status.NOTOK_DOAGAIN: 25,
+}  # fmt: skip
+"""An answer status as Grid Engine numbers it (sge_answer.h's an_status_t: STATUS_OK 1,
+STATUS_ESEMANTIC 2, STATUS_EEXIST 3 ...), where a command exits with the number itself."""
+
+
+def first_status(answers: Iterable[Answer]) -> int:
+    """qhold's and qrls's exit code (qalter.c): the first answer status that is not
+    STATUS_OK, in Grid Engine's numbers (``denied: job "7" does not exist`` is
+    STATUS_EEXIST, 3); 0 when every answer is OK."""
+    for answer in answers:
+        if answer.status != Status.OK:
+            return GE_STATUS.get(answer.status, GE_STATUS[Status.EUNKNOWN])
+    return EXIT_OK
+
+
 def out(text: str) -> None:
     """Write ``text`` to stdout, adding the final newline when it has none."""
     sys.stdout.write(text if text.endswith("\n") else text + "\n")

@@ -73,7 +73,7 @@ class GeCommand(click.Command):
         if unknown is not None:
             return self._report(invalid_argument(unknown))
         try:
-            ctx = self.make_context(self.name or "", args, obj=transport)
+            ctx = self.make_context(self.name or "", list(args), obj=transport)  # click eats it
             with ctx:
                 result = self.invoke(ctx)
         except click.exceptions.Exit as stop:
@@ -100,8 +100,8 @@ class GeCommand(click.Command):
         option = getattr(exc, "option_name", None)
         if isinstance(exc, click.BadOptionUsage) and option and names.get(option):
             return missing_argument(option)
-        token = first_unknown(args, names) or _bad_value(exc) or (args[-1] if args else "")
-        return invalid_argument(token)
+        token = first_unknown(args, names) or _bad_value(exc) or first_stray(args, names)
+        return invalid_argument(token or (args[-1] if args else ""))
 
 
 def first_unknown(args: Sequence[str], names: dict[str, bool]) -> str | None:
@@ -114,6 +114,20 @@ def first_unknown(args: Sequence[str], names: dict[str, bool]) -> str | None:
         if token in names:
             expect_value = names[token]
         elif token.startswith("-") and len(token) > 1:
+            return token
+    return None
+
+
+def first_stray(args: Sequence[str], names: dict[str, bool]) -> str | None:
+    """The first word that is neither an option nor an option's value (the word Grid
+    Engine's parsers stop at: ``qstat x`` is ``invalid option argument "x"``)."""
+    expect_value = False
+    for token in args:
+        if expect_value:
+            expect_value = False
+        elif token in names:
+            expect_value = names[token]
+        elif not token.startswith("-"):
             return token
     return None
 

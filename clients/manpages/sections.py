@@ -44,6 +44,12 @@ def _plain(what: str) -> tuple[str, ...]:
     )
 
 
+_HOLD_EXIT = (
+    "0 when every answer was OK; else Grid Engine's status of the first that was not "
+    "(3: no such job), or of a bad command line (2: an unknown option, 7: a bad value); "
+    "1 with nothing but the hold given or an unreachable qmaster.",
+)
+
 COMMANDS: dict[str, Page] = {
     "qsub": Page(
         "clients.qsub:main",
@@ -230,20 +236,23 @@ COMMANDS: dict[str, Page] = {
         "put holds on jobs",
         (
             "qhold adds a user (-h u, the default), operator (o) or system (s) hold to "
-            "jobs or array tasks; a held task is not scheduled.",
+            "jobs or array tasks; a held task is not scheduled. As in Grid Engine, qhold is "
+            "qalter with a hold list: it takes qalter's options, and complains as qalter "
+            "(qalter: ERROR! ...).",
             VERSION,
         ),
-        _plain("every job was held"),
+        _HOLD_EXIT,
     ),
     "qrls": Page(
         "clients.qrls:main",
         "release holds from jobs",
         (
             "qrls removes a user (-h u, the default), operator (o) or system (s) hold "
-            "from jobs or array tasks.",
+            "from jobs or array tasks. As in Grid Engine, qrls is qalter with a hold list: "
+            "it takes qalter's options, and complains as qalter (qalter: ERROR! ...).",
             VERSION,
         ),
-        _plain("every hold was released"),
+        _HOLD_EXIT,
     ),
     "seg": Page(
         "clients.seg:main",

@@ -39,9 +39,9 @@ class SubmitInputs:
     read_text: Callable[[str], str | None]
     read_stdin: Callable[[], str] = lambda: ""
 
-    def context(self, qalter: bool = False) -> ParseContext:
+    def context(self, qalter: bool = False, prog: str = "qalter") -> ParseContext:
         """The parse context these inputs give."""
-        return ParseContext(self.env, self.cwd, self.year, self._resolve, qalter)
+        return ParseContext(self.env, self.cwd, self.year, self._resolve, qalter, prog)
 
     def _resolve(self, path: str) -> str | None:
         return self.read_text(os.path.join(self.cwd, path))
@@ -58,6 +58,8 @@ class SubmitRequest:
     jsv_scripts: list[str] = field(default_factory=list)
     hold: str | None = None
     users: list[str] | None = None
+    tasked: bool = False
+    lonely_tasks: str | None = None
     show_only: bool = False
     sync: bool = False
 
@@ -155,13 +157,21 @@ def _finish_qsub(
     return request
 
 
-def build_qalter(argv: Sequence[str], inputs: SubmitInputs) -> SubmitRequest:
-    """Parse qalter's argv: the changed keys and the job ids they apply to."""
+IMPLICIT_HOLD = {"qhold": "u", "qrls": "U"}
+"""cull_parse_cmdline(): qhold and qrls without -h set or remove the user hold."""
+
+
+def build_qalter(argv: Sequence[str], inputs: SubmitInputs, prog: str = "qalter") -> SubmitRequest:
+    """Parse qalter's argv (or qhold's, qrls's: qalter with a hold list): the changed keys
+    and the job ids they apply to."""
     state = SubmitState()
-    apply_tokens(argv, state, inputs.context(qalter=True), allow_script=True)
+    apply_tokens(argv, state, inputs.context(qalter=True, prog=prog), allow_script=True)
+    if state.hold is None and prog in IMPLICIT_HOLD:
+        state.hold = IMPLICIT_HOLD[prog]
     jsvs = list(state.spec.pop("jsv", []))
     request = SubmitRequest(
         state.spec, state.verify or "n", state.terse, state.job_ids, jsvs, hold=state.hold
     )
     request.users = state.users
+    request.tasked, request.lonely_tasks = state.tasked, state.lonely_tasks
     return request

@@ -40,6 +40,8 @@ class SubmitState:
     job_args: list[str] = field(default_factory=list)
     job_ids: list[str] = field(default_factory=list)
     hold: str | None = None  # qalter -h: the hold list (u o s add, U O S remove, n none)
+    tasked: bool = False  # qalter: a job word names tasks (7.2, or a -t after it)
+    lonely_tasks: str | None = None  # qalter: a -t no job word took
     users: list[str] | None = None
     show_only: bool = False
     sync: bool = False
@@ -61,6 +63,7 @@ class ParseContext:
     year: int
     read_text: Callable[[str], str | None] = lambda _path: None
     qalter: bool = False
+    prog: str = "qalter"  # qalter, qhold or qrls: how -h reads its hold list
 
 
 Effect = Callable[[SubmitState, list[str], ParseContext], None]
@@ -170,13 +173,37 @@ def _cwd(state: SubmitState, _args: list[str], ctx: ParseContext) -> None:
     state.spec["cwd"] = ctx.cwd
 
 
+def hold_list(text: str, prog: str) -> str | None:
+    """sge_parse_hold_list() (parse_qsub.c): the -h letters minige sends (``u o s`` set,
+    ``U O S`` remove, ``n`` remove all), or None where Grid Engine refuses the list.
+
+    One list either sets or removes holds: ``uU`` and ``un`` are refused, and so is
+    any other character (``u,o``). qhold and qrls take only ``u o s``, qrls to
+    remove them; ``n`` and the capitals are qalter's."""
+    release = prog == "qrls"
+    removing: bool | None = None
+    letters = []
+    for ch in text:
+        if ch in "uos":
+            letter, removes = (ch.upper(), True) if release else (ch, False)
+        elif ch in "nUSO" and prog not in ("qhold", "qrls"):
+            letter, removes = ch, True
+        else:
+            return None
+        if removing is not None and removing != removes:
+            return None
+        removing = removes
+        letters.append(letter)
+    return "".join(letters)
+
+
 def _hold(state: SubmitState, args: list[str], ctx: ParseContext) -> None:
     if not ctx.qalter:
         state.spec["h"] = True
         return
-    letters = args[0]
-    if not letters or any(ch not in "usonUSO" for ch in letters):
-        raise bad_value(f'ERROR! Unknown hold list "{letters}" specified to -h option')
+    letters = hold_list(args[0], ctx.prog)
+    if not letters:
+        raise bad_value(f'ERROR! Unknown hold list "{args[0]}" specified to -h option')
     state.hold = letters
     if any(ch in letters for ch in "uUn"):  # what a client JSV sees as h: the user hold
         state.spec["h"] = "u" in letters and "n" not in letters and "U" not in letters
@@ -324,14 +351,24 @@ def apply_tokens(
     """
     table = option_table(ctx.qalter)
     i = 0
+    after_job_word = False
     while i < len(tokens):
         token = tokens[i]
         option = table.get(token)
+        if ctx.qalter and allow_script and token == "-t":
+            _job_tasks(state, list(tokens[i + 1 : i + 2]), after_job_word)
+            after_job_word = False
+            i += 2
+            continue
+        after_job_word = False
         if option is None:
             if (token.startswith("-") and token != "-") or not allow_script:
                 raise invalid_argument(token)
             if ctx.qalter:
-                state.job_ids.extend(V.name_list(token))
+                words = V.name_list(token)
+                state.job_ids.extend(words)
+                state.tasked |= any(w[:1].isdigit() and "." in w for w in words)
+                after_job_word = bool(words)
                 i += 1
                 continue
             state.script, state.job_args = token, list(tokens[i + 1 :])
@@ -342,6 +379,22 @@ def apply_tokens(
             raise missing_argument(token, option.missing)
         option.effect(state, words, ctx)
         i += 1 + arity
+
+
+def _job_tasks(state: SubmitState, args: list[str], after_job_word: bool) -> None:
+    """qalter's ``-t range``: the tasks of the last job of the job word right before it
+    (parse_multi_jobtaskslist()); a ``-t`` elsewhere is kept as lonely."""
+    if not args:
+        raise missing_argument("-t", "ERROR! -t option must have a list of task id ranges")
+    first, last, step = V.task_range(args[0])
+    if not after_job_word:
+        state.lonely_tasks = state.lonely_tasks or args[0]
+        return
+    word, dot, own = state.job_ids[-1].partition(".")
+    if dot and V.task_range(own) != (first, last, step):  # two ranges: minige keeps one
+        raise bad_value("ERROR! -t option only allows one range specification")
+    state.job_ids[-1] = f"{word}.{first}-{last}:{step}"
+    state.tasked = True
 
 
 def request_tokens(text: str) -> list[str]:

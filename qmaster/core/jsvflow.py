@@ -37,7 +37,7 @@ from qmaster.core.outcome import Outcome
 from qmaster.core.registry import HOOKS, Timer, handler
 from qmaster.core.specs import altered_spec, changes_with_full_names, with_full_names
 from qmaster.core.stimuli import Alter, JsvVerdict, Submit
-from qmaster.core.submit import handle_submit
+from qmaster.core.submit import handle_submit, numbered_spec
 from qmaster.core.verdicts import REVERIFY, corrected, late_verdict
 from qmaster.model import Answer, Status, error
 
@@ -81,6 +81,7 @@ def route_submit(core: Core, args: Submit, now: float, out: Outcome) -> None:
         handle_submit(core, args, now, out)
         return
     spec = with_full_names(args.job, core.config.complexes)
+    numbered_spec(core, args.job, now)  # sge_job_verify_adjust() runs before the JSV
     job_id = core.allocate_job_id() if args.verify not in ("v", "p") else None
     _ask(core, Waiting(args, [Slot(job_id=job_id, spec=spec)]), now, out)
 

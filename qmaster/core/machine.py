@@ -175,7 +175,9 @@ class Core:
         return list(self._timers)
 
     def handle(self, stimulus: Asked | TimeAdvanced, now: float) -> Outcome:
-        """Handle one stimulus; on a refusal nothing in the core has changed."""
+        """Handle one stimulus; on a refusal nothing in the core has changed but the job id
+        counter, when a submission was refused after its number was taken (as in Grid Engine:
+        :func:`qmaster.core.submit.numbered_spec`)."""
         if isinstance(stimulus, TimeAdvanced):
             return self.tick(now)
         self.advance(now)

@@ -200,8 +200,9 @@ def _counter_problems(core: Core, counters: dict[str, int]) -> list[str]:
     problems: list[str] = []
     named = (("job", core.next_job_id), ("ar", core.next_ar_id), (COUNTER, core.journal.next_id))
     for name, counter in named:
-        # memory may be ahead (an id handed out for a submission the JSV then refused),
-        # never behind: a restart would hand out again an id already acknowledged
+        # memory may be ahead (the id of a submission refused after its number was taken,
+        # or one the JSV then refused), never behind: a restart would hand out again an id
+        # already acknowledged
         if counters.get(name, 0) > counter:
             problems.append(f"counter {name}: spooled {counters[name]}, in memory {counter}")
     spooled = {

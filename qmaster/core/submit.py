@@ -159,12 +159,16 @@ def _names_any(core: Core, kind: str, pattern: str) -> bool:
     return bool(found)
 
 
-def check_limits(core: Core, owner: str, n_tasks: int) -> None:
+def check_task_limit(core: Core, n_tasks: int) -> None:
+    """``max_aj_tasks``: an array job with more tasks is refused."""
+    limit = core.config.global_conf.max_aj_tasks
+    if limit and n_tasks > limit:
+        raise InvalidRequest(f"job rejected: You try to submit a job with more than {limit} tasks")
+
+
+def check_limits(core: Core, owner: str) -> None:
+    """``max_u_jobs`` and ``max_jobs``: refused for now, qsub exits 25 (try again later)."""
     conf = core.config.global_conf
-    if conf.max_aj_tasks and n_tasks > conf.max_aj_tasks:
-        raise InvalidRequest(
-            f"job rejected: You try to submit a job with more than {conf.max_aj_tasks} tasks"
-        )
     if conf.max_u_jobs and core.user_jobs[owner] >= conf.max_u_jobs:
         raise LimitReached(
             f"job rejected: Only {conf.max_u_jobs} jobs are allowed per user "
@@ -204,6 +208,20 @@ def submitted_text(job: Job) -> str:
     return f'Your job {job.job_id} ("{job.name}") has been submitted'
 
 
+def numbered_spec(core: Core, given: JobSpec, now: float) -> tuple[JobSpec, TaskRange | None]:
+    """What sge_job_verify_adjust() checks before it takes the job's number: the values,
+    the name, the account string and the task count. A submission refused here uses no
+    job id; one refused by any later check (limits, access, resources, queues, PE, ckpt,
+    project, deadline, AR, ``-w``, ``-hold_jid``) has used one up, and ``qsub -w v``
+    uses one too: the next job's id skips it, as in Grid Engine."""
+    spec = with_full_names(checked_spec(_normalise(given), now), core.config.complexes)
+    check_name(spec.name or "")
+    array = task_range(spec)
+    check_account(spec)
+    check_task_limit(core, (array.last - array.first) // array.step + 1 if array else 1)
+    return spec, array
+
+
 def handle_submit(
     core: Core,
     args: Submit,
@@ -219,9 +237,9 @@ def handle_submit(
     which then hands over the ``job_id`` it allocated and, for a job the JSV asked to wait
     (REJECT_WAIT), ``jsv_wait``, the JSV's message.
     """
-    spec = with_full_names(checked_spec(_normalise(args.job), now), core.config.complexes)
-    check_name(spec.name or "")
-    array = task_range(spec)
+    spec, array = numbered_spec(core, args.job, now)
+    if job_id is None:  # any refusal from here on has used the id up, as in Grid Engine
+        job_id = core.allocate_job_id()
     spec = validate_spec(core, spec, args.identity)
     start_time_of(spec)
     check_deadline(core, args.identity, spec)
@@ -231,11 +249,10 @@ def handle_submit(
         0, args.identity, now, shared_spec(spec), array=array,
         hold=hold_bits("u" if spec.user_hold else ""),
     )  # fmt: skip
-    n_tasks = (array.last - array.first) // array.step + 1 if array else 1
     if args.verify in ("v", "p"):
         out.answers.extend(verification(core, job, args.verify, now))
         return
-    check_limits(core, args.identity.user, n_tasks)
+    check_limits(core, args.identity.user)
     if array is not None and max(array.last, array.step) > U_LONG32_MAX:
         # a task id is a u_long32 in Grid Engine (and the spool); a range past it that the
         # task limit let through (max_aj_tasks 0, a huge step) is refused here
@@ -245,10 +262,9 @@ def handle_submit(
             raise InvalidRequest("error: no suitable queues")
         out.answers.append(warning("warning: no suitable queues"))
     # sge_job_verify_adjust() checks -hold_jid and -hold_jid_ad last, after -ar and -w
-    own_id = job_id if job_id is not None else core.free_job_id()
-    check_predecessor_refs(own_id, spec.hold_jid or ())
-    check_array_holds(core, own_id, args.identity.user, spec, array)
-    job.job_id = job_id if job_id is not None else core.allocate_job_id()
+    check_predecessor_refs(job_id, spec.hold_jid or ())
+    check_array_holds(core, job_id, args.identity.user, spec, array)
+    job.job_id = job_id
     job.stimulus = current_stimulus()
     job.pend_all()
     if jsv_wait is not None:

@@ -75,10 +75,10 @@ def test_no_ar_beside_a_job_without_h_rt_and_no_such_job_beside_an_ar() -> None:
     assert out.answers[0].is_error
     core.tick(T0 + 1)
     assert "2" not in states(core)
-    submit(core, l_hard={"h": "host2", "h_rt": "600"})
+    submit(core, l_hard={"h": "host2", "h_rt": "600"})  # job 3: the refused -w e used id 2
     core.tick(T0 + 20)
     core.tick(T0 + 20)
-    assert states(core)["2"] == "r"
+    assert states(core)["3"] == "r"
 
 
 def test_overlapping_windows_compete_and_disjoint_ones_do_not() -> None:

@@ -84,6 +84,15 @@ def test_unknown_option_after_the_usage(
     assert not any(text in err for text in CLICK_TEXTS)
 
 
+def test_a_stray_word_is_named_in_the_complaint(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qstat -f x: 'invalid option argument "x"' (click had eaten the words: it said "")."""
+    assert run(qstat, ["-f", "x", "y"], qmaster) == 1
+    assert capsys.readouterr().err.endswith('\ninvalid option argument "x"\n')
+    assert qmaster.calls == []
+
+
 ALL = [qsub, qalter, qstat, qdel, qrsub, qrstat, qrdel, qconf, qevent, seg, qacct, qhost, qselect]
 
 
@@ -141,10 +150,11 @@ def test_qdel_treats_an_unknown_dash_word_as_a_job_name(qmaster: FakeQmaster) ->
     assert qmaster.last == ("delete", {"job_ids": ["-x"], "users": None, "force": False})
 
 
-def test_qdel_task_range_applies_to_the_jobs_before_it(qmaster: FakeQmaster) -> None:
-    """qdel 5,sl* -t 3-4 deletes tasks 3-4 of job 5 and of the jobs named sl*."""
+def test_qdel_task_range_applies_to_the_last_job_before_it(qmaster: FakeQmaster) -> None:
+    """qdel 5,sl* -t 3-4 deletes job 5 and tasks 3-4 of the jobs named sl*
+    (parse_multi_jobtaskslist() gives the range to the word's last item)."""
     assert qdel.main(["5,sl*", "-t", "3-4", "7"], transport=qmaster) == 0
-    assert qmaster.last[1]["job_ids"] == ["5.3-4:1", "sl*.3-4:1", "7"]
+    assert qmaster.last[1]["job_ids"] == ["5", "sl*.3-4:1", "7"]
 
 
 def test_qdel_lonely_task_range_is_refused(

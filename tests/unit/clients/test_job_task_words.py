@@ -45,7 +45,7 @@ def _cell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SGE_ROOT", str(tmp_path / "root"))
 
 
-@pytest.mark.parametrize("word", ["1abc", "0", ""])
+@pytest.mark.parametrize("word", ["1abc", "0"])
 def test_qdel_refuses_a_bad_job_id_before_sending(
     qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str], word: str
 ) -> None:
@@ -53,6 +53,28 @@ def test_qdel_refuses_a_bad_job_id_before_sending(
     assert qdel.main(["7", word], transport=qmaster) == 1
     assert capsys.readouterr().err == f"error: ERROR! {word} is a invalid job-task identifier\n"
     assert qmaster.calls == []
+
+
+def test_qdel_drops_empty_items_of_a_word(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """str_list_parse_from_string() drops empty items: qdel 7 '' ',' deletes 7; qdel ''
+    alone names no job (the usage and 'no option argument', nothing sent)."""
+    qmaster.reply("delete", [])
+    assert qdel.main(["7", "", ","], transport=qmaster) == 0
+    assert qmaster.last[1]["job_ids"] == ["7"]
+    assert qdel.main([""], transport=qmaster) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "ERROR! no option argument\n"
+    assert "usage: qdel" in captured.err
+    assert len(qmaster.calls) == 1
+
+
+def test_qdel_t_gives_the_tasks_of_the_last_job_of_a_comma_list(qmaster: FakeQmaster) -> None:
+    """parse_multi_jobtaskslist() gives -t's range to the word's last item only."""
+    qmaster.reply("delete", [])
+    assert qdel.main(["1,2", "-t", "3"], transport=qmaster) == 0
+    assert qmaster.last[1]["job_ids"] == ["1", "2.3-3:1"]
 
 
 @pytest.mark.parametrize(

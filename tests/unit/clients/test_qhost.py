@@ -173,8 +173,8 @@ def test_bad_option_is_refused_with_grid_engines_words(
     err = capsys.readouterr().err
     assert err.startswith("GE 6.2u5\nusage: qhost [options]\n")
     assert err.endswith('\nERROR! invalid option argument "-s"\n')
-    assert qselect.main(["-s", "r"], transport=qmaster) == 1
-    assert 'ERROR! invalid option argument "-s"' in capsys.readouterr().err
+    assert qselect.main(["-s", "r"], transport=qmaster) == 1  # qstat's text (qselect mode)
+    assert capsys.readouterr().err.endswith('\ninvalid option argument "-s"\n')
     assert qmaster.calls == []
 
 
@@ -262,6 +262,51 @@ def test_core_binding_adds_sockets_and_cores_but_no_threads() -> None:
     )
     assert "   <hostvalue name='m_socket'>2</hostvalue>" in doc.splitlines()
     assert "NSOC" not in text([host()])[0]
+
+
+def test_qselect_words_run_to_the_next_option(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """-q a b -l x=1 y=2 -qs d u: every word up to the next option is the option's (the last
+    -qs word counts); -cb is taken. qselect -q a b was 'invalid option argument ""'."""
+    qmaster.reply("queue_select", data={"queues": ["a@h"]})
+    argv = ["-q", "a", "b,c", "-l", "arch=x", "mem=1G", "-qs", "d", "u", "-cb", "-U", "u1"]
+    assert qselect.main(argv, transport=qmaster) == 0
+    assert qmaster.last[1] == {
+        "queues": ["a", "b", "c"], "resources": {"arch": "x", "mem": "1G"}, "pes": None,
+        "users": ["u1"], "states": "u",
+    }  # fmt: skip
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(
+    ("argv", "err"),
+    [
+        (["-q"], "ERROR! -q option must have argument\n"),
+        (["-q", "-l", "arch=x", "-pe"],
+         "ERROR! -q option must have argument\nERROR! -pe option must have argument\n"),
+        (["-qs", "x"], "unknown queue state: x found in string: x\n"),
+        (["-help", "-pe"], "ERROR! -pe option must have argument\n"),
+    ],
+)  # fmt: skip
+def test_qselect_missing_arguments_are_one_line_each_without_the_usage(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str], argv: list[str], err: str
+) -> None:
+    """parse_until_next_opt(): the complaint, the command line read on, no usage; exit 1."""
+    assert qselect.main(argv, transport=qmaster) == 1
+    assert capsys.readouterr() == ("", err)
+    assert qmaster.calls == []
+
+
+def test_qselect_a_word_no_option_takes_is_refused_with_the_usage(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qselect all.q: the usage, then 'invalid option argument "all.q"', exit 1."""
+    assert qselect.main(["all.q"], transport=qmaster) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("GE 6.2u5\nusage: qselect [options]\n")
+    assert err.endswith('\ninvalid option argument "all.q"\n')
+    assert qmaster.calls == []
 
 
 def test_qselect_help_prints_its_usage_and_ends_with_0(

@@ -7,6 +7,7 @@ import pytest
 from clients.common.errors import ClientError
 from clients.submit.build import SubmitInputs, build_qalter, build_qsub
 from clients.submit.dates import parse_date_time
+from clients.submit.grammar import hold_list
 from clients.submit.values import RANGE_INFINITY, slot_range, task_range
 
 ROOT = "/cell"
@@ -240,3 +241,23 @@ def test_bad_dates_give_both_messages(text: str, reason: str) -> None:
     assert info.value.message == (
         f'{reason}\nERROR! Wrong date/time format "{text}" specified to -a option'
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "prog", "letters"),
+    [
+        ("uos", "qalter", "uos"),
+        ("USn", "qalter", "USn"),
+        ("uU", "qalter", None),
+        ("nu", "qalter", None),
+        ("u,o", "qalter", None),
+        ("so", "qhold", "so"),
+        ("so", "qrls", "SO"),
+        ("U", "qrls", None),
+        ("n", "qhold", None),
+    ],
+)
+def test_hold_lists_read_as_sge_parse_hold_list(text: str, prog: str, letters: str | None) -> None:
+    """One -h list sets or removes holds, never both; qhold/qrls take u o s only (qrls to
+    remove them). qalter -h uU was taken."""
+    assert hold_list(text, prog) == letters

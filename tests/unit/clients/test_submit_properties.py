@@ -74,7 +74,9 @@ def to_argv(spec: dict[str, Any]) -> list[str]:
 
 @given(specs())
 def test_qalter_argv_round_trips_to_the_same_spec(spec: dict[str, Any]) -> None:
-    """Any set of submit options written as argv parses back to exactly that spec."""
+    """Any set of submit options written as argv parses back to exactly that spec (but -t,
+    which in qalter names the tasks of the job word before it, not a new task range)."""
+    spec = {k: v for k, v in spec.items() if not k.startswith("t_")}
     request = build_qalter([*to_argv(spec), "1"], _inputs())
     expected = dict(spec)
     if "ac" in expected:  # qalter sends -ac as operations on each job's own context

@@ -147,9 +147,9 @@ def test_deadline_needs_a_deadline_user() -> None:
     out = submit(core, dl="202612241800.00")
     assert texts(out) == ['job rejected: the user "alice" is no deadline initiation user']
     request(core, ROOT, "conf_add", T0, kind="userset", name="deadlineusers", members=["alice"])
-    submit(core, dl="202612241800.00")
+    submit(core, dl="202612241800.00")  # job 2: the refusal used id 1, as in Grid Engine
     # stored as the epoch the scheduler reads
-    assert core.jobs[1].spec.to_dict()["dl"] == int(time.mktime((2026, 12, 24, 18, 0, 0, 0, 0, -1)))
+    assert core.jobs[2].spec.to_dict()["dl"] == int(time.mktime((2026, 12, 24, 18, 0, 0, 0, 0, -1)))
 
 
 def test_qdel_pattern_deletes_only_the_callers_jobs() -> None:
@@ -194,7 +194,7 @@ def test_array_dependency_needs_arrays_of_the_same_range() -> None:
     assert texts(other)[0].startswith("This array job must have the same range of sub-tasks")
     same = submit(core, hold_jid_ad=["pre"], t_min=1, t_max=4)
     assert not same.answers[0].is_error
-    assert sorted(core.jobs) == [1, 2]
+    assert sorted(core.jobs) == [1, 4]  # the two refusals used ids 2 and 3
 
 
 def test_array_dependency_on_a_plain_job_is_refused_as_grid_engine_does() -> None:
@@ -267,20 +267,21 @@ def test_job_id_predecessors_as_grid_engine_reads_them() -> None:
     assert texts(submit(core, hold_jid_ad=["1.2"], t_min=1, t_max=2)) == [
         'denied: job "1.2" not found'
     ]
-    assert texts(submit(core, hold_jid=["pre", "2"])) == [
-        'denied: job "2" may not be it\'s own jobnet predecessor'
+    # each refusal used a job id up (2, 3): this job would be 4
+    assert texts(submit(core, hold_jid=["pre", "4"])) == [
+        'denied: job "4" may not be it\'s own jobnet predecessor'
     ]
     assert sorted(core.jobs) == [1]
     waiting = submit(core, hold_jid=["1abc"])
-    assert texts(waiting) == ['Your job 2 ("job.sh") has been submitted']
-    assert core.jobs.waiting_for(core.jobs[1]) == {2}
-    assert texts(alter(core, ids=("2",), hold_jid=["2"])) == [
-        'denied: job "2" may not be it\'s own jobnet predecessor'
+    assert texts(waiting) == ['Your job 5 ("job.sh") has been submitted']
+    assert core.jobs.waiting_for(core.jobs[1]) == {5}
+    assert texts(alter(core, ids=("5",), hold_jid=["5"])) == [
+        'denied: job "5" may not be it\'s own jobnet predecessor'
     ]
-    assert texts(alter(core, ids=("2",), hold_jid=["pre", "1.1"])) == [
+    assert texts(alter(core, ids=("5",), hold_jid=["pre", "1.1"])) == [
         'denied: job "1.1" not found'
     ]
-    assert list(core.jobs[2].spec.hold_jid or ()) == ["1abc"]
+    assert list(core.jobs[5].spec.hold_jid or ()) == ["1abc"]
 
 
 def test_predecessor_checks_come_after_ar_and_verification() -> None:
@@ -300,14 +301,17 @@ LIMIT_TEXT = "job rejected: You try to submit a job with more than 75000 tasks"
 
 
 @pytest.mark.parametrize(
-    ("task_range", "refusal"),
+    ("task_range", "refusal", "next_id"),
     [
-        ({"t_min": 2**32}, U32_TEXT),
-        ({"t_min": 1, "t_step": 2**63}, U32_TEXT),
-        ({"t_min": 1, "t_max": 2**64}, LIMIT_TEXT),  # the task limit speaks first, as in GE
+        ({"t_min": 2**32}, U32_TEXT, 2),
+        ({"t_min": 1, "t_step": 2**63}, U32_TEXT, 2),
+        # the task limit speaks first, as in GE, before the job's number is taken
+        ({"t_min": 1, "t_max": 2**64}, LIMIT_TEXT, 1),
     ],
 )
-def test_task_ids_past_a_u_long32_are_refused(task_range: dict[str, int], refusal: str) -> None:
+def test_task_ids_past_a_u_long32_are_refused(
+    task_range: dict[str, int], refusal: str, next_id: int
+) -> None:
     """A task id (or step) Grid Engine's u_long32 cannot hold is refused at submit: stored, it
     failed every spool commit from the first start on and no job ran any more."""
     core = make_core()
@@ -316,5 +320,5 @@ def test_task_ids_past_a_u_long32_are_refused(task_range: dict[str, int], refusa
     assert core.jobs == {}
     widest = submit(core, t_min=1, t_max=2**32 - 1, t_step=2**32 - 2)
     assert texts(widest) == [
-        'Your job-array 1.1-4294967295:4294967294 ("job.sh") has been submitted'
+        f'Your job-array {next_id}.1-4294967295:4294967294 ("job.sh") has been submitted'
     ]

@@ -169,6 +169,31 @@ def test_refused_submission_changes_nothing():
     assert core.jobs == {}
 
 
+@pytest.mark.parametrize(
+    ("spec", "verify", "uses_id"),
+    [
+        ({"N": "1abc"}, "n", False),  # object_verify_name(): before the number is taken
+        ({"t_min": 1, "t_max": 100001}, "n", False),  # max_aj_tasks: before it too
+        ({"pe_name": "nosuchpe", "pe_min": 2, "pe_max": 2}, "n", True),
+        ({"l_hard": {"nosuch": "1"}}, "n", True),
+        ({"q_hard": ["nosuch.q"]}, "n", True),
+        ({"P": "nosuch"}, "n", True),
+        ({"q_hard": ["all.q@nosuchhost"]}, "e", True),
+        ({}, "v", True),  # a verification takes a number as well
+    ],
+)
+def test_a_refusal_after_the_job_number_is_taken_uses_it_up(
+    spec: dict[str, object], verify: str, uses_id: bool
+) -> None:
+    """sge_job_verify_adjust() takes the job number after the name, account and task count
+    checks: a submission refused later has used its id, and the next job's id skips it."""
+    core = make_core()
+    first = submit(core, verify=verify, **spec)
+    assert verify == "v" or first.answers[0].is_error
+    assert core.jobs == {}
+    assert submit(core).data["job_id"] == (2 if uses_id else 1)
+
+
 def test_job_names_must_not_start_with_a_digit():
     """-N 123abc is refused as Grid Engine refuses it."""
     core = make_core()
@@ -207,7 +232,8 @@ def test_job_names_may_hold_spaces_and_brackets_as_in_grid_engine() -> None:
 
 
 def test_verify_modes():
-    """-w v answers without submitting; -w e refuses a job no queue can run."""
+    """-w v answers without submitting; -w e refuses a job no queue can run. Each used a
+    job id up (sge_job_verify_adjust() takes the number first): -w w's job is 4."""
     core = make_core()
     out = submit(core, verify="v")
     assert texts(out) == ["verification: found suitable queue(s)"]
@@ -224,7 +250,7 @@ def test_verify_modes():
     assert texts(out) == ["error: no suitable queues"]
     out = submit(core, verify="w", q_hard=["all.q@nosuchhost"])
     assert texts(out)[0] == "warning: no suitable queues"
-    assert list(core.jobs) == [1]
+    assert list(core.jobs) == [4]
 
 
 def test_ids_wrap_after_the_maximum_and_skip_ids_in_use():

@@ -69,14 +69,15 @@ def test_a_rejected_submission_stores_nothing_and_says_why() -> None:
     assert core.jobs == {}
 
 
-def test_verification_only_burns_no_job_id() -> None:
-    """qsub -w v through the JSV: it sees w=v and no id; the next job still gets id 1."""
+def test_verification_through_the_jsv_uses_a_job_id_up() -> None:
+    """qsub -w v through the JSV: it sees w=v and no id; the verification takes the job's
+    number, as sge_job_verify_adjust() does before it answers: the next job gets id 2."""
     core = _jsv_core()
     question = _submit(core, "v")
     assert (question.job_id, question.spec["w"]) == (None, "v")
     reply = _reply(core, question, "ACCEPT")
     assert reply.answers[-1].text == "verification: found suitable queue(s)"
-    assert _submit(core).job_id == 1
+    assert _submit(core).job_id == 2
 
 
 def test_a_correction_replaces_the_job_its_environment_and_its_w() -> None:

@@ -62,10 +62,10 @@ def test_unknown_project_is_refused_at_submit_and_alter() -> None:
         'job rejected: the requested project "nosuch" does not exist'
     ]
     _add(core, "project", "name p1\n")
-    assert _submit(core, P="p1")[-1].startswith("Your job 1 ")
-    alter = request(core, ALICE, "alter", job_ids=["1"], job={"P": "nosuch"})
+    assert _submit(core, P="p1")[-1].startswith("Your job 2 ")  # the refusal used id 1
+    alter = request(core, ALICE, "alter", job_ids=["2"], job={"P": "nosuch"})
     assert texts(alter) == ['job rejected: the requested project "nosuch" does not exist']
-    assert core.jobs[1].spec.to_dict()["P"] == "p1"
+    assert core.jobs[2].spec.to_dict()["P"] == "p1"
 
 
 def test_project_access_lists_and_global_restrictions() -> None:

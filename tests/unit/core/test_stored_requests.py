@@ -106,8 +106,8 @@ def test_positive_priority_needs_an_operator() -> None:
     out = submit(core, p=10)
     assert texts(out) == ["job rejected: positive submission priority requires operator privileges"]
     assert core.jobs == {}
-    assert not submit(core, p=-10).answers[0].is_error
-    out = request(core, ALICE, "alter", T0, job_ids=["1"], job={"p": 5})
+    assert not submit(core, p=-10).answers[0].is_error  # job 2: the refusal used id 1
+    out = request(core, ALICE, "alter", T0, job_ids=["2"], job={"p": 5})
     # qalter: mod_job_attributes() refuses any increase by a non-operator
     assert texts(out) == ['denied: "alice" must be operator to increase job priority']
     assert not submit(core, ROOT, p=10).answers[0].is_error
