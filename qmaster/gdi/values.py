@@ -9,6 +9,7 @@ current year) and returns a value or raises :class:`ValueRefused`.
 
 from __future__ import annotations
 
+import math
 import re
 import time
 
@@ -163,8 +164,26 @@ def _number(text: str) -> int:
     return int(text)
 
 
-def task_range(text: str) -> tuple[int, int, int]:
-    """``-t n[-m[:s]]`` -> (first, last, step), all at least 1 and first <= last."""
+TaskRange = tuple[int, int, int]
+ONE_RANGE_ONLY = "ERROR! -t option only allows one range specification"
+_ENUMERATED_IDS = 1_000_000  # a list of more ids is joined only when its ranges step alike
+
+
+def task_range(text: str) -> TaskRange:
+    """``-t n[-m[:s]][,...]`` -> (first, last, step), all at least 1 and first <= last.
+    A list is taken as Grid Engine's range_list_sort_uniq_compress() leaves it: its ids
+    in order, once each; when they are not one range (``1-2,4``; ``1,3`` is ``1-3:2``),
+    it is refused."""
+    ranges = [_one_task_range(item) for item in text.split(",") if item] or [_one_task_range("")]
+    if len(ranges) == 1:
+        return ranges[0]
+    joined = _joined(ranges)
+    if joined is None:
+        raise bad_value(ONE_RANGE_ONLY)
+    return joined
+
+
+def _one_task_range(text: str) -> TaskRange:
     span, _, step_text = text.partition(":")
     first_text, dash, last_text = span.partition("-")
     first = _number(first_text)
@@ -172,6 +191,27 @@ def task_range(text: str) -> tuple[int, int, int]:
     step = _number(step_text) if step_text else 1
     if first < 1 or last < first or step < 1:
         raise bad_value("ERROR! -t option must have a list of task id ranges")
+    return first, last, step
+
+
+def _joined(ranges: list[TaskRange]) -> TaskRange | None:
+    """The one range holding exactly the ids of ``ranges``, if there is one: its step is
+    the gcd of their steps and of the distances between their starts."""
+    first, last = min(r[0] for r in ranges), max(r[1] for r in ranges)
+    step = math.gcd(*(r[2] for r in ranges if r[1] > r[0]), *(r[0] - first for r in ranges))
+    if step == 0:
+        return first, first, 1
+    wanted = (last - first) // step + 1
+    if sum((b - a) // s + 1 for a, b, s in ranges) <= _ENUMERATED_IDS:
+        ids = {i for a, b, s in ranges for i in range(a, b + 1, s)}
+        return (first, last, step) if len(ids) == wanted else None
+    if any(s != step for a, b, s in ranges if b > a):
+        return None
+    reach = first - step
+    for a, b, _ in sorted(ranges):
+        if a > reach + step:
+            return None
+        reach = max(reach, b)
     return first, last, step
 
 

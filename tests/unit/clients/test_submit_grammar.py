@@ -163,6 +163,33 @@ def test_bad_task_ranges_are_rejected(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1,2,3", (1, 3, 1)),
+        ("1,3", (1, 3, 2)),
+        ("1-4:3,7", (1, 7, 3)),
+        ("1,4-10:3", (1, 10, 3)),
+        ("1-5:2,3,,7", (1, 7, 2)),
+        ("2,2", (2, 2, 1)),
+        ("1-4000000000,4000000001-4000000005", (1, 4000000005, 1)),
+    ],
+)
+def test_a_task_id_list_that_is_one_range_is_taken(
+    text: str, expected: tuple[int, int, int]
+) -> None:
+    """-t 1,2,3 is 1-3 and 1,3 is 1-3:2: the ids, once each and in order, as one range."""
+    assert task_range(text) == expected
+
+
+@pytest.mark.parametrize("text", ["1-2,4", "1-3,5-9:2", "1,2,4", "1-4000000000,4000000002"])
+def test_a_task_id_list_of_several_ranges_is_refused(text: str) -> None:
+    """-t 1-2,4: Grid Engine's 'only allows one range specification' (not a number error)."""
+    with pytest.raises(ClientError) as refused:
+        task_range(text)
+    assert str(refused.value) == "ERROR! -t option only allows one range specification"
+
+
+@pytest.mark.parametrize(
     ("argv", "message"),
     [
         (
