@@ -42,7 +42,7 @@ from schedd.keptbound import FirstBounds, changed_since, keep, kept_bounds, loca
 from schedd.matching import debits, may_access, room
 from schedd.pe import Assignment
 from schedd.reservation import Planner
-from schedd.view import JobRequest, View
+from schedd.view import JobRequest, QueueState, View
 
 Placed = tuple[Assignment, str | None]
 Window = tuple[float, float]
@@ -63,7 +63,9 @@ class _Bound:
         self.queues: dict[LevelKey, tuple[str, Level]] = {}
         self.where: dict[LevelKey, str] = {}
         """Every level's host (what a kept search must have had the same)."""
-        where = self.where
+        self.order: list[tuple[QueueState, LevelKey]] = []
+        """The candidates the job may use (in the PE's list), in order, with their level."""
+        where, order = self.where, self.order
         for q in cat.static:
             if pe is not None and pe not in q.pe_list:
                 continue
@@ -74,6 +76,7 @@ class _Bound:
             key = (q.queue_level.kind, q.queue_level.name)
             self.queues[key] = (q.host, q.queue_level)
             where[key] = q.host
+            order.append((q, key))
         self.host_room: dict[str, int] = {}
         self.queue_room: dict[LevelKey, int] = {}
         self.queue_sum: dict[str, int] = {}
@@ -172,6 +175,18 @@ class _Bound:
             self.total += cap - self.cap.get(host, 0)
             self.cap[host] = cap
 
+    def open(self) -> list[QueueState]:
+        """After a settle: the candidates whose host and queue instance the bounds leave
+        room on, in order. The others have none at the window (a bound is at least the
+        room), so a timed placement, which passes over them, may be given only these:
+        it finds what it would find among all."""
+        host_room, queue_room = self.host_room, self.queue_room
+        return [
+            q
+            for q, key in self.order
+            if queue_room.get(key, 0) >= 1 and host_room.get(q.host, 0) >= 1
+        ]
+
     def may_fit(self, job: JobRequest, g: int, rule: str) -> bool:
         """False when the bounds leave the job no room (a full placement would fail)."""
         if not job.pe_name:
@@ -187,10 +202,12 @@ def earliest(
     job: JobRequest,
     cat: Category,
     length: float,
-    place: Callable[[Window], Placed | None],
+    place: Callable[[Window, list[QueueState] | None], Placed | None],
 ) -> tuple[Window, Placed] | None:
     """The first window of ``length`` starting when a booking ends at which ``place``
-    finds room, with what it found; None when there is none."""
+    finds room, with what it found; None when there is none. ``place`` is given the
+    candidates the bounds leave room on when they are settled at the window (else
+    None: all)."""
     ends = planner.ends()
     times = sorted(ends)
     if job.pe_name and len(cat.pes) != 1:
@@ -230,8 +247,11 @@ def earliest(
                 bound.settle(window)
             if not bound.may_fit(job, g, rule):
                 continue
+            among: list[QueueState] | None = bound.open()
+        else:
+            among = None
         tried = True
-        placed = place(window)
+        placed = place(window, among)
         if placed is not None:
             return window, placed
         bound.stale()
@@ -247,12 +267,14 @@ def reserved(view: View, cat: Category, placed: Placed) -> tuple[Debit, ...]:
 
 
 def _every(
-    times: list[float], length: float, place: Callable[[Window], Placed | None]
+    times: list[float],
+    length: float,
+    place: Callable[[Window, list[QueueState] | None], Placed | None],
 ) -> tuple[Window, Placed] | None:
     """A full placement at every time (parallel jobs that may go to several PEs)."""
     for start in times:
         window = (start, start + length)
-        placed = place(window)
+        placed = place(window, None)
         if placed is not None:
             return window, placed
     return None
