@@ -68,9 +68,6 @@ class Dropped:
         """The hosts whose ``slots`` a reservation holds, as of ``held_at`` reserved keys."""
         self.held_at = 0
         self.bookings = 0
-        self.counts_slots: dict[int, tuple[Compiled, bool]] = {}
-        """Per compiled request (by id: the pass's categories hold them), whether each
-        slot asks for at least one ``slots`` (:meth:`too_wide` applies only then)."""
         self.from_now: tuple[tuple[int, int, int], list[float], list[int]] | None = None
         """What the held hosts offer beyond their free slots, per window end from now
         (:meth:`_held_from_now`), and the bookings and reserved keys it holds for."""
@@ -113,14 +110,7 @@ class Dropped:
         """
         if self.slots.unbounded or (planner is None and self.slots_total >= wanted):
             return False
-        found = self.counts_slots.get(id(compiled))
-        if found is None:  # kept with the request: its id is not another's in the pass
-            counts = any(
-                name == "slots" and not per_job and amount >= 1
-                for name, amount, per_job, _ in compiled.counted
-            )
-            found = self.counts_slots[id(compiled)] = (compiled, counts)
-        if not found[1]:
+        if not compiled.slots_each:
             return False
         total = self.slots_total
         if planner is not None and window[0] == planner.now:

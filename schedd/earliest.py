@@ -65,17 +65,21 @@ class _Bound:
         """Every level's host (what a kept search must have had the same)."""
         self.order: list[tuple[QueueState, LevelKey]] = []
         """The candidates the job may use (in the PE's list), in order, with their level."""
-        where, order = self.where, self.order
-        for q in cat.static:
+        where, order, known = self.where, self.order, view.hosts
+        hosts, queues = self.hosts, self.queues
+        for q in cat.static:  # a loop per search: names bound once (as view.host would find)
             if pe is not None and pe not in q.pe_list:
                 continue
-            level = view.host(q.host).level
+            host = q.host
+            state = known.get(host)
+            level = (view.host(host) if state is None else state).level
             key = (level.kind, level.name)
-            self.hosts[key] = (q.host, level)
-            where[key] = q.host
-            key = (q.queue_level.kind, q.queue_level.name)
-            self.queues[key] = (q.host, q.queue_level)
-            where[key] = q.host
+            hosts[key] = (host, level)
+            where[key] = host
+            level = q.queue_level
+            key = (level.kind, level.name)
+            queues[key] = (host, level)
+            where[key] = host
             order.append((q, key))
         self.host_room: dict[str, int] = {}
         self.queue_room: dict[LevelKey, int] = {}

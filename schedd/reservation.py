@@ -149,12 +149,15 @@ def peaks_differ(plan: RunningPlan) -> list[str]:
 class Planner:
     """Bookings over time, per ``(level kind, level name, attribute)``."""
 
-    __slots__ = ("added", "from_now", "kept", "now", "overdue", "owned", "peaks", "reserved",
-                 "spans", "version")  # fmt: skip
+    __slots__ = ("added", "base", "from_now", "kept", "now", "overdue", "owned", "peaks",
+                 "reserved", "spans", "version")  # fmt: skip
 
     def __init__(self, view: View, now: float) -> None:
         self.now = now
         self.spans: dict[Key, list[Span]] = {}
+        """The span lists of the keys this planner booked into (its own copies)."""
+        self.base: dict[Key, list[Span]] = {}
+        """The kept running plan's span lists, for the other keys (read, not copied)."""
         self.owned: set[Key] = set()
         """The keys whose span lists are this planner's own (the others are shared)."""
         self.reserved: set[Key] = set()
@@ -173,7 +176,7 @@ class Planner:
         """Peaks over windows not starting at now, per key with the spans they were
         worked out from (kept with the running plan: the next pass asks again)."""
         if isinstance(kept, RunningPlan):
-            self.spans = dict(kept.spans)
+            self.base = kept.spans
             for end, task in kept.overdue(now):  # expected to have ended: soon, then
                 for kind, name, attr, amount in kept.tasks[task][0]:
                     spans = self._own((kind, name, attr))
@@ -192,8 +195,13 @@ class Planner:
         if key in self.owned:
             return self.spans[key]
         self.owned.add(key)
-        spans = self.spans[key] = list(self.spans.get(key, ()))
+        spans = self.spans[key] = list(self.base.get(key, ()))
         return spans
+
+    def spans_of(self, key: Key) -> list[Span] | None:
+        """The key's spans (None: nothing booked)."""
+        found = self.spans.get(key)
+        return self.base.get(key) if found is None else found
 
     def add(
         self, debits: Iterable[Debit], start: float, end: float, *, reserve: bool = False
@@ -233,7 +241,7 @@ class Planner:
         return found
 
     def _steps(self, key: Key) -> tuple[list[float], list[float]]:
-        spans = self.spans.get(key, ())
+        spans = self.spans_of(key) or ()
         now = self.now
         starts = sorted({s for s, _, _ in spans if s > now})
         best = _at(spans, now)
@@ -247,7 +255,7 @@ class Planner:
         """The peak over ``[a, b)``, kept per key and window while the key's spans stay
         the same (compared as values: a pass books into copies, the kept running plan
         changes its lists in place)."""
-        spans = self.spans.get(key)
+        spans = self.spans_of(key)
         if not spans:
             return peak_of((), a, b)
         found = self.peaks.get(key)
@@ -287,5 +295,6 @@ class Planner:
 
     def times(self) -> list[float]:
         """Candidate start times: now and every moment a booking ends."""
-        ends = {e for spans in self.spans.values() for _, e, _ in spans if self.now < e < math.inf}
+        lists = [*self.spans.values(), *(v for k, v in self.base.items() if k not in self.spans)]
+        ends = {e for spans in lists for _, e, _ in spans if self.now < e < math.inf}
         return [self.now, *sorted(ends)]
