@@ -150,7 +150,7 @@ class Planner:
     """Bookings over time, per ``(level kind, level name, attribute)``."""
 
     __slots__ = ("added", "base", "from_now", "kept", "now", "overdue", "owned", "peaks",
-                 "reserved", "spans", "version")  # fmt: skip
+                 "reserved", "reserved_adds", "spans", "version")  # fmt: skip
 
     def __init__(self, view: View, now: float) -> None:
         self.now = now
@@ -164,6 +164,8 @@ class Planner:
         self.from_now: dict[Key, tuple[list[float], list[float]]] = {}
         self.version = 0
         """Counts the bookings (what was worked out from the spans before holds no more)."""
+        self.reserved_adds = 0
+        """Counts the bookings into keys a reservation holds (see :attr:`reserved`)."""
         """Per key, the moments after now at which bookings start, and the peak from now
         up to each (kept until the pass books into the key)."""
         self.added: dict[float, set[tuple[str, str]]] = {}
@@ -212,6 +214,8 @@ class Planner:
             self._own(key).append((start, end, amount))
             self.from_now.pop(key, None)
             self.version += 1
+            if key in self.reserved:
+                self.reserved_adds += 1
             if self.now < end < math.inf:
                 self.added.setdefault(end, set()).add((kind, name))
             if reserve:
