@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import Any
 
 from qmaster.complexes.levels import GLOBAL, Level
 from schedd.candidates import fitting_in_order, in_load_order, reordered
@@ -144,6 +145,19 @@ class CategoryCache:
         self.entries: dict[Hashable, Category] = {}
         self.hits = 0
         self.misses = 0
+        self._kept: tuple[dict[Hashable, Any] | None] | None = None
+        """Where the categories are kept (:func:`templates`: the same for the whole pass),
+        once asked."""
+
+    def _templates(self) -> dict[Hashable, Any] | None:
+        """:func:`templates` of the pass, worked out at the first ask."""
+        if self._kept is None:
+            self._kept = (templates(self.view, self.groups.names) if self.enabled else None,)
+        return self._kept[0]
+
+    def key(self, job: JobRequest) -> Hashable:
+        """The job's category key in this pass."""
+        return category_key(job, self.with_owner)
 
     def _named(self, patterns: tuple[str, ...]) -> frozenset[int]:
         """The instances a ``-q`` list names: by the names the view keeps, else matched."""
@@ -161,18 +175,22 @@ class CategoryCache:
         every = lambda: in_load_order(self.view, self.queues, log, order)  # noqa: E731
         return fitting_in_order(self.groups, parts, self.queues, every, log, order)
 
-    def known(self, job: JobRequest) -> Category | None:
-        """The job's category of this pass, else the kept one (neither copied nor counted)."""
-        key = category_key(job, self.with_owner)
+    def known(self, job: JobRequest, key: Hashable | None = None) -> Category | None:
+        """The job's category of this pass, else the kept one (neither copied nor counted).
+        ``key``: the job's :meth:`key`, when known."""
+        if key is None:
+            key = category_key(job, self.with_owner)
         found = self.entries.get(key) if self.enabled else None
-        kept = templates(self.view, self.groups.names) if self.enabled else None
+        kept = self._templates()
         if found is None and kept is not None:
             found = kept.get((key, self.groups.names, self.view.ar_queues))
         return found if isinstance(found, Category) else None
 
-    def exhaust(self, job: JobRequest, made: Category) -> Category:
-        """The job's category, exhausted without taking its instances (none would do)."""
-        key = category_key(job, self.with_owner)
+    def exhaust(self, job: JobRequest, made: Category, key: Hashable | None = None) -> Category:
+        """The job's category, exhausted without taking its instances (none would do).
+        ``key``: the job's :meth:`key`, when known."""
+        if key is None:
+            key = category_key(job, self.with_owner)
         cat = self.entries.get(key)
         self.hits += cat is not None
         self.misses += cat is None
@@ -200,7 +218,7 @@ class CategoryCache:
             named = self.named.get(job.hard_queues)
             if named is None:
                 named = self.named[job.hard_queues] = self._named(job.hard_queues)
-        kept = templates(self.view, self.groups.names) if self.enabled else None
+        kept = self._templates()
         made = kept.get((key, self.groups.names, self.view.ar_queues)) if kept else None
         shared = self.log is not None and self.queues is self.view.queues and kept is not None
         if isinstance(made, Category):

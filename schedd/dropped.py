@@ -67,7 +67,10 @@ class Dropped:
         self.held: list[tuple[str, Level]] = []
         """The hosts whose ``slots`` a reservation holds, as of ``held_at`` reserved keys."""
         self.held_at = 0
-        self.bookings = 0
+        self.held_names: set[str] = set()
+        """The names of the ``held`` hosts."""
+        self.held_bookings = 0
+        """Counts the pass's bookings on ``held`` hosts (their free slots changed)."""
         self.from_now: tuple[tuple[int, int, int], list[float], list[int]] | None = None
         """What the held hosts offer beyond their free slots, per window end from now
         (:meth:`_held_from_now`), and the bookings and reserved keys it holds for."""
@@ -85,7 +88,8 @@ class Dropped:
 
     def booked(self, hosts: list[str]) -> None:
         """The pass booked slots on these hosts: their free slots count no more."""
-        self.bookings += 1
+        if not self.held_names.isdisjoint(hosts):
+            self.held_bookings += 1
         for host in dict.fromkeys(hosts):
             before = self.slots_booked.get(host, self.slots.per_host.get(host))
             now = self.slots_booked[host] = FreeSlots.free(self.view, host)
@@ -110,10 +114,7 @@ class Dropped:
         """
         if self.slots.unbounded or (planner is None and self.slots_total >= wanted):
             return False
-        if not any(
-            name == "slots" and not per_job and amount >= 1
-            for name, amount, per_job, _ in compiled.counted
-        ):
+        if not compiled.slots_each:
             return False
         total = self.slots_total
         if planner is not None and window[0] == planner.now:
@@ -134,8 +135,9 @@ class Dropped:
         """The sum over the held hosts of what the planner leaves them over ``[now, end)``
         less their free slots (None: a host without a count). A step function of
         ``end`` with steps where a booking of a held host starts after now: worked out
-        once per booking of the pass, then looked up."""
-        stamp = (self.bookings, planner.version, len(planner.reserved))
+        again only when what it reads changed (a booking of the pass on a held host, a
+        planner booking into a reserved key, more reserved keys), else looked up."""
+        stamp = (self.held_bookings, planner.reserved_adds, len(planner.reserved))
         if self.from_now is None or self.from_now[0] != stamp:
             held = [(h, lv, planner.steps((lv.kind, lv.name, "slots"))) for h, lv in self._held(planner)]  # fmt: skip
             cuts = sorted({t for _, _, (starts, _) in held for t in starts})
@@ -164,12 +166,14 @@ class Dropped:
         if self.held_at != len(planner.reserved):
             self.held_at = len(planner.reserved)
             self.held = []
+            self.held_names = set()
             for kind, name, attr in planner.reserved:
                 state = self.view.hosts.get(name)
                 if kind != HOST or attr != "slots" or state is None:
                     continue
                 if name in self.slots.per_host and planner.affects(state.level, "slots"):
                     self.held.append((name, state.level))
+                    self.held_names.add(name)
         return self.held
 
 

@@ -42,7 +42,7 @@ from schedd.keptbound import FirstBounds, changed_since, keep, kept_bounds, loca
 from schedd.matching import debits, may_access, room
 from schedd.pe import Assignment
 from schedd.reservation import Planner
-from schedd.view import JobRequest, View
+from schedd.view import JobRequest, QueueState, View
 
 Placed = tuple[Assignment, str | None]
 Window = tuple[float, float]
@@ -63,17 +63,24 @@ class _Bound:
         self.queues: dict[LevelKey, tuple[str, Level]] = {}
         self.where: dict[LevelKey, str] = {}
         """Every level's host (what a kept search must have had the same)."""
-        where = self.where
-        for q in cat.static:
+        self.order: list[tuple[QueueState, LevelKey]] = []
+        """The candidates the job may use (in the PE's list), in order, with their level."""
+        where, order, known = self.where, self.order, view.hosts
+        hosts, queues = self.hosts, self.queues
+        for q in cat.static:  # a loop per search: names bound once (as view.host would find)
             if pe is not None and pe not in q.pe_list:
                 continue
-            level = view.host(q.host).level
+            host = q.host
+            state = known.get(host)
+            level = (view.host(host) if state is None else state).level
             key = (level.kind, level.name)
-            self.hosts[key] = (q.host, level)
-            where[key] = q.host
-            key = (q.queue_level.kind, q.queue_level.name)
-            self.queues[key] = (q.host, q.queue_level)
-            where[key] = q.host
+            hosts[key] = (host, level)
+            where[key] = host
+            level = q.queue_level
+            key = (level.kind, level.name)
+            queues[key] = (host, level)
+            where[key] = host
+            order.append((q, key))
         self.host_room: dict[str, int] = {}
         self.queue_room: dict[LevelKey, int] = {}
         self.queue_sum: dict[str, int] = {}
@@ -172,6 +179,18 @@ class _Bound:
             self.total += cap - self.cap.get(host, 0)
             self.cap[host] = cap
 
+    def open(self) -> list[QueueState]:
+        """After a settle: the candidates whose host and queue instance the bounds leave
+        room on, in order. The others have none at the window (a bound is at least the
+        room), so a timed placement, which passes over them, may be given only these:
+        it finds what it would find among all."""
+        host_room, queue_room = self.host_room, self.queue_room
+        return [
+            q
+            for q, key in self.order
+            if queue_room.get(key, 0) >= 1 and host_room.get(q.host, 0) >= 1
+        ]
+
     def may_fit(self, job: JobRequest, g: int, rule: str) -> bool:
         """False when the bounds leave the job no room (a full placement would fail)."""
         if not job.pe_name:
@@ -187,10 +206,12 @@ def earliest(
     job: JobRequest,
     cat: Category,
     length: float,
-    place: Callable[[Window], Placed | None],
+    place: Callable[[Window, list[QueueState] | None], Placed | None],
 ) -> tuple[Window, Placed] | None:
     """The first window of ``length`` starting when a booking ends at which ``place``
-    finds room, with what it found; None when there is none."""
+    finds room, with what it found; None when there is none. ``place`` is given the
+    candidates the bounds leave room on when they are settled at the window (else
+    None: all)."""
     ends = planner.ends()
     times = sorted(ends)
     if job.pe_name and len(cat.pes) != 1:
@@ -230,8 +251,11 @@ def earliest(
                 bound.settle(window)
             if not bound.may_fit(job, g, rule):
                 continue
+            among: list[QueueState] | None = bound.open()
+        else:
+            among = None
         tried = True
-        placed = place(window)
+        placed = place(window, among)
         if placed is not None:
             return window, placed
         bound.stale()
@@ -247,12 +271,14 @@ def reserved(view: View, cat: Category, placed: Placed) -> tuple[Debit, ...]:
 
 
 def _every(
-    times: list[float], length: float, place: Callable[[Window], Placed | None]
+    times: list[float],
+    length: float,
+    place: Callable[[Window, list[QueueState] | None], Placed | None],
 ) -> tuple[Window, Placed] | None:
     """A full placement at every time (parallel jobs that may go to several PEs)."""
     for start in times:
         window = (start, start + length)
-        placed = place(window)
+        placed = place(window, None)
         if placed is not None:
             return window, placed
     return None

@@ -113,19 +113,28 @@ class _Pass:
         the category's instances, which the refused category does not take."""
         if self.why or (self.planner is not None and self.reservations_left > 0):
             return False
-        made, end = self.cats.known(job), self.now
+        key = self.cats.key(job)
+        made, end = self.cats.known(job, key), self.now
+        if made is None:
+            return False
         if self.planner is not None:
             end += duration(job.hard_resources, self.view.default_duration)
-        if made is None or not self.drop.too_wide(
-            made.compiled, wanted_slots(job), self.planner, (self.now, end)
-        ):
+        if not self.drop.too_wide(made.compiled, wanted_slots(job), self.planner, (self.now, end)):
             return False
-        self.plan.reasons[job.job_id] = self.cats.exhaust(job, made).reasons
+        self.plan.reasons[job.job_id] = self.cats.exhaust(job, made, key).reasons
         return True
 
     def place(
-        self, job: JobRequest, cat: Category, window: tuple[float, float], *, timed: bool
+        self,
+        job: JobRequest,
+        cat: Category,
+        window: tuple[float, float],
+        *,
+        timed: bool,
+        among: list[QueueState] | None = None,
     ) -> tuple[Assignment, str | None] | None:
+        """Where the job goes now (or, ``timed``, over ``window``: then only ``among``
+        the category's instances when given, those the others' lack of room leaves)."""
         if cat.exhausted and not timed:
             return None
         g, limit = self._room(cat, self.view.global_level, window, timed)
@@ -141,8 +150,8 @@ class _Pass:
             cat.exhausted = True
             return None
         if job.pe_name:
-            return self.place_pe(job, cat, window, g, timed)
-        found = self.place_serial(cat, window, timed)
+            return self.place_pe(job, cat, window, g, timed, among)
+        found = self.place_serial(cat, window, timed, among)
         return (found, None) if found else None
 
     def _room(
@@ -171,10 +180,15 @@ class _Pass:
         return BIG
 
     def place_serial(
-        self, cat: Category, window: tuple[float, float], timed: bool
+        self,
+        cat: Category,
+        window: tuple[float, float],
+        timed: bool,
+        among: list[QueueState] | None = None,
     ) -> Assignment | None:
         if timed:
-            q = next((q for q in cat.static if self._fits(cat, q, window, True)), None)
+            static = cat.static if among is None else among
+            q = next((q for q in static if self._fits(cat, q, window, True)), None)
             return [(q, 1)] if q else None
         self._resort(cat)
         candidates = cat.candidates
@@ -197,10 +211,16 @@ class _Pass:
     # -- parallel jobs --------------------------------------------------------------
 
     def place_pe(
-        self, job: JobRequest, cat: Category, window: tuple[float, float], g: int, timed: bool
+        self,
+        job: JobRequest,
+        cat: Category,
+        window: tuple[float, float],
+        g: int,
+        timed: bool,
+        among: list[QueueState] | None = None,
     ) -> tuple[Assignment, str] | None:
         for pe_name in cat.pes:
-            found = self._try_pe(job, cat, pe_name, window, g, timed)
+            found = self._try_pe(job, cat, pe_name, window, g, timed, among)
             if found is not None:
                 return found, pe_name
         if not timed:
@@ -214,15 +234,17 @@ class _Pass:
         window: tuple[float, float],
         timed: bool,
         enough: int = 0,
+        among: list[QueueState] | None = None,
     ) -> tuple[list[tuple[QueueState, int]], dict[str, int]]:
         """The PE's candidates with room, in order, and each host's room. ``enough``: stop
-        once the hosts offered give that many slots and none of them could give more."""
+        once the hosts offered give that many slots and none of them could give more.
+        ``among``: the timed walk's candidates when not all of the category's."""
         offers: list[tuple[QueueState, int]] = []
         host_room: dict[str, int] = {}
         keep: list[QueueState] = []
         if not timed:
             self._resort(cat)
-        candidates = cat.static if timed else cat.candidates
+        candidates = (cat.static if among is None else among) if timed else cat.candidates
         spread = Spread(enough) if enough else None
         for i, q in enumerate(candidates):
             if not timed and self.drop.dropped(q.name):
@@ -258,6 +280,7 @@ class _Pass:
         window: tuple[float, float],
         g: int,
         timed: bool,
+        among: list[QueueState] | None = None,
     ) -> Assignment | None:
         pe = self.view.pes[pe_name]
         if not may_access(job, pe.user_lists, pe.xuser_lists, self.view.usersets):
@@ -270,12 +293,12 @@ class _Pass:
         limit = min(g, free)
         # $fill_up takes the first hosts offered: those that give what it takes will do
         enough = min(job.pe_max, limit) if early_stop(pe.allocation_rule, timed, self.why) else 0
-        offers, host_room = self._offers(cat, pe_name, window, timed, enough)
+        offers, host_room = self._offers(cat, pe_name, window, timed, enough, among)
         got = allocate(pe.allocation_rule, job.pe_min, job.pe_max, offers, host_room, limit)
         if got is not None and not self._good_master(job, cat, got[0][0], window, timed):
             got = None
             if enough:  # the master is looked for among all
-                offers, host_room = self._offers(cat, pe_name, window, timed)
+                offers, host_room = self._offers(cat, pe_name, window, timed, among=among)
             for master in self._masters(job, cat, offers, window, timed):
                 tried = allocate(
                     pe.allocation_rule, job.pe_min, job.pe_max, master_first(offers, master),
@@ -359,7 +382,12 @@ class _Pass:
     def reserve(self, job: JobRequest, cat: Category, task_id: int, length: float) -> None:
         if not job.reserve or self.planner is None or self.reservations_left <= 0:
             return
-        place = lambda window: self.place(job, cat, window, timed=True)  # noqa: E731
+
+        def place(
+            window: tuple[float, float], among: list[QueueState] | None
+        ) -> tuple[Assignment, str | None] | None:
+            return self.place(job, cat, window, timed=True, among=among)
+
         found = earliest(self.planner, self.view, job, cat, length, place)
         if found is not None:
             window, placed = found

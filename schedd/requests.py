@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from qmaster.complexes.pattern import ExpressionError, check_expression
@@ -60,6 +60,15 @@ class Compiled:
     """A parallel job: its ``JOB`` consumables concern the master queue only."""
     excl: tuple[tuple[str, bool], ...] = ()
     """Every ``EXCL`` attribute of the table, with whether the job asks for it (true)."""
+    slots_each: bool = field(init=False, compare=False)
+    """Each slot asks for at least one ``slots`` (what a host's free slots bound)."""
+
+    def __post_init__(self) -> None:
+        slots_each = any(
+            name == "slots" and not per_job and amount >= 1
+            for name, amount, per_job, _ in self.counted
+        )
+        object.__setattr__(self, "slots_each", slots_each)
 
 
 @lru_cache(maxsize=8192)

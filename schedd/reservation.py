@@ -149,18 +149,23 @@ def peaks_differ(plan: RunningPlan) -> list[str]:
 class Planner:
     """Bookings over time, per ``(level kind, level name, attribute)``."""
 
-    __slots__ = ("added", "from_now", "kept", "now", "overdue", "owned", "peaks", "reserved",
-                 "spans", "version")  # fmt: skip
+    __slots__ = ("added", "base", "from_now", "kept", "now", "overdue", "owned", "peaks",
+                 "reserved", "reserved_adds", "spans", "version")  # fmt: skip
 
     def __init__(self, view: View, now: float) -> None:
         self.now = now
         self.spans: dict[Key, list[Span]] = {}
+        """The span lists of the keys this planner booked into (its own copies)."""
+        self.base: dict[Key, list[Span]] = {}
+        """The kept running plan's span lists, for the other keys (read, not copied)."""
         self.owned: set[Key] = set()
         """The keys whose span lists are this planner's own (the others are shared)."""
         self.reserved: set[Key] = set()
         self.from_now: dict[Key, tuple[list[float], list[float]]] = {}
         self.version = 0
         """Counts the bookings (what was worked out from the spans before holds no more)."""
+        self.reserved_adds = 0
+        """Counts the bookings into keys a reservation holds (see :attr:`reserved`)."""
         """Per key, the moments after now at which bookings start, and the peak from now
         up to each (kept until the pass books into the key)."""
         self.added: dict[float, set[tuple[str, str]]] = {}
@@ -173,7 +178,7 @@ class Planner:
         """Peaks over windows not starting at now, per key with the spans they were
         worked out from (kept with the running plan: the next pass asks again)."""
         if isinstance(kept, RunningPlan):
-            self.spans = dict(kept.spans)
+            self.base = kept.spans
             for end, task in kept.overdue(now):  # expected to have ended: soon, then
                 for kind, name, attr, amount in kept.tasks[task][0]:
                     spans = self._own((kind, name, attr))
@@ -192,8 +197,13 @@ class Planner:
         if key in self.owned:
             return self.spans[key]
         self.owned.add(key)
-        spans = self.spans[key] = list(self.spans.get(key, ()))
+        spans = self.spans[key] = list(self.base.get(key, ()))
         return spans
+
+    def spans_of(self, key: Key) -> list[Span] | None:
+        """The key's spans (None: nothing booked)."""
+        found = self.spans.get(key)
+        return self.base.get(key) if found is None else found
 
     def add(
         self, debits: Iterable[Debit], start: float, end: float, *, reserve: bool = False
@@ -204,6 +214,8 @@ class Planner:
             self._own(key).append((start, end, amount))
             self.from_now.pop(key, None)
             self.version += 1
+            if key in self.reserved:
+                self.reserved_adds += 1
             if self.now < end < math.inf:
                 self.added.setdefault(end, set()).add((kind, name))
             if reserve:
@@ -233,7 +245,7 @@ class Planner:
         return found
 
     def _steps(self, key: Key) -> tuple[list[float], list[float]]:
-        spans = self.spans.get(key, ())
+        spans = self.spans_of(key) or ()
         now = self.now
         starts = sorted({s for s, _, _ in spans if s > now})
         best = _at(spans, now)
@@ -247,7 +259,7 @@ class Planner:
         """The peak over ``[a, b)``, kept per key and window while the key's spans stay
         the same (compared as values: a pass books into copies, the kept running plan
         changes its lists in place)."""
-        spans = self.spans.get(key)
+        spans = self.spans_of(key)
         if not spans:
             return peak_of((), a, b)
         found = self.peaks.get(key)
@@ -287,5 +299,6 @@ class Planner:
 
     def times(self) -> list[float]:
         """Candidate start times: now and every moment a booking ends."""
-        ends = {e for spans in self.spans.values() for _, e, _ in spans if self.now < e < math.inf}
+        lists = [*self.spans.values(), *(v for k, v in self.base.items() if k not in self.spans)]
+        ends = {e for spans in lists for _, e, _ in spans if self.now < e < math.inf}
         return [self.now, *sorted(ends)]

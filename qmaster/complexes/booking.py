@@ -9,13 +9,49 @@ exactly what its dispatch booked, whatever changed in the configuration since.
 from __future__ import annotations
 
 from bisect import bisect_right, insort
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
+from typing import Generic, TypeVar
 
 Debit = tuple[str, str, str, float]
 TaskKey = tuple[int, int]
 LevelKey = tuple[str, str]
 
 _EPSILON = 1e-9
+
+K = TypeVar("K", bound=Hashable)
+
+CHANGED_ROOM = 1 << 16
+"""Keys a :class:`Changed` notes between two reads; past that it notes only that there
+were more (its reader then looks at everything)."""
+
+
+class Changed(Generic[K]):
+    """The keys changed since its one reader last took them."""
+
+    __slots__ = ("keys", "lost")
+
+    def __init__(self) -> None:
+        self.keys: set[K] = set()
+        self.lost = False
+        """More changed than were kept, or what changed is not known."""
+
+    def note(self, key: K) -> None:
+        """``key`` changed."""
+        if not self.lost:
+            self.keys.add(key)
+            if len(self.keys) > CHANGED_ROOM:
+                self.lose()
+
+    def lose(self) -> None:
+        """Anything may have changed."""
+        self.lost = True
+        self.keys = set()
+
+    def take(self) -> set[K] | None:
+        """The keys changed since the last take (None: anything may have), forgotten."""
+        keys, lost = self.keys, self.lost
+        self.keys, self.lost = set(), False
+        return None if lost else keys
 
 
 class Bookings:
@@ -33,7 +69,9 @@ class Bookings:
     (:meth:`dispatched_after`).
     """
 
-    __slots__ = ("_seq", "by_task", "dispatched", "running", "touched", "used", "version", "when")
+    __slots__ = (
+        "_seq", "by_task", "dispatched", "running", "touched", "used", "version", "watch", "when",
+    )  # fmt: skip
 
     def __init__(self) -> None:
         self.used: dict[LevelKey, dict[str, float]] = {}
@@ -46,6 +84,8 @@ class Bookings:
         """Counts every change of the bookings (what is derived from them may be kept)."""
         self.touched: set[LevelKey] = set()
         """Levels booked or released since a kept view last looked (it clears this)."""
+        self.watch: Changed[TaskKey] | None = None
+        """The tasks booked or released since the kept plan last looked (it takes them)."""
 
     def book(self, task: TaskKey, debits: Iterable[Debit], dispatched: float | None = None) -> None:
         """Book a task's debits (a task booked twice is released first); ``dispatched``:
@@ -53,6 +93,8 @@ class Bookings:
         if task in self.by_task:
             self.release(task)
         self.version += 1
+        if self.watch is not None:
+            self.watch.note(task)
         kept = tuple(debits)
         self.by_task[task] = kept
         if dispatched is not None:
@@ -72,6 +114,8 @@ class Bookings:
         """Give back what a task booked; unknown tasks are ignored."""
         if task in self.by_task:
             self.version += 1
+            if self.watch is not None:
+                self.watch.note(task)
         placed = self.when.pop(task, None)
         if placed is not None:
             at = bisect_right(self.dispatched, placed, key=_time_and_seq)
@@ -127,6 +171,8 @@ class Bookings:
         self.dispatched.clear()
         self.when.clear()
         self.version += 1
+        if self.watch is not None:
+            self.watch.lose()
 
 
 def _time(entry: tuple[float, int, TaskKey]) -> float:

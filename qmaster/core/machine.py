@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from qmaster.complexes.booking import Bookings
+from qmaster.complexes.booking import Bookings, Changed
 from qmaster.conf.state import QueueInstanceConf
 from qmaster.conf.store import ClusterConfig
 from qmaster.core import qstates
@@ -112,6 +112,8 @@ class Core:
         self.schedule_at: float | None = None
         self.sched_touched: set[int] = set()
         """Jobs changed since the last pass (their spool rows were written)."""
+        self.job_watch: Changed[int] | None = None
+        """Jobs changed since the kept plan last looked (:mod:`qmaster.core.keptplan`)."""
         self.sched_dirty = True
         """Something a pass looks at changed since the last pass (Grid Engine's scheduler
         runs on events: a tick with nothing changed runs no pass)."""
@@ -203,12 +205,19 @@ class Core:
     def touch(self, out: Outcome) -> None:
         """Note the jobs an outcome changed so far: every change to a job is spooled."""
         spool = out.spool
+        watch = self.job_watch
         if spool.jobs:
             self.sched_touched.update(spool.jobs)
             if HOOKS.jobs_changed is not None:
                 HOOKS.jobs_changed(self, spool.jobs)
+            if watch is not None:
+                for job_id in spool.jobs:
+                    watch.note(job_id)
         if spool.tasks:
             self.sched_touched.update(key[0] for key in spool.tasks)
+            if watch is not None:
+                for job_id, _ in spool.tasks:
+                    watch.note(job_id)
 
     def tick(self, now: float) -> Outcome:
         """Fire due timers and run a scheduling pass if one is due (``TimeAdvanced``)."""

@@ -74,6 +74,27 @@ def test_a_stale_kept_plan_is_reported() -> None:
     assert any(p.startswith(f"kept plan: {' '.join(key)}") for p in problems)
 
 
+@pytest.mark.no_validate_state  # changes a task behind the core's back on purpose
+def test_the_kept_plan_looks_at_what_its_logs_name_and_at_all_once_they_lost_count() -> None:
+    """A task's start time changed without its spool row (so no log names it) stays as it
+    was in the kept plan, and the check against a rebuild names that; once the bookings'
+    log has lost count, the next look takes in every task again."""
+    core = _one_reserving_job_running()
+    [end] = _ends(core)
+    [(job_id, task_id)] = _kept(core).plan.tasks
+    task = core.jobs[job_id].tasks[task_id]
+    assert task.start_time is not None
+    task.start_time += 30.0
+    problems = check_scheduler_caches(core, T0 + 1)
+    assert any(p.startswith("kept plan: ") for p in problems)
+    assert _ends(core) == [end]
+    watch = core.booked.watch
+    assert watch is not None
+    watch.lose()
+    assert check_scheduler_caches(core, T0 + 1) == []
+    assert _ends(core) == [end + 30.0]
+
+
 def test_a_planner_on_the_kept_plan_finds_the_ends_a_rebuilt_one_does() -> None:
     """Tasks put, put again with a new end and dropped; one overdue: the moments bookings
     end, and the levels that end then, are those of a planner built from every task."""
