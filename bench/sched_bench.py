@@ -26,7 +26,7 @@ from qmaster.cell import DEFAULT_CONF_DIR
 from qmaster.complexes.levels import GLOBAL, HOST, QUEUE, build_level
 from qmaster.complexes.table import ComplexTable
 from schedd import HostState, JobRequest, Plan, QueueState, View, schedule
-from schedd.categories import with_category
+from schedd.catkeys import with_category
 
 HOSTS = 250
 QUEUES = ("short.q", "medium.q", "long.q", "inf.q")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from fnmatch import fnmatchcase
 
-from schedd.categories import base_key
+from schedd.catkeys import base_key
 from schedd.kept import compiled_requests
 from schedd.priority import priorities
 from schedd.urgency import resource_urgency, urgency, urgency_slots

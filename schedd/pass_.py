@@ -25,15 +25,13 @@ from schedd.matching import (
     BIG,
     apply,
     debits,
-    master_reason,
-    may_access,
-    queue_matches,
     room,
     room_reason,
 )
 from schedd.merge import merged_order
 from schedd.order import dispatch_order
-from schedd.pe import Assignment, Spread, allocate, early_stop, master_first
+from schedd.pe import Assignment, Spread
+from schedd.pe_pass import try_pe
 from schedd.reasons import Reason, ReasonList
 from schedd.requests import Req, duration
 from schedd.reservation import Planner
@@ -159,7 +157,7 @@ class _Pass:
     ) -> tuple[int, Req | None]:
         return room(cat.compiled, level, planner=self.planner, window=window, timed=timed)
 
-    def _fits(
+    def fits(
         self,
         cat: Category,
         q: QueueState,
@@ -188,7 +186,7 @@ class _Pass:
     ) -> Assignment | None:
         if timed:
             static = cat.static if among is None else among
-            q = next((q for q in static if self._fits(cat, q, window, True)), None)
+            q = next((q for q in static if self.fits(cat, q, window, True)), None)
             return [(q, 1)] if q else None
         self._resort(cat)
         candidates = cat.candidates
@@ -196,7 +194,7 @@ class _Pass:
         i = cat.start
         while i < len(candidates):
             q = candidates[i]
-            if q.name not in nofree and q.name not in full and self._fits(cat, q, window, False):
+            if q.name not in nofree and q.name not in full and self.fits(cat, q, window, False):
                 cat.start = i
                 return [(q, 1)]
             i += 1
@@ -220,14 +218,14 @@ class _Pass:
         among: list[QueueState] | None = None,
     ) -> tuple[Assignment, str] | None:
         for pe_name in cat.pes:
-            found = self._try_pe(job, cat, pe_name, window, g, timed, among)
+            found = try_pe(self, job, cat, pe_name, window, g, timed, among)
             if found is not None:
                 return found, pe_name
         if not timed:
             cat.exhausted = True
         return None
 
-    def _offers(
+    def offers(
         self,
         cat: Category,
         pe_name: str,
@@ -271,87 +269,6 @@ class _Pass:
         if not timed:
             cat.candidates = keep
         return offers, host_room
-
-    def _try_pe(
-        self,
-        job: JobRequest,
-        cat: Category,
-        pe_name: str,
-        window: tuple[float, float],
-        g: int,
-        timed: bool,
-        among: list[QueueState] | None = None,
-    ) -> Assignment | None:
-        pe = self.view.pes[pe_name]
-        if not may_access(job, pe.user_lists, pe.xuser_lists, self.view.usersets):
-            cat.note(Reason("pe_access", "pe", pe_name))
-            return None
-        free = self._pe_free(pe_name, window, timed)
-        if free < job.pe_min:
-            cat.note(Reason("pe_slots", "pe", pe_name, "slots", str(job.pe_min), str(free)))
-            return None
-        limit = min(g, free)
-        # $fill_up takes the first hosts offered: those that give what it takes will do
-        enough = min(job.pe_max, limit) if early_stop(pe.allocation_rule, timed, self.why) else 0
-        offers, host_room = self._offers(cat, pe_name, window, timed, enough, among)
-        got = allocate(pe.allocation_rule, job.pe_min, job.pe_max, offers, host_room, limit)
-        if got is not None and not self._good_master(job, cat, got[0][0], window, timed):
-            got = None
-            if enough:  # the master is looked for among all
-                offers, host_room = self._offers(cat, pe_name, window, timed, among=among)
-            for master in self._masters(job, cat, offers, window, timed):
-                tried = allocate(
-                    pe.allocation_rule, job.pe_min, job.pe_max, master_first(offers, master),
-                    host_room, limit,
-                )  # fmt: skip
-                if tried is not None and tried[0][0] is master:
-                    got = tried
-                    break
-        if got is None and self.why:
-            total = sum(min(n, host_room.get(q.host, 0)) for q, n in offers)
-            cat.note(Reason("pe_slots", "pe", pe_name, "slots", str(job.pe_min), str(total)))
-        return got
-
-    def _pe_free(self, pe_name: str, window: tuple[float, float], timed: bool) -> int:
-        """A PE's slots free now, or over ``window`` where reservations hold some of them."""
-        pe = self.view.pes[pe_name]
-        key = ("pe", pe_name, "slots")
-        planner = self.planner
-        if planner is not None and (timed or key in planner.reserved):
-            return pe.slots - round(planner.peak(key, *window))
-        return pe.slots - pe.used
-
-    def _masters(
-        self,
-        job: JobRequest,
-        cat: Category,
-        offers: list[tuple[QueueState, int]],
-        window: tuple[float, float],
-        timed: bool,
-    ) -> list[QueueState]:
-        """The offered queue instances that may hold the master task, in preference order."""
-        return [q for q, _ in offers if self._good_master(job, cat, q, window, timed)]
-
-    def _good_master(
-        self,
-        job: JobRequest,
-        cat: Category,
-        q: QueueState,
-        window: tuple[float, float],
-        timed: bool,
-    ) -> bool:
-        """In the master queue list (``-masterq``), and with the job's ``JOB`` consumables."""
-        if job.master_queues and not any(queue_matches(p, q) for p in job.master_queues):
-            if not timed and self.why:
-                cat.note(Reason("masterq", "queue", q.name))
-            return False
-        levels = (self.view.global_level, self.view.host(q.host).level, q.queue_level)
-        reason = master_reason(cat.compiled, levels)
-        if reason is not None:
-            if not timed and self.why:
-                cat.note(reason)
-            return False
-        return bool(self._fits(cat, q, window, timed, master=True))
 
     # -- booking and reservation ------------------------------------------------------
 

@@ -24,7 +24,7 @@ from qmaster.core.jobs import Job
 from qmaster.core.jobspec import JobSpec, Pairs
 from qmaster.core.states import TaskState
 from schedd import JobRequest
-from schedd.categories import category_text, request_key
+from schedd.catkeys import category_text, request_key
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

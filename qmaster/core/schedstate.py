@@ -28,7 +28,7 @@ from qmaster.core.view import _running, assemble, with_limits
 from qmaster.core.viewload import load_settings
 from schedd import JobRequest, View
 from schedd.candidates import KeptOrder, order_differs
-from schedd.categories import with_category
+from schedd.catkeys import with_category
 from schedd.freeslots import free_slots_differ
 from schedd.groups import Groups
 from schedd.kept import no_free_differs

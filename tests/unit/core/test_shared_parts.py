@@ -5,7 +5,7 @@ from __future__ import annotations
 from qmaster.core import Core
 from qmaster.core.jobs import Job
 from qmaster.core.schedjobs import request_memo
-from schedd.categories import with_category
+from schedd.catkeys import with_category
 from tests.unit.core.helpers import ALICE, ROOT, T0, make_core, request, run_until, states, submit
 
 
