@@ -175,7 +175,11 @@ class Simulation:
                 if number in leads:
                     self._by_number.setdefault(number, index)
         start = float(self.trace.start)
-        times, keys, planned = array("d"), array("d"), array("q")
+        # without a seed the keys are the positions, and without followers every job is
+        # planned in trace order: the queue keeps only the times then
+        times = array("d")
+        keys = array("d") if rng is not None else None
+        planned = array("q") if follows else None
         for index, submit in enumerate(jobs.submits):
             preceding, think = follows.get(index, (None, None)) if follows else (None, None)
             lead = self._by_number.get(preceding) if preceding is not None else None
@@ -183,8 +187,10 @@ class Simulation:
                 self._followers.setdefault(lead, []).append(index)
                 continue
             times.append(start + submit)
-            keys.append(rng.random() if rng is not None else float(index))
-            planned.append(index)
+            if keys is not None and rng is not None:
+                keys.append(rng.random())
+            if planned is not None:
+                planned.append(index)
         self._queue = SubmitQueue(times, keys, planned)
 
     def _owner(self, job: TraceJob) -> Identity:
