@@ -47,9 +47,9 @@ from pathlib import Path
 
 from bench.sim_bench import accasim_python, shared_bench
 from bench.sim_cell import write_cell
+from qmaster.sim.jobs import TraceJob
 from qmaster.sim.replay import ReplayOptions, replay
 from qmaster.sim.summary import percentile, slowdown
-from qmaster.sim.trace import TraceJob
 
 SHOWN = 25
 WIDE = 32

@@ -42,7 +42,7 @@ def progress(jobs):
 done = replay(ReplayOptions(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]), plots=False,
                             until=until, progress=progress))
 print(json.dumps({"wall": time.perf_counter() - started, "cpu": time.process_time() - cpu,
-                  "jobs": sum(1 for r in done.results if r.end is not None)}))
+                  "jobs": done.summary["ended"]}))
 """
 
 

@@ -23,15 +23,20 @@ from array import array
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from math import isnan
 
 from qmaster.core import Identity, Outcome
 from qmaster.events.records import Acct, JobLog
 from qmaster.events.writer import EventFiles
 from qmaster.sim.ars import ArLine
 from qmaster.sim.feed import CoreFeed, Verifier
+from qmaster.sim.jobs import TraceJob, TraceJobs
 from qmaster.sim.mapping import Defaults, job_spec
+from qmaster.sim.results import NO_ID, JobResult, Results
 from qmaster.sim.submitqueue import SubmitQueue
-from qmaster.sim.trace import Trace, TraceJob
+from qmaster.sim.trace import Trace
+
+__all__ = ["JobResult", "Progress", "RunSettings", "Simulation", "SimulationStuck"]
 
 STUCK_STEPS = 100_000
 """Steps at one instant after which the replay gives up: the core keeps asking for a tick
@@ -69,31 +74,6 @@ class SimulationStuck(RuntimeError):
 
 
 @dataclass(slots=True)
-class JobResult:
-    """What became of one trace job (times in seconds after the trace's start)."""
-
-    job: TraceJob
-    index: int
-    job_id: int | None = None
-    submitted: float | None = None
-    start: float | None = None
-    end: float | None = None
-    queue: str | None = None
-    host: str | None = None
-    slots: int = 0
-    failed: int = 0
-    exit_status: int = 0
-    refusal: str | None = None
-
-    @property
-    def wait(self) -> float | None:
-        """Seconds from submission to start, once started."""
-        if self.start is None or self.submitted is None:
-            return None
-        return self.start - self.submitted
-
-
-@dataclass(slots=True)
 class RunSettings:
     """How a run goes: when it stops, how ties are broken, who is told of progress."""
 
@@ -116,19 +96,20 @@ class Simulation:
     jsv: Verifier | None = None
     ars: list[ArLine] = field(default_factory=list)
     """Advance reservations to ask for, in time order."""
-    results: list[JobResult] = field(default_factory=list)
+    results: Results = field(default_factory=lambda: Results(TraceJobs()))
+    """What became of each trace job (made for the whole trace when the replay starts)."""
     ar_results: list[tuple[ArLine, int | None, str | None]] = field(default_factory=list)
     """Each reservation asked for: its id, or the qmaster's refusal."""
     now: float = 0.0
     ended: int = 0
     _queue: SubmitQueue = field(init=False)
-    _by_id: dict[int, JobResult] = field(default_factory=dict)
+    _by_id: dict[int, int] = field(default_factory=dict)
+    """Job id -> trace position, of the jobs in the cell."""
     _by_number: dict[int, int] = field(default_factory=dict)
     _followers: dict[int, list[int]] = field(default_factory=dict)
     _owners: dict[tuple[str, str], Identity] = field(default_factory=dict)
-    _names: dict[str, str] = field(default_factory=dict)
 
-    def run(self) -> list[JobResult]:
+    def run(self) -> Results:
         """Replay the whole trace (or up to ``until``); the result of every trace job."""
         self._plan()
         with _collector_for_replay():
@@ -185,23 +166,31 @@ class Simulation:
         """Every job into the heap, except those that follow a job by a think time."""
         rng = random.Random(self.settings.seed) if self.settings.seed is not None else None
         jobs = self.trace.jobs
-        self.results = [JobResult(job, i) for i, job in enumerate(jobs)]
+        self.results = Results(jobs)
+        follows = jobs.follows
         # only the jobs some job follows are looked up by number (no table of a million)
-        leads = {job.preceding for job in jobs if job.preceding is not None}
+        leads = {preceding for preceding, _ in follows.values() if preceding is not None}
         if leads:
-            for index, job in enumerate(jobs):
-                if job.number in leads:
-                    self._by_number.setdefault(job.number, index)
+            for index, number in enumerate(jobs.numbers):
+                if number in leads:
+                    self._by_number.setdefault(number, index)
         start = float(self.trace.start)
-        times, keys, planned = array("d"), array("d"), array("q")
-        for index, job in enumerate(jobs):
-            lead = self._by_number.get(job.preceding) if job.preceding is not None else None
-            if lead is not None and lead != index and job.think is not None:
+        # without a seed the keys are the positions, and without followers every job is
+        # planned in trace order: the queue keeps only the times then
+        times = array("d")
+        keys = array("d") if rng is not None else None
+        planned = array("q") if follows else None
+        for index, submit in enumerate(jobs.submits):
+            preceding, think = follows.get(index, (None, None)) if follows else (None, None)
+            lead = self._by_number.get(preceding) if preceding is not None else None
+            if lead is not None and lead != index and think is not None:
                 self._followers.setdefault(lead, []).append(index)
                 continue
-            times.append(start + job.submit)
-            keys.append(rng.random() if rng is not None else float(index))
-            planned.append(index)
+            times.append(start + submit)
+            if keys is not None and rng is not None:
+                keys.append(rng.random())
+            if planned is not None:
+                planned.append(index)
         self._queue = SubmitQueue(times, keys, planned)
 
     def _owner(self, job: TraceJob) -> Identity:
@@ -212,20 +201,20 @@ class Simulation:
         return who
 
     def _submit(self, index: int) -> None:
-        result = self.results[index]
-        job = result.job
+        job = self.trace.jobs[index]
         spec = job_spec(job, self.defaults)
         lead = self._lead_in_system(job)
         if lead is not None:
             spec["hold_jid"] = [str(lead)]
         done = self.feed.submit(self._owner(job), spec, self.now, self.jsv, self._apply)
-        result.submitted = self.now - self.trace.start
+        results = self.results
+        results.submitted[index] = self.now - self.trace.start
         if done.job_id is None:
-            result.refusal = done.refusal
+            results.refuse(index, done.refusal)
             self.ended += 1
             return
-        result.job_id = done.job_id
-        self._by_id[done.job_id] = result
+        results.job_id[index] = done.job_id
+        self._by_id[done.job_id] = index
         self._apply(done.outcome)
 
     def _lead_in_system(self, job: TraceJob) -> int | None:
@@ -235,8 +224,8 @@ class Simulation:
         index = self._by_number.get(job.preceding)
         if index is None:
             return None
-        lead = self.results[index]
-        return lead.job_id if lead.job_id is not None and lead.end is None else None
+        job_id, end = self.results.job_id[index], self.results.end[index]
+        return job_id if job_id != NO_ID and isnan(end) else None  # not ended: end is NaN
 
     # -- effects -------------------------------------------------------------------
 
@@ -252,27 +241,27 @@ class Simulation:
             self.events.flush()
 
     def _started(self, record: JobLog) -> None:
-        result = self._by_id.get(record.job_number)
-        if result is not None:
-            result.start = record.event_time - float(self.trace.start)
+        index = self._by_id.get(record.job_number)
+        if index is not None:
+            self.results.start[index] = record.event_time - float(self.trace.start)
 
     def _ended(self, record: Acct) -> None:
-        result = self._by_id.get(record.job_number)
-        if result is None:
+        index = self._by_id.get(record.job_number)
+        if index is None:
             return
         start = float(self.trace.start)
-        result.start = record.start_time - start
-        result.end = record.end_time - start
-        names = self._names  # one copy of each queue and host name, not two per job
-        result.queue = names.setdefault(record.qname, record.qname)
-        result.host = names.setdefault(record.hostname, record.hostname)
-        result.slots, result.failed = record.slots, record.failed
-        result.exit_status = record.exit_status
+        results = self.results
+        results.start[index] = record.start_time - start
+        results.end[index] = record.end_time - start
+        results.queue[index] = results.code(record.qname)
+        results.host[index] = results.code(record.hostname)
+        results.slots[index], results.failed[index] = record.slots, record.failed
+        results.exit_status[index] = record.exit_status
         if record.job_number not in self.feed.core.jobs:  # it left the cell: no more records
             del self._by_id[record.job_number]
         self.ended += 1
-        for follower in self._followers.pop(result.index, []):
-            think = self.trace.jobs[follower].think or 0.0
+        for follower in self._followers.pop(index, []):
+            think = self.trace.jobs.follows.get(follower, (None, None))[1] or 0.0
             self._queue.push(record.end_time + think, float(follower), follower)
         if self.settings.progress is not None:
             self.settings.progress(self.now - start, self.ended)

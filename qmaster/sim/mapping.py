@@ -17,8 +17,8 @@ from typing import Any
 
 from clients.submit.grammar import ParseContext, SubmitState, apply_tokens, request_tokens
 from qmaster.gdi.values import ValueRefused
+from qmaster.sim.jobs import TraceJob
 from qmaster.sim.swf import whole
-from qmaster.sim.trace import TraceJob
 
 COMMAND = "sim_job"
 """The job's command name: minige runs no process for it, it only needs a name."""

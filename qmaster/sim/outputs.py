@@ -13,7 +13,7 @@ from typing import Any
 
 from qmaster.sim import summary as summ
 from qmaster.sim import swf
-from qmaster.sim.driver import JobResult
+from qmaster.sim.results import JobResult, Results
 from qmaster.sim.trace import Trace, job_lines
 
 COMPLETED, FAILED, CANCELLED = "1", "0", "5"
@@ -37,7 +37,7 @@ def swf_fields(result: JobResult, line: str | None = None) -> list[str]:
     return fields
 
 
-def write_swf(path: Path, trace: Trace, results: list[JobResult]) -> None:
+def write_swf(path: Path, trace: Trace, results: Results) -> None:
     """The trace back as SWF with the simulated waits (written as made: a million jobs'
     lines are never all in memory at once)."""
     header = [*trace.header] if trace.header else ["; Version: 2.2"]

@@ -11,29 +11,29 @@ Without matplotlib the plots are skipped and :func:`write_plots` says why.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from math import isnan
 from pathlib import Path
 from typing import Any
 
-from qmaster.sim.driver import JobResult
+from qmaster.sim.results import NO_ID, Results
 
 HOUR = 3600.0
 SKIPPED = "plots skipped: matplotlib is not installed (pip install 'minige[sim]')"
 
 
-def step_series(
-    results: Sequence[JobResult], slots: int
-) -> tuple[list[float], list[float], list[float]]:
+def step_series(results: Results, slots: int) -> tuple[list[float], list[float], list[float]]:
     """Hours, utilisation and queue length after each change (a step function)."""
     changes: list[tuple[float, int, int]] = []
-    for r in results:
-        if r.submitted is None or r.job_id is None:
+    submitted, start, end, sizes = results.submitted, results.start, results.end, results.slots
+    for i, job_id in enumerate(results.job_id):
+        sent = submitted[i]
+        if isnan(sent) or job_id == NO_ID:  # not submitted, or refused
             continue
-        changes.append((r.submitted, 0, 1))
-        if r.start is not None:
-            changes.append((r.start, r.slots, -1))
-        if r.end is not None:
-            changes.append((r.end, -r.slots, 0))
+        changes.append((sent, 0, 1))
+        if not isnan(start[i]):
+            changes.append((start[i], sizes[i], -1))
+        if not isnan(end[i]):
+            changes.append((end[i], -sizes[i], 0))
     changes.sort(key=lambda c: c[0])
     hours: list[float] = []
     use: list[float] = []
@@ -59,19 +59,21 @@ def size_class(slots: int) -> str:
     return f"{high // 2 + 1}-{high}"
 
 
-def waits_by_size(results: Sequence[JobResult]) -> dict[str, list[float]]:
+def waits_by_size(results: Results) -> dict[str, list[float]]:
     """Wait times per size class, classes in increasing size."""
     groups: dict[int, tuple[str, list[float]]] = {}
-    for r in results:
-        wait = r.wait
-        if wait is None:
+    submitted, sizes = results.submitted, results.slots
+    for at, start in enumerate(results.start):
+        wait = start - submitted[at]
+        if isnan(wait):  # not started (or not submitted)
             continue
-        key = 1 << (max(r.slots, 1) - 1).bit_length()
-        groups.setdefault(key, (size_class(r.slots), []))[1].append(wait / HOUR)
+        slots = sizes[at]
+        key = 1 << (max(slots, 1) - 1).bit_length()
+        groups.setdefault(key, (size_class(slots), []))[1].append(wait / HOUR)
     return {label: waits for _, (label, waits) in sorted(groups.items())}
 
 
-def write_plots(out: Path, results: Sequence[JobResult], slots: int) -> str:
+def write_plots(out: Path, results: Results, slots: int) -> str:
     """Write the three PNGs into ``out``; what was done, for the user."""
     try:
         importlib.import_module("matplotlib").use("Agg")

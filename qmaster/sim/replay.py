@@ -17,9 +17,10 @@ from qmaster.conf.store import ClusterConfig
 from qmaster.events.writer import EventFiles
 from qmaster.sim import outputs, plots, summary
 from qmaster.sim.ars import ArLine, read_ars
-from qmaster.sim.driver import JobResult, Progress, RunSettings, Simulation
+from qmaster.sim.driver import Progress, RunSettings, Simulation
 from qmaster.sim.feed import CoreFeed
 from qmaster.sim.mapping import DEFAULT_PE, cell_defaults
+from qmaster.sim.results import Results
 from qmaster.sim.trace import Trace, load
 
 if TYPE_CHECKING:
@@ -50,7 +51,8 @@ class Replay:
     """What a replay produced."""
 
     trace: Trace
-    results: list[JobResult]
+    results: Results
+    """What became of each trace job (``results[i]`` makes job i's ``JobResult``)."""
     summary: dict[str, Any]
     plots: str = ""
     ars: list[tuple[ArLine, int | None, str | None]] = field(default_factory=list)

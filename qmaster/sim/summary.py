@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import json
 import math
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from math import isnan
 from typing import Any
 
 from qmaster.conf.store import ClusterConfig
-from qmaster.sim.driver import JobResult
+from qmaster.sim.results import NO_ID, Results
 
 TAU = 10.0
 
@@ -86,52 +89,94 @@ class Figures:
         }
 
 
-def figures(results: Iterable[JobResult]) -> Figures:
-    """The figures of a group of jobs."""
-    jobs = list(results)
-    waits = sorted(w for r in jobs if (w := r.wait) is not None)
-    ended = [r for r in jobs if r.end is not None and r.start is not None]
-    slow = [slowdown(r.wait or 0.0, (r.end or 0.0) - (r.start or 0.0)) for r in ended]
-    return Figures(
-        jobs=len(jobs),
-        ended=len(ended),
-        mean_wait=sum(waits) / len(waits) if waits else 0.0,
-        median_wait=percentile(waits, 0.5),
-        p95_wait=percentile(waits, 0.95),
-        mean_slowdown=sum(slow) / len(slow) if slow else 0.0,
+class Group:
+    """One group's jobs as they are read: its count, waits and bounded slowdowns (8 bytes each)."""
+
+    __slots__ = ("jobs", "slow", "waits")
+
+    def __init__(self) -> None:
+        self.jobs = 0
+        self.waits = array("d")
+        self.slow = array("d")
+
+    def add(self, submitted: float, start: float, end: float) -> None:
+        """One job's times (NaN: not known, see :data:`qmaster.sim.results.NOT_YET`)."""
+        self.jobs += 1
+        if isnan(start):  # never started
+            return
+        wait = start - submitted if not isnan(submitted) else None
+        if wait is not None:
+            self.waits.append(wait)
+        if not isnan(end):
+            self.slow.append(slowdown(wait or 0.0, end - start))
+
+    def figures(self) -> Figures:
+        waits = sorted(self.waits)
+        slow = self.slow
+        return Figures(
+            jobs=self.jobs,
+            ended=len(slow),
+            mean_wait=sum(waits) / len(waits) if waits else 0.0,
+            median_wait=percentile(waits, 0.5),
+            p95_wait=percentile(waits, 0.95),
+            mean_slowdown=sum(slow) / len(slow) if slow else 0.0,
+        )
+
+
+def grouped(results: Results, keys: Iterable[str | None]) -> dict[str, Figures]:
+    """The figures of each group, by name in order; ``keys`` names each job's group in trace
+    order (``None``: in none). Only the groups' waits and slowdowns are kept, not the jobs."""
+    groups: dict[str, Group] = {}
+    submitted, start, end = results.submitted, results.start, results.end
+    for at, key in enumerate(keys):
+        if key is not None:
+            group = groups.get(key)
+            if group is None:
+                group = groups[key] = Group()
+            group.add(submitted[at], start[at], end[at])
+    return {key: group.figures() for key, group in sorted(groups.items())}
+
+
+def figures(results: Results) -> Figures:
+    """The figures of all the jobs."""
+    return grouped(results, repeat("all", len(results))).get("all") or Group().figures()
+
+
+def summarise(results: Results, slots: int) -> dict[str, Any]:
+    """The whole summary as plain data (what summary.json holds), read from the columns."""
+    submitted, start, end = results.submitted, results.start, results.end
+    first = min((x for x in submitted if not isnan(x)), default=0.0)
+    last = max((x for x in end if not isnan(x)), default=None)
+    makespan = last - first if last is not None else 0.0
+    sizes = results.slots
+    used = sum(
+        sizes[at] * (x - (0.0 if isnan(start[at]) else start[at]))
+        for at, x in enumerate(end)
+        if not isnan(x)
     )
-
-
-def summarise(results: Sequence[JobResult], slots: int) -> dict[str, Any]:
-    """The whole summary as plain data (what summary.json holds)."""
-    submitted = [r.submitted for r in results if r.submitted is not None]
-    ends = [r.end for r in results if r.end is not None]
-    first = min(submitted) if submitted else 0.0
-    makespan = max(ends) - first if ends else 0.0
-    used = sum(r.slots * ((r.end or 0.0) - (r.start or 0.0)) for r in results if r.end is not None)
-    by_queue: dict[str, list[JobResult]] = {}
-    by_user: dict[str, list[JobResult]] = {}
-    for r in results:
-        if r.queue is not None:
-            by_queue.setdefault(r.queue.partition("@")[0], []).append(r)
-        by_user.setdefault(r.job.user, []).append(r)
+    queues = [None if n is None else n.partition("@")[0] for n in results.names]
+    owners, users = results.jobs.user_codes()
     refusals: dict[str, int] = {}
-    for r in results:
-        if r.refusal is not None:
-            refusals[r.refusal] = refusals.get(r.refusal, 0) + 1
+    for text in results.refusals.values():
+        refusals[text] = refusals.get(text, 0) + 1
+    waiting = sum(1 for at, x in enumerate(start) if isnan(x) and results.job_id[at] != NO_ID)
     return {
         "refusals": dict(sorted(refusals.items())),
         "jobs": len(results),
-        "submitted": len(submitted),
-        "refused": sum(1 for r in results if r.refusal is not None),
-        "ended": len(ends),
-        "not_started": sum(1 for r in results if r.job_id is not None and r.start is None),
+        "submitted": sum(1 for x in submitted if not isnan(x)),
+        "refused": len(results.refusals),
+        "ended": sum(1 for x in end if not isnan(x)),
+        "not_started": waiting,
         "slots": slots,
         "makespan": round(makespan, 3),
         "utilisation": round(used / (slots * makespan), 6) if slots and makespan else 0.0,
         "all": figures(results).as_dict(),
-        "per_queue": {q: figures(rs).as_dict() for q, rs in sorted(by_queue.items())},
-        "per_user": {u: figures(rs).as_dict() for u, rs in sorted(by_user.items())},
+        "per_queue": {
+            q: f.as_dict() for q, f in grouped(results, (queues[c] for c in results.queue)).items()
+        },
+        "per_user": {
+            u: f.as_dict() for u, f in grouped(results, (users[c] for c in owners)).items()
+        },
     }
 
 

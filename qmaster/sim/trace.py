@@ -1,6 +1,6 @@
 """A trace as the simulator replays it: jobs with their submit time, runtime and requests.
 
-Two sources give the same :class:`TraceJob` list:
+Two sources give the same :class:`~qmaster.sim.jobs.TraceJobs` (a compact table of the jobs):
 
 - an SWF 2.2 trace (:mod:`qmaster.sim.swf`): run time -> simulated runtime,
   requested processors -> slots (allocated processors when the request is
@@ -24,6 +24,7 @@ from types import MappingProxyType
 from qmaster.events.parse import ParseError, parse_accounting_line
 from qmaster.events.records import NONE_STR, Acct
 from qmaster.sim import swf
+from qmaster.sim.jobs import TraceJob, TraceJobs
 
 DEFAULT_START = 1_767_225_600
 """The wall time of a trace's second 0 when its header has no ``UnixStartTime``."""
@@ -32,39 +33,10 @@ FIRST_UID = 10_000
 
 
 @dataclass(slots=True)
-class TraceJob:
-    """One job of a trace, in the simulator's terms."""
-
-    number: int
-    submit: float
-    """Seconds after the trace's start."""
-    runtime: float
-    slots: int
-    user: str
-    group: str
-    uid: int
-    gid: int
-    name: str
-    requests: Mapping[str, str] = field(default_factory=dict)
-    """Hard ``-l`` requests (``h_rt``, ``h_vmem`` per slot); a loaded trace's jobs share
-    one read-only mapping per distinct set (see :class:`Shared`)."""
-    queue: str | None = None
-    category: str | None = None
-    """An accounting trace's recorded category (qsub options), replayed as requests."""
-    pe: str | None = None
-    preceding: int | None = None
-    think: float | None = None
-    swf: str = ""
-    """The job's SWF line (fields joined by spaces: one string per job, not 18), written
-    back with the simulated wait and run time; empty for a trace loaded from a file,
-    whose lines :func:`job_lines` reads again."""
-
-
-@dataclass(slots=True)
 class Trace:
     """The jobs of a trace in trace order, and what could not be replayed."""
 
-    jobs: list[TraceJob]
+    jobs: TraceJobs
     start: int
     kind: str
     skipped: list[str] = field(default_factory=list)
@@ -78,7 +50,8 @@ class Trace:
 def job_lines(trace: Trace) -> Iterator[str]:
     """Each job's SWF line, in trace order."""
     if trace.source is None:
-        yield from (job.swf for job in trace.jobs)
+        jobs = trace.jobs
+        yield from (jobs.line(i) for i in range(len(jobs)))
         return
     with swf.open_text(trace.source) as stream:
         for record in swf.read(stream, swf.SwfHeader()):
@@ -147,7 +120,7 @@ def from_swf(
     """Map SWF job lines to trace jobs (read as they come: ``header`` fills while the
     comments before the first job are read); lines with no runtime or size are skipped.
     With the ``source`` file they came from, the jobs keep no copy of their lines."""
-    trace = Trace([], DEFAULT_START, "swf", source=source)
+    trace = Trace(TraceJobs(), DEFAULT_START, "swf", source=source)
     queues: dict[int, str] | None = None
     unnamed: set[int] = set()
     shared = Shared()
@@ -243,7 +216,7 @@ def from_accounting(path: Path) -> Trace:
     start = records[0].submission_time if records else DEFAULT_START
     ids: dict[str, int] = {}
     shared = Shared()
-    jobs = [_acct_job(n, r, start, ids, shared) for n, r in enumerate(records, 1)]
+    jobs = TraceJobs(_acct_job(n, r, start, ids, shared) for n, r in enumerate(records, 1))
     return Trace(jobs, start, "accounting", skipped)
 
 

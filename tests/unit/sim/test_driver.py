@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 
 from qmaster.core import Outcome
-from qmaster.sim.driver import JobResult, Simulation, SimulationStuck
+from qmaster.sim.driver import Simulation, SimulationStuck
+from qmaster.sim.jobs import TraceJobs
 from qmaster.sim.mapping import Defaults
 from qmaster.sim.replay import ReplayOptions, replay
+from qmaster.sim.results import JobResult
 from qmaster.sim.trace import Trace
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "sim"
@@ -18,7 +20,7 @@ CELL = EXAMPLES / "cell"
 GOLDEN = EXAMPLES / "golden.swf"
 
 
-def _by_number(results: list[JobResult]) -> dict[int, JobResult]:
+def _by_number(results: Sequence[JobResult]) -> dict[int, JobResult]:
     return {r.job.number: r for r in results}
 
 
@@ -113,7 +115,7 @@ class _StuckFeed:
 
 def test_a_core_asking_for_the_same_instant_forever_stops_the_replay() -> None:
     """A replay never spins for ever: a core stuck at one instant is reported."""
-    trace = Trace([], 0, "swf")
+    trace = Trace(TraceJobs(), 0, "swf")
     sim = Simulation(trace, _StuckFeed(), Defaults({}), None)  # type: ignore[arg-type]
     with pytest.raises(SimulationStuck, match=r"tick at 5\.0 over and over"):
         sim.run()

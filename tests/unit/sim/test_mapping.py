@@ -8,7 +8,7 @@ import pytest
 
 from qmaster.events.records import Acct
 from qmaster.sim import mapping, trace
-from qmaster.sim.trace import TraceJob
+from qmaster.sim.jobs import TraceJob
 
 EXAMPLE_CELL = Path(__file__).resolve().parents[3] / "examples" / "sim" / "cell"
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from qmaster.sim import plots
-from qmaster.sim.driver import JobResult
-from qmaster.sim.trace import TraceJob
+from qmaster.sim.jobs import TraceJob
+from qmaster.sim.results import JobResult, Results
 
 
 def _result(
@@ -21,7 +21,7 @@ def _result(
 def test_steps_follow_submissions_starts_and_ends() -> None:
     """Queue length rises at submission and falls at start; slots in use follow start and end."""
     results = [_result(1, 2, 0.0, 0.0, 3600.0), _result(2, 2, 0.0, 3600.0, None)]
-    hours, use, queued = plots.step_series(results, slots=4)
+    hours, use, queued = plots.step_series(Results.of(results), slots=4)
     assert hours == [0.0, 1.0]
     assert use == [0.5, 0.5]
     assert queued == [1.0, 0.0]
@@ -33,13 +33,13 @@ def test_size_classes_are_powers_of_two() -> None:
         "1", "2", "3-4", "3-4", "5-8", "5-8", "9-16", "65-128",
     ]  # fmt: skip
     results = [_result(1, 8, 0.0, 3600.0, None), _result(2, 1, 0.0, 0.0, None)]
-    assert plots.waits_by_size(results) == {"1": [0.0], "5-8": [1.0]}
+    assert plots.waits_by_size(Results.of(results)) == {"1": [0.0], "5-8": [1.0]}
 
 
 def test_three_pngs_are_written(tmp_path: Path) -> None:
     """With matplotlib the three plots are written as PNG files."""
     pytest.importorskip("matplotlib")
-    told = plots.write_plots(tmp_path, [_result(1, 1, 0.0, 10.0, 20.0)], slots=1)
+    told = plots.write_plots(tmp_path, Results.of([_result(1, 1, 0.0, 10.0, 20.0)]), slots=1)
     assert told == "plots: utilisation.png, queue_length.png, wait_by_size.png"
     for name in ("utilisation.png", "queue_length.png", "wait_by_size.png"):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bench.sim_compare import Side, differences
-from qmaster.sim.trace import TraceJob
+from qmaster.sim.jobs import TraceJob
 
 
 def _job(n: int, submit: float, slots: int) -> TraceJob:

@@ -42,3 +42,15 @@ def test_planned_and_released_submissions_leave_in_heap_order() -> None:
                 heapq.heappush(heap, entry)
         assert _drain(queue, later) == want
         assert queue.first() is None
+
+
+def test_times_alone_stand_for_positions_in_trace_order() -> None:
+    """Given only the times, each entry's key and job are its position: the order is the
+    heap's of (time, position, position), whether the times come in order or not."""
+    rng = random.Random(11)
+    for times in ([0.0, 0.0, 1.0, 1.0, 1.0, 3.0], [float(rng.randrange(4)) for _ in range(40)]):
+        entries = [(t, float(i), i) for i, t in enumerate(times)]
+        want = [job for _, _, job in sorted(entries)]
+        queue = SubmitQueue(array("d", times))
+        assert queue.first() == sorted(entries)[0]
+        assert _drain(queue, {}) == want

@@ -8,8 +8,8 @@ import pytest
 
 from qmaster.conf.store import ClusterConfig
 from qmaster.sim import summary
-from qmaster.sim.driver import JobResult
-from qmaster.sim.trace import TraceJob
+from qmaster.sim.jobs import TraceJob
+from qmaster.sim.results import JobResult, Results
 
 EXAMPLE_CELL = Path(__file__).resolve().parents[3] / "examples" / "sim" / "cell"
 
@@ -46,7 +46,7 @@ def test_summary_totals() -> None:
         _result(3, 20.0, None, None),
         JobResult(TraceJob(4, 30, 1, 1, "u2", "g", 1, 1, "j4"), 3, submitted=30.0, refusal="no"),
     ]
-    got = summary.summarise(results, slots=4)
+    got = summary.summarise(Results.of(results), slots=4)
     assert got["makespan"] == 200.0
     assert got["utilisation"] == pytest.approx((2 * 100 + 150) / (4 * 200), abs=1e-6)
     assert (got["jobs"], got["ended"], got["refused"], got["not_started"]) == (4, 2, 1, 1)
@@ -59,7 +59,9 @@ def test_summary_totals() -> None:
 
 def test_text_and_json_agree() -> None:
     """summary.txt and summary.json show the same numbers."""
-    got = summary.summarise([_result(1, 0.0, 5.0, 65.0, slots=1, queue="all.q")], slots=1)
+    got = summary.summarise(
+        Results.of([_result(1, 0.0, 5.0, 65.0, slots=1, queue="all.q")]), slots=1
+    )
     text = summary.to_text(got)
     assert "makespan        65 s" in text
     assert "utilisation     92.31 %" in text

@@ -72,7 +72,7 @@ def test_jobs_without_runtime_or_size_are_skipped_with_the_reason() -> None:
     got = _read(
         HEADER + _job(run_time="-1") + "\n" + _job(job_number="2", requested_processors="0")
     )
-    assert got.jobs == []
+    assert list(got.jobs) == []
     assert got.skipped[0] == "line 6: job 1: run time unknown"
     assert got.skipped[1] == "line 7: job 2: size unknown"
 
