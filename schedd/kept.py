@@ -174,10 +174,8 @@ def kept_groups(view: View) -> Groups:
     return found
 
 
-NAMES_ROOM = 1_000
-"""Sets of categories whose requested attributes are kept (emptied beyond this). A pass's set
-changes as jobs come and go, so old sets are seldom asked again: with 1,000 (not 10,000) a
-10k backfill 0.95 replay and a 30k one on 10,000 hosts took the same CPU (paired)."""
+NAMES_ROOM = 10_000
+"""Sets of categories whose requested attributes are kept (emptied beyond this)."""
 
 
 def _requested_kept(view: View, kept: dict[Hashable, Any]) -> frozenset[str]:
@@ -321,11 +319,8 @@ def keep_template(kept: dict[Hashable, Any], key: Hashable, made: Any) -> None:
         kept.pop(oldest, None)
 
 
-COMPILED_ROOM = 20_000
-"""Resolved requests kept from pass to pass (two per category at most; emptied beyond).
-About 0.7 KB an entry: 100,000 held up to ~70 MB on a long replay where most jobs have a
-category of their own; a cap of 2,000 cost no CPU on a 10k backfill 0.95 replay nor a 30k
-one on 10,000 hosts (paired), so 20,000 keeps a wide margin over the pending categories."""
+COMPILED_ROOM = 100_000
+"""Resolved requests kept from pass to pass (two per category at most; emptied beyond)."""
 
 
 def compiled_requests(view: View, job: JobRequest, soft: bool = True) -> Compiled:
