@@ -31,7 +31,7 @@ def alive(pid: int) -> bool:
     """The process exists and is no zombie."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # gone before or while it was read
         return False
     return stat.rpartition(")")[2].split()[0] != "Z"
 
