@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from clients.common.errors import ClientError
 from clients.common.shell import Transport
 from clients.qalter import alter
-from clients.submit.grammar import hold_list
+from clients.submit.more_options import hold_list
 
 HOLD_USAGE = """\
 usage: {name} [options] job_task_list

@@ -12,7 +12,7 @@ import os
 import pwd
 from collections.abc import Callable, Mapping
 
-from clients.submit.grammar import request_tokens
+from clients.submit.words import request_tokens
 from clients.submit.world import read_text
 from qmaster.cell import Cell
 from qmaster.gdi.client import FAKE_USER_ENV

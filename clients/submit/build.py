@@ -19,10 +19,9 @@ from clients.submit.grammar import (
     ParseContext,
     SubmitState,
     apply_tokens,
-    directive_tokens,
-    request_tokens,
     split_command_line,
 )
+from clients.submit.words import directive_tokens, request_tokens
 from qmaster.cell import Cell
 
 STDIN_NAME = "STDIN"

@@ -14,7 +14,6 @@ The same grammar reads the command line, the default request files and the
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +22,7 @@ from clients.common.errors import bad_value, invalid_argument, missing_argument
 from clients.submit import more_options as M
 from clients.submit import values as V
 from clients.submit.dates import parse_date_time
+from clients.submit.words import request_tokens
 
 VERIFY_MODES = V.VERIFY_MODES
 
@@ -173,35 +173,11 @@ def _cwd(state: SubmitState, _args: list[str], ctx: ParseContext) -> None:
     state.spec["cwd"] = ctx.cwd
 
 
-def hold_list(text: str, prog: str) -> str | None:
-    """sge_parse_hold_list() (parse_qsub.c): the -h letters minige sends (``u o s`` set,
-    ``U O S`` remove, ``n`` remove all), or None where Grid Engine refuses the list.
-
-    One list either sets or removes holds: ``uU`` and ``un`` are refused, and so is
-    any other character (``u,o``). qhold and qrls take only ``u o s``, qrls to
-    remove them; ``n`` and the capitals are qalter's."""
-    release = prog == "qrls"
-    removing: bool | None = None
-    letters = []
-    for ch in text:
-        if ch in "uos":
-            letter, removes = (ch.upper(), True) if release else (ch, False)
-        elif ch in "nUSO" and prog not in ("qhold", "qrls"):
-            letter, removes = ch, True
-        else:
-            return None
-        if removing is not None and removing != removes:
-            return None
-        removing = removes
-        letters.append(letter)
-    return "".join(letters)
-
-
 def _hold(state: SubmitState, args: list[str], ctx: ParseContext) -> None:
     if not ctx.qalter:
         state.spec["h"] = True
         return
-    letters = hold_list(args[0], ctx.prog)
+    letters = M.hold_list(args[0], ctx.prog)
     if not letters:
         raise bad_value(f'ERROR! Unknown hold list "{args[0]}" specified to -h option')
     state.hold = letters
@@ -395,34 +371,6 @@ def _job_tasks(state: SubmitState, args: list[str], after_job_word: bool) -> Non
         raise bad_value("ERROR! -t option only allows one range specification")
     state.job_ids[-1] = f"{word}.{first}-{last}:{step}"
     state.tasked = True
-
-
-def request_tokens(text: str) -> list[str]:
-    """The options of a request file: ``#`` in column 1 and blank lines are skipped."""
-    tokens: list[str] = []
-    for line in text.splitlines():
-        if line.startswith("#") or not line.strip():
-            continue
-        tokens.extend(_split(line))
-    return tokens
-
-
-def directive_tokens(script: str, prefix: str = "#$") -> list[str]:
-    """The options on the script's directive lines (``#$`` unless ``-C`` says otherwise)."""
-    if not prefix:
-        return []
-    tokens: list[str] = []
-    for line in script.splitlines():
-        if line.startswith(prefix):
-            tokens.extend(_split(line[len(prefix) :]))
-    return tokens
-
-
-def _split(line: str) -> list[str]:
-    try:
-        return shlex.split(line)
-    except ValueError:
-        raise bad_value(f'ERROR! invalid option argument "{line.strip()}"') from None
 
 
 def asks_for_help(tokens: Sequence[str], qalter: bool = False) -> bool:

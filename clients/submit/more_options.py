@@ -70,3 +70,27 @@ def job_refs(key: str, option: str) -> Callable[..., None]:
         state.spec.setdefault(key, []).extend(V.job_refs(args[0], option))
 
     return effect
+
+
+def hold_list(text: str, prog: str) -> str | None:
+    """sge_parse_hold_list() (parse_qsub.c): the -h letters minige sends (``u o s`` set,
+    ``U O S`` remove, ``n`` remove all), or None where Grid Engine refuses the list.
+
+    One list either sets or removes holds: ``uU`` and ``un`` are refused, and so is
+    any other character (``u,o``). qhold and qrls take only ``u o s``, qrls to
+    remove them; ``n`` and the capitals are qalter's."""
+    release = prog == "qrls"
+    removing: bool | None = None
+    letters = []
+    for ch in text:
+        if ch in "uos":
+            letter, removes = (ch.upper(), True) if release else (ch, False)
+        elif ch in "nUSO" and prog not in ("qhold", "qrls"):
+            letter, removes = ch, True
+        else:
+            return None
+        if removing is not None and removing != removes:
+            return None
+        removing = removes
+        letters.append(letter)
+    return "".join(letters)

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clients.submit.grammar import ParseContext, SubmitState, apply_tokens, request_tokens
+from clients.submit.grammar import ParseContext, SubmitState, apply_tokens
+from clients.submit.words import request_tokens
 from qmaster.gdi.values import ValueRefused
 from qmaster.sim.jobs import TraceJob
 from qmaster.sim.swf import whole

@@ -7,7 +7,7 @@ import pytest
 from clients.common.errors import ClientError
 from clients.submit.build import SubmitInputs, build_qalter, build_qsub
 from clients.submit.dates import parse_date_time
-from clients.submit.grammar import hold_list
+from clients.submit.more_options import hold_list
 from clients.submit.values import RANGE_INFINITY, slot_range, task_range
 
 ROOT = "/cell"

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from clients.submit.build import SubmitInputs, build_qalter, build_qsub
 from clients.submit.dates import parse_date_time
-from clients.submit.grammar import request_tokens
+from clients.submit.words import request_tokens
 
 WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789_.", min_size=1, max_size=8)
 RESOURCES = st.dictionaries(WORD, WORD, min_size=1, max_size=4)
