@@ -166,7 +166,7 @@ def _number(text: str) -> int:
 
 TaskRange = tuple[int, int, int]
 ONE_RANGE_ONLY = "ERROR! -t option only allows one range specification"
-_ENUMERATED_IDS = 1_000_000  # a list of more ids is joined only when its ranges step alike
+_ENUMERATED_IDS = 1_000_000  # ranges stepping unlike are joined by their ids, up to this many
 
 
 def task_range(text: str) -> TaskRange:
@@ -201,18 +201,17 @@ def _joined(ranges: list[TaskRange]) -> TaskRange | None:
     step = math.gcd(*(r[2] for r in ranges if r[1] > r[0]), *(r[0] - first for r in ranges))
     if step == 0:
         return first, first, 1
-    wanted = (last - first) // step + 1
-    if sum((b - a) // s + 1 for a, b, s in ranges) <= _ENUMERATED_IDS:
-        ids = {i for a, b, s in ranges for i in range(a, b + 1, s)}
-        return (first, last, step) if len(ids) == wanted else None
-    if any(s != step for a, b, s in ranges if b > a):
+    if all(s == step for a, b, s in ranges if b > a):  # spans of one grid: no gap between them
+        reach = first - step
+        for a, b, _ in sorted(ranges):
+            if a > reach + step:
+                return None
+            reach = max(reach, b)
+        return first, last, step
+    if sum((b - a) // s + 1 for a, b, s in ranges) > _ENUMERATED_IDS:
         return None
-    reach = first - step
-    for a, b, _ in sorted(ranges):
-        if a > reach + step:
-            return None
-        reach = max(reach, b)
-    return first, last, step
+    ids = {i for a, b, s in ranges for i in range(a, b + 1, s)}
+    return (first, last, step) if len(ids) == (last - first) // step + 1 else None
 
 
 def slot_range(text: str) -> tuple[int, int]:
