@@ -145,8 +145,7 @@ def _context(option: str) -> Effect:
     """-ac adds, -dc deletes (a value given is ignored), -sc replaces the context.
 
     qsub resolves them into the job's ``ac``; qalter sends them in order as
-    ``context_ops`` for the qmaster to apply to each job's own context.
-    """
+    ``context_ops`` for the qmaster to apply to each job's own context."""
 
     def effect(state: SubmitState, args: list[str], ctx: ParseContext) -> None:
         items = V.context_list(option, args[0])
@@ -163,6 +162,8 @@ def _context(option: str) -> Effect:
         if option == "-dc":
             for name in items:
                 context.pop(name, None)
+            if not context:  # Grid Engine frees the emptied list: the job has no context
+                del state.spec["ac"]
         else:
             context.update(items)
 

@@ -125,6 +125,14 @@ def test_qsub_context_options_apply_in_order() -> None:
     assert spec.spec["ac"] == {"b": "2", "c": ""}
 
 
+@pytest.mark.parametrize("argv", [["-dc", "myvar,myvar2"], ["-ac", "a=1", "-dc", "a"]])
+def test_qsub_context_emptied_by_dc_is_no_context(argv: list[str]) -> None:
+    """Grid Engine's testsuite submits -dc myvar,myvar2: a context -dc leaves empty is
+    none at all (no empty list for the qmaster to refuse as an -ac "" value)."""
+    spec = build_qsub([*argv, "job.sh"], inputs(SCRIPT)).spec
+    assert "ac" not in spec
+
+
 def test_bare_resource_request_is_sent_for_the_qmaster_to_fill() -> None:
     """-l display_win_gui (no value) is sent empty; the qmaster fills in TRUE."""
     spec = build_qsub(["-l", "display_win_gui,arch=lx-amd64", "job.sh"], inputs(SCRIPT)).spec
