@@ -168,7 +168,7 @@ def show_each(kind: str) -> Callable[[Transport, list[str]], int]:
 def print_shown(kind: str, data: dict[str, Any]) -> int:
     """Print a ``conf_show`` payload: the text, or the names one per line."""
     if "text" in data:
-        sys.stdout.write(str(data["text"]))
+        sys.stdout.write(more.as_shown(str(data["text"])))
         return EXIT_OK
     names = list(data.get("names") or [])
     if not names:

@@ -9,6 +9,7 @@ new jobs until the qmaster restarts), ``-kej`` also kills the jobs running there
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from fnmatch import fnmatchcase
@@ -22,6 +23,17 @@ NO_EVENT_CLIENTS = "no event clients registered"
 
 def _names(text: str) -> list[str]:
     return [n for n in text.split(",") if n]
+
+
+_BREAK = re.compile(r"(,?) \\\n[ \t]*")
+
+
+def as_shown(text: str) -> str:
+    """An object's text as qconf prints it: with ``SGE_SINGLE_LINE`` set in the
+    environment, Grid Engine leaves long lines whole, so each break is joined again."""
+    if os.environ.get("SGE_SINGLE_LINE") is None:
+        return text
+    return _BREAK.sub(lambda m: m.group(1) or " ", text)
 
 
 def show_scheduler_host(transport: Transport, _words: list[str]) -> int:

@@ -41,6 +41,13 @@ LIST_NAMES = {
     "calendar": "calendar",
 }
 DELETE_NAMES = {**LIST_NAMES, "ckpt": "checkpointing environment"}
+
+
+def sfq(name: str) -> str:
+    """A name as Grid Engine's messages quote it (``"%-.100s"``: its first 100 characters)."""
+    return name[:100]
+
+
 STATE_FIELDS = {
     "cqueue": "cqueues",
     "exechost": "exechosts",
@@ -85,7 +92,7 @@ def _modify_complex(state: ConfState, text: str, source: str, who: str) -> Chang
         if name in BUILTIN_TYPES:
             change.answers.append(error(f'The built-in complex "{name}" cannot be deleted'))
         else:
-            change.answers.append(ok(f'{who} removed "{name}" from complex entry list'))
+            change.answers.append(ok(f'{who} removed "{name}" from complex list'))
     for entry in new:
         if entry.name not in old_names:
             change.answers.append(ok(f'{who} added "{entry.name}" to complex entry list'))
@@ -160,13 +167,14 @@ def _modify_object(state: ConfState, args: dict[str, Any], source: str, who: str
     obj = parse_object(kind, text, source)
     exists = obj.name in objects_of(state, kind)
     what = LIST_NAMES[kind]
+    shown = sfq(obj.name)
     if exists and add:
-        return Change([error(f'{what} "{obj.name}" already exists', Status.EEXIST)])
+        return Change([error(f'{what} "{shown}" already exists', Status.EEXIST)])
     if not exists and not add:
-        return Change([error(f'denied: {what} "{obj.name}" does not exist', Status.EEXIST)])
+        return Change([error(f'denied: {what} "{shown}" does not exist', Status.EEXIST)])
     if exists:
         _require_all(OBJECT_KINDS[kind], text, source)
-    verb = f'modified "{obj.name}" in' if exists else f'added "{obj.name}" to'
+    verb = f'modified "{shown}" in' if exists else f'added "{shown}" to'
     answer = ok(f"{who} {verb} {what} list")
     new_state = _with_object(state, kind, obj.name, obj)
     return Change([answer], new_state, [(kind, obj.name)])
@@ -238,12 +246,12 @@ def _delete_object(state: ConfState, kind: str, name: str, who: str) -> Change:
         raise ConfigError("-", 0, f'objects of kind "{kind}" cannot be deleted')
     what = DELETE_NAMES[kind]
     if name not in objects_of(state, kind):
-        return Change([error(f'denied: {what} "{name}" does not exist', Status.EEXIST)])
+        return Change([error(f'denied: {what} "{sfq(name)}" does not exist', Status.EEXIST)])
     if kind == "exechost" and name == GLOBAL_HOST:
         return Change([error('denied: pseudo host "global" may not be deleted')])
     if kind == "calendar" and (users := queues_using(state.cqueues, name)):
         return Change([error(f'Calendar "{name}" is still referenced in queue "{users[0]}"')])
-    answer = ok(f'{who} removed "{name}" from {what} list')
+    answer = ok(f'{who} removed "{sfq(name)}" from {what} list')
     return Change([answer], _with_object(state, kind, name, None), [], [(kind, name)])
 
 

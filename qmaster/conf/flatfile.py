@@ -2,19 +2,18 @@
 
 A line is an attribute name, white space, and the value. ``#`` starts a comment
 line. A line ending in a backslash continues on the next one. Writing pads the
-names to a column and wraps long values after a list separator, continuing the
-line with `` \\`` as ``qconf`` does.
+names to a column and breaks a line longer than 80 characters where Grid
+Engine's spool_flatfile_add_line_breaks() breaks it, continuing with `` \\``
+(its testsuite checks the borders: lines of 78 to 81 characters).
 """
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from qmaster.conf.errors import ConfigError
 
 WRAP_AT = 80
-_TOKEN_RE = re.compile(r"[^, ]+[, ]?|[, ]")
 
 
 class Pair(NamedTuple):
@@ -61,27 +60,62 @@ def read_pairs(text: str, path: str) -> list[Pair]:
     return pairs
 
 
-def _wrap(value: str, indent: int, first_room: int) -> list[str]:
-    tokens = _TOKEN_RE.findall(value)
-    lines: list[str] = []
-    current = ""
-    room = first_room
-    for token in tokens:
-        if current and len(current) + len(token.rstrip()) > room:
-            lines.append(current.rstrip() + " \\")
-            current = ""
-            room = WRAP_AT - indent - 2
-        current += token
-    lines.append(current.rstrip())
-    return lines
+_SPACE = " \t\n\r\v\f"
+
+
+def _value_start(line: str) -> int:
+    """Where the second word of ``line`` starts: past the name and the blanks or ``=``."""
+    at = 0
+    while at < len(line) and line[at] not in _SPACE and line[at] != "=":
+        at += 1
+    while at < len(line) and (line[at] in _SPACE or line[at] == "="):
+        at += 1
+    return at
+
+
+def _break_at(rest: str, first: bool, word: int) -> int:
+    """Grid Engine's break point: the last blank (or comma short of the end) that leaves
+    room for `` \\``, else the first one past it; -1 when there is none."""
+    limit = WRAP_AT - 2 if first else WRAP_AT - word - 2
+    index = limit
+    while index > (word if first else 0):
+        char = rest[index] if index < len(rest) else ""
+        if char and (char in _SPACE or (index < limit and char == ",")):
+            return index
+        index -= 1
+    if index < len(rest) and (rest[index] in _SPACE or rest[index] == ","):
+        return index
+    for index in range(limit, len(rest)):
+        if rest[index] in _SPACE or rest[index] == ",":
+            return index
+    return -1
+
+
+def add_line_breaks(line: str) -> str:
+    """One ``name value`` line broken as Grid Engine's spool_flatfile_add_line_breaks()
+    breaks it: at a blank (dropped) or after a comma, each continuation ending in
+    `` \\`` and indented to the value's column; a word too long for a line stays whole."""
+    if len(line) <= WRAP_AT:
+        return line
+    word = _value_start(line)
+    indent = " \\\n" + " " * word
+    parts: list[str] = []
+    rest, first = line, True
+    while len(rest) > (WRAP_AT if first else WRAP_AT - word):
+        if not first:
+            rest = rest.lstrip(_SPACE)
+        index = _break_at(rest, first, word)
+        if index < 0:
+            break
+        keep = index + 1 if rest[index] == "," else index
+        parts.append(rest[:keep] + indent)
+        rest, first = rest[index + 1 :], False
+    parts.append(rest)
+    return "".join(parts)
 
 
 def render_pairs(pairs: list[tuple[str, str]], column: int) -> str:
-    """``name value`` lines with values starting at ``column``, long ones wrapped."""
-    out: list[str] = []
-    for key, value in pairs:
-        prefix = key.ljust(column - 1) + " "
-        parts = _wrap(value, len(prefix), WRAP_AT - len(prefix) - 2)
-        out.append(prefix + parts[0])
-        out.extend(" " * len(prefix) + part for part in parts[1:])
+    """``name value`` lines with values starting at ``column`` (0: one blank after the
+    name, as Grid Engine prints a host group), long ones broken as Grid Engine does."""
+    out = [add_line_breaks(key.ljust(column - 1) + " " + value) for key, value in pairs]
     return "\n".join(out) + "\n"

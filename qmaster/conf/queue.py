@@ -154,7 +154,7 @@ HOSTGROUP_FORMAT = Format(
         Attr("group_name", None, f.check_names),
         Attr("hostlist", "NONE", f.check_names),
     ),
-    column=11,
+    column=0,  # Grid Engine prints a host group unaligned: "hostlist host1 host2"
 )
 
 

@@ -41,7 +41,7 @@ def test_loading_the_stock_table_changes_nothing(conf: ClusterConfig) -> None:
     """-Mc of the stock table is accepted and -sc prints it back identically."""
     conf.apply("conf_modify", {"kind": "complex", "text": conf.complexes.render() +
                "gpu gpu INT <= YES YES 0 0\n"}, "root", "h", True)  # fmt: skip
-    assert _modify(conf, STOCK.read_text()) == ['root@h removed "gpu" from complex entry list']
+    assert _modify(conf, STOCK.read_text()) == ['root@h removed "gpu" from complex list']
     assert conf.show("complex", None)["text"] == STOCK.read_text()
 
 

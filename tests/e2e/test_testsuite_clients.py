@@ -1,0 +1,87 @@
+"""Scenarios of Grid Engine's own testsuite (system_tests/clients: qsub, qconf), run with
+the installed commands against a live cell, as its expect scripts run them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from qmaster.testing import RunningCell
+
+pytestmark = pytest.mark.timeout(120)
+
+LONG = "@" + "really" * 18 + "longname1"
+MEDIUM = "@thisisareallyreallyreallyreallyreallylongname0"
+GROUP = "@qconfbackslash34"
+SHORT = ["@thisisaveryshortname", "@thisisareallyshortname", "@thisisareallyshortname2"]
+
+
+def _qconf(cell: RunningCell, *args: str, env: dict[str, str] | None = None) -> str:
+    done = cell.run("qconf", *args, env=env or {})
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("options", [["-dc", "myvar,myvar2"], ["-ac", "a=1", "-dc", "a"]])
+def test_qsub_dc_leaves_a_job_without_context(
+    shared_served: RunningCell, options: list[str]
+) -> None:
+    """check_option_dc: -dc on a job with no (more) context submits it; qstat -j shows none."""
+    done = shared_served.run("qsub", "-terse", "-h", *options, "-b", "y", "sleep", "5")
+    assert done.returncode == 0, done.stderr
+    job = done.stdout.strip()
+    shown = shared_served.run("qstat", "-j", job).stdout
+    assert "job_number:" in shown
+    assert "context:" not in shown
+    shared_served.run("qdel", job)
+
+
+def test_long_host_list_is_broken_and_whole_with_sge_single_line(
+    shared_served: RunningCell, tmp_path: Path
+) -> None:
+    """qconf_backslash_space_output_check: -shgrp prints "hostlist " unaligned and breaks
+    before column 80; the added message quotes 100 characters of a longer name."""
+    members = [*SHORT, MEDIUM, LONG]
+    files = []
+    for i, (name, hosts) in enumerate([(m, ["NONE"]) for m in members] + [(GROUP, members)]):
+        (tmp_path / f"g{i}").write_text(f"group_name {name}\nhostlist {' '.join(hosts)}\n")
+        files += ["-Ahgrp", str(tmp_path / f"g{i}")]
+    added = _qconf(shared_served, *files).splitlines()
+    assert added[4].endswith(f' added "{LONG[:100]}" to host group list')
+    assert _qconf(shared_served, "-shgrp", GROUP) == (
+        f"group_name {GROUP}\n"
+        f"hostlist {SHORT[0]} {SHORT[1]} \\\n"
+        f"         {SHORT[2]} \\\n"
+        f"         {MEDIUM} \\\n"
+        f"         {LONG}\n"
+    )
+    single = _qconf(shared_served, "-shgrp", GROUP, env={"SGE_SINGLE_LINE": "1"})
+    assert single.splitlines()[1] == "hostlist " + " ".join(members)
+    _qconf(shared_served, *(w for name in [GROUP, *members] for w in ("-dhgrp", name)))
+
+
+def test_complex_values_break_after_commas(shared_served: RunningCell, tmp_path: Path) -> None:
+    """qconf_backslash_comma_output_check: -se global breaks complex_values after a comma
+    that leaves room for " \\"; complex entries removed by -Mc are "removed from complex list"."""
+    table = _qconf(shared_served, "-sc")
+    names = [f"complexvar{i}" for i in range(1, 6)]
+    rows = "".join(f"{n} cv{i} RESTRING == YES NO NONE 0\n" for i, n in enumerate(names, 1))
+    (tmp_path / "c").write_text(table + rows)
+    _qconf(shared_served, "-Mc", str(tmp_path / "c"))
+    values = [f"{n}=".ljust(w, "0") for n, w in zip(names, (17, 18, 20, 37, 100), strict=True)]
+    _qconf(shared_served, "-rattr", "exechost", "complex_values", ",".join(values), "global")
+    shown = _qconf(shared_served, "-se", "global").splitlines()[2:6]
+    indent = " " * 22
+    assert shown == [
+        f"complex_values        {values[0]},{values[1]}, \\",
+        f"{indent}{values[2]}, \\",
+        f"{indent}{values[3]}, \\",
+        f"{indent}{values[4]}",
+    ]
+    _qconf(shared_served, "-rattr", "exechost", "complex_values", "NONE", "global")
+    (tmp_path / "c").write_text(table)
+    removed = _qconf(shared_served, "-Mc", str(tmp_path / "c")).splitlines()
+    assert [line.split(" ", 1)[1] for line in removed] == [
+        f'removed "{n}" from complex list' for n in names
+    ]

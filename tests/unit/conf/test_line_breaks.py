@@ -1,0 +1,110 @@
+"""qconf's long lines as Grid Engine breaks them, and names as its messages quote them.
+
+The border cases are those of Grid Engine's testsuite (qconf check.60:
+qconf_backslash_space_output_check and qconf_backslash_comma_output_check):
+names sized so that lines come to 78, 79, 80 and 81 characters in every order.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from qmaster.cell import DEFAULT_CONF_DIR
+from qmaster.conf.flatfile import add_line_breaks
+from qmaster.conf.queue import HostgroupConf
+from qmaster.conf.store import ClusterConfig
+
+LONG = "@" + "really" * 18 + "longname1"  # longer than a line
+MEDIUM = "@thisisareallyreallyreallyreallyreallylongname0"  # 47
+SHORT = ["@thisisaveryshortname", "@thisisareallyshortname", "@thisisareallyshortname2"]
+PERMUTATIONS = [(m, n) for m in range(4) for n in range(5)]
+
+
+def _order(items: list[str], medium: str, long: str, m: int, n: int) -> list[str]:
+    order = list(items)
+    order.insert(m, medium)
+    order.insert(n, long)
+    return order
+
+
+def _expected_breaks(names: list[str], offset: int, separator: str) -> list[list[str]]:
+    """The testsuite's rule: a name goes on the next line when, with the separators and
+    `` \\`` still to come, it would reach column 80; a name longer than a line stays whole."""
+    lines: list[list[str]] = [[]]
+    length = 0
+    for index, name in enumerate(names):
+        last = index == len(names) - 1
+        if separator == " ":
+            reserve = 0 if last else 2
+            full = length + len(name) >= 80 - offset - reserve
+        else:
+            reserve = (1 if length else 0) if last else 4
+            full = length + len(name) > 80 - offset - reserve
+        if full and length:
+            lines.append([])
+            length = 0
+        length += len(name) + (1 if length else 0)
+        lines[-1].append(name)
+    return lines
+
+
+@pytest.mark.parametrize(("m", "n"), PERMUTATIONS)
+def test_host_list_breaks_where_the_testsuite_expects(m: int, n: int) -> None:
+    """A host group's hostlist ("hostlist " then names) breaks at blanks before column 80."""
+    names = _order(SHORT, MEDIUM, LONG, m, n)
+    text = add_line_breaks("hostlist " + " ".join(names))
+    lines = text.split("\n")
+    assert [line.rstrip(" \\").split() for line in lines] == [
+        (["hostlist"] if i == 0 else []) + group
+        for i, group in enumerate(_expected_breaks(names, 9, " "))
+    ]
+    assert all(line.startswith(" " * 9) for line in lines[1:])
+
+
+@pytest.mark.parametrize(("m", "n"), PERMUTATIONS)
+def test_comma_list_breaks_where_the_testsuite_expects(m: int, n: int) -> None:
+    """complex_values (value column 22) breaks after commas; the comma stays on its line."""
+    sized = [
+        f"complexvar{i}=".ljust(width, "0") for i, width in enumerate((17, 18, 20, 37, 100), 1)
+    ]
+    names = _order(sized[:3], sized[3], sized[4], m, n)
+    text = add_line_breaks("complex_values".ljust(21) + " " + ",".join(names))
+    groups = _expected_breaks(names, 22, ",")
+    assert text.split(" \\\n" + " " * 22) == [
+        ("complex_values".ljust(22) if i == 0 else "")
+        + ",".join(group)
+        + ("," * (i < len(groups) - 1))
+        for i, group in enumerate(groups)
+    ]
+
+
+def test_short_lines_and_single_long_words_are_left_whole() -> None:
+    """Up to 80 characters a line is kept; a word longer than a line is not cut."""
+    line = "x".ljust(21) + " " + "a" * 58
+    assert add_line_breaks(line) == line
+    word = "qname                 " + "q" * 100
+    assert add_line_breaks(word) == word
+
+
+def test_host_group_is_shown_unaligned() -> None:
+    """qconf -shgrp: "group_name @g" and "hostlist a b", one blank after each name."""
+    group = HostgroupConf.with_values(group_name="@g", hostlist="a b")
+    assert group.render() == "group_name @g\nhostlist a b\n"
+    assert HostgroupConf.parse(group.render()) == group
+
+
+def _texts(conf: ClusterConfig, op: str, args: dict[str, str]) -> list[str]:
+    return [a.text for a in conf.apply(op, args, "root", "h", True).answers]
+
+
+def test_messages_quote_the_first_100_characters_of_a_name() -> None:
+    """Grid Engine prints a name in its messages as "%-.100s": a longer one is cut."""
+    conf = ClusterConfig.load_dir(DEFAULT_CONF_DIR)
+    text = f"group_name {LONG}\nhostlist NONE\n"
+    added = _texts(conf, "conf_modify", {"kind": "hostgroup", "text": text, "add": "1"})
+    assert added == [f'root@h added "{LONG[:100]}" to host group list']
+    removed = _texts(conf, "conf_delete", {"kind": "hostgroup", "name": LONG})
+    assert removed == [f'root@h removed "{LONG[:100]}" from host group list']
+    assert re.fullmatch(r".*\"@(really)+rea\".*", removed[0])
