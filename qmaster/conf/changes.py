@@ -25,6 +25,7 @@ from qmaster.conf.loading import (
     parse_object,
 )
 from qmaster.conf.model import ConfObject
+from qmaster.conf.names import name_refusals, pe_refusals
 from qmaster.conf.state import ConfState
 from qmaster.gdi.answers import Answer, Status, error, ok
 
@@ -172,6 +173,11 @@ def _modify_object(state: ConfState, args: dict[str, Any], source: str, who: str
         return Change([error(f'{what} "{shown}" already exists', Status.EEXIST)])
     if not exists and not add:
         return Change([error(f'denied: {what} "{shown}" does not exist', Status.EEXIST)])
+    refused = [] if exists else name_refusals(kind, obj.name)
+    if kind == "pe" and not refused:
+        refused = pe_refusals(obj.name, obj.attrs)
+    if refused:
+        return Change([error(text, Status.ESYNTAX) for text in refused])
     if exists:
         _require_all(OBJECT_KINDS[kind], text, source)
     verb = f'modified "{shown}" in' if exists else f'added "{shown}" to'
@@ -181,6 +187,8 @@ def _modify_object(state: ConfState, args: dict[str, Any], source: str, who: str
 
 
 def _add_to_userset(state: ConfState, name: str, members: list[str]) -> Change:
+    if name not in state.usersets and (refused := name_refusals("userset", name)):
+        return Change([error(text, Status.ESYNTAX) for text in refused])
     userset = state.usersets.get(name) or UsersetConf.with_values(name=name)
     entries = list(userset.entries)
     change = Change(touched=[("userset", name)])

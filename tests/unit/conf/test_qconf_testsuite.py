@@ -1,13 +1,15 @@
-"""qconf's long lines as Grid Engine breaks them, and names as its messages quote them.
+"""qconf as Grid Engine's testsuite (system_tests/clients/qconf check.60) checks it:
+long lines broken where Grid Engine breaks them, names quoted and refused as it does.
 
-The border cases are those of Grid Engine's testsuite (qconf check.60:
-qconf_backslash_space_output_check and qconf_backslash_comma_output_check):
-names sized so that lines come to 78, 79, 80 and 81 characters in every order.
+The border cases are those of qconf_backslash_space_output_check and
+qconf_backslash_comma_output_check: names sized so that lines come to 78, 79, 80
+and 81 characters in every order.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -95,7 +97,7 @@ def test_host_group_is_shown_unaligned() -> None:
     assert HostgroupConf.parse(group.render()) == group
 
 
-def _texts(conf: ClusterConfig, op: str, args: dict[str, str]) -> list[str]:
+def _texts(conf: ClusterConfig, op: str, args: dict[str, Any]) -> list[str]:
     return [a.text for a in conf.apply(op, args, "root", "h", True).answers]
 
 
@@ -108,3 +110,57 @@ def test_messages_quote_the_first_100_characters_of_a_name() -> None:
     removed = _texts(conf, "conf_delete", {"kind": "hostgroup", "name": LONG})
     assert removed == [f'root@h removed "{LONG[:100]}" from host group list']
     assert re.fullmatch(r".*\"@(really)+rea\".*", removed[0])
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "refusals"),
+    [
+        (
+            "pe",
+            "pe_name .mytestpe\n",
+            [
+                "Dot ('.') not allowed as first character of objectname",
+                'Invalid character in pe name of pe ".mytestpe"',
+            ],
+        ),
+        (
+            "cqueue",
+            "qname template\n",
+            [
+                'Keyword ("TEMPLATE") not allowed as objectname',
+                'cluster queue name "template" is not valid',
+            ],
+        ),
+        ("ckpt", "ckpt_name #c\n", ["Hash ('#') not allowed as first character of objectname"]),
+        ("calendar", "calendar_name none\n", ['Keyword ("NONE") not allowed as objectname']),
+    ],
+)
+def test_new_object_names_follow_grid_engines_key_rule(
+    kind: str, text: str, refusals: list[str]
+) -> None:
+    """qconf_issue1767: the qmaster refuses a PE called ".mytestpe" (each line once); a
+    queue left called "template", a leading "#" and the keywords are refused too."""
+    conf = ClusterConfig.load_dir(DEFAULT_CONF_DIR)
+    assert _texts(conf, "conf_modify", {"kind": kind, "text": text, "add": "1"}) == refusals
+    assert _texts(conf, "conf_add", {"kind": "userset", "name": "ALL", "members": ["u"]}) == [
+        'Keyword ("ALL") not allowed as objectname'
+    ]
+
+
+@pytest.mark.parametrize("attr", ["start_proc_args", "stop_proc_args"])
+def test_pe_commands_may_name_only_grid_engines_variables(attr: str) -> None:
+    """qconf_issue1767: "'$invalid'" is refused once, naming the PE and the variable;
+    $pe_hostfile and the other variables execd fills in are accepted."""
+    conf = ClusterConfig.load_dir(DEFAULT_CONF_DIR)
+
+    def add(value: str) -> list[str]:
+        text = f"pe_name t\n{attr} {value}\n"
+        return _texts(conf, "conf_modify", {"kind": "pe", "text": text, "add": True})
+
+    assert add("'$invalid'") == [f'parameter {attr} of pe "t": unknown variable "invalid"']
+    assert add("/bin/sh $ x") == [
+        f'parameter {attr} of pe "t": variables need at least one character'
+    ]
+    assert add("/bin/sh $pe_hostfile $host $job_id $fs_stdin_tmp_path") == [
+        'root@h added "t" to parallel environment list'
+    ]

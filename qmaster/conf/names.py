@@ -1,0 +1,81 @@
+"""Grid Engine's qmaster checks of a configuration object added or changed by qconf:
+its name, and the ``$variables`` of a parallel environment's start and stop commands.
+
+The qmaster checks a new cluster queue, parallel environment, checkpointing
+environment, access list or calendar with verify_str_key() (its KEY_TABLE):
+at most 512 characters, not starting with ``.`` or ``#``, and not one of the
+keywords NONE, ALL or TEMPLATE (in any case). The characters a name may not
+hold anywhere are refused already where the object's text is read
+(:func:`qmaster.conf.fields.check_names`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+MAX_VERIFY_STRING: Final = 512
+CHECKED_KINDS: Final = frozenset({"cqueue", "pe", "ckpt", "userset", "calendar"})
+_FIRST: Final = {".": "Dot", "#": "Hash"}
+_KEYWORDS: Final = ("NONE", "ALL", "TEMPLATE")
+_VARIABLE: Final = re.compile(r"\$([A-Za-z0-9_]*)")
+_FS_PARTS: Final = ("host", "path", "tmp_path", "file_staging")
+# What the qmaster adds after verify_str_key()'s own line, for some kinds.
+_WRAPPERS: Final = {
+    "cqueue": 'cluster queue name "{}" is not valid',
+    "pe": 'Invalid character in pe name of pe "{}"',
+}
+
+
+def key_problem(name: str) -> str | None:
+    """verify_str_key()'s message for ``name``, or None when the name is allowed."""
+    if len(name) > MAX_VERIFY_STRING:
+        return f"string is longer than {MAX_VERIFY_STRING}, this is not allowed for objectnames"
+    if name[:1] in _FIRST:
+        return f"{_FIRST[name[0]]} ('{name[0]}') not allowed as first character of objectname"
+    if name.upper() in _KEYWORDS:
+        return f'Keyword ("{name.upper()}") not allowed as objectname'
+    return None
+
+
+def name_refusals(kind: str, name: str) -> list[str]:
+    """The error lines Grid Engine's qmaster answers when ``name`` is refused for a new
+    object of ``kind`` (empty when it is accepted or the kind is not checked this way)."""
+    problem = key_problem(name) if kind in CHECKED_KINDS else None
+    if problem is None:
+        return []
+    wrapper = _WRAPPERS.get(kind)
+    return [problem] + ([wrapper.format(name[:100])] if wrapper else [])
+
+
+# The variables a PE's start_proc_args and stop_proc_args may name (config_file.c).
+PE_VARIABLES: Final = frozenset(
+    {
+        *("pe_hostfile", "host", "job_owner", "job_id", "job_name", "pe", "pe_slots"),
+        *("processors", "queue", "stdin_path", "stdout_path", "stderr_path", "merge_stderr"),
+        *(f"fs_{s}_{part}" for s in ("stdin", "stdout", "stderr") for part in _FS_PARTS),
+    }
+)
+
+
+def variables_problem(text: str, allowed: frozenset[str]) -> str | None:
+    """replace_params()'s complaint about the ``$name`` words of ``text``, or None."""
+    for match in _VARIABLE.finditer(text):
+        name = match.group(1)
+        if not name:
+            return "variables need at least one character"
+        if len(name) > 255:
+            return f"referenced variable {name[:20]:>20.20}... expands max. length"
+        if name not in allowed:
+            return f'unknown variable "{name}"'
+    return None
+
+
+def pe_refusals(name: str, attrs: dict[str, str]) -> list[str]:
+    """pe_validate()'s refusal of a PE's start_proc_args or stop_proc_args (NONE: none)."""
+    for attr in ("start_proc_args", "stop_proc_args"):
+        text = attrs.get(attr, "NONE")
+        problem = None if text.lower() == "none" else variables_problem(text, PE_VARIABLES)
+        if problem is not None:
+            return [f'parameter {attr} of pe "{name[:100]}": {problem}']
+    return []
