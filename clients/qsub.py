@@ -21,14 +21,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from clients.common.errors import ClientError
 from clients.common.guard import Transport, default_transport, guarded, without_end_of_options
 from clients.common.output import EXIT_OK, err, exit_code, out, print_answers
 from clients.common.pipes import closes_quietly
 from clients.submit.build import build_qsub
-from clients.submit.grammar import asks_for_help
+from clients.submit.grammar import asks_for_help, option_table
 from clients.submit.jsv_run import apply_client_jsvs, user_and_group
 from clients.submit.usage import QSUB_USAGE
-from clients.submit.world import real_inputs
+from clients.submit.words import request_tokens
+from clients.submit.world import read_text, real_inputs
 from qmaster.cell import Cell
 from qmaster.gdi.answers import Quality
 from qmaster.gdi.client import Reply
@@ -128,6 +130,25 @@ def verify_detail(spec: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def asks_for_help_with_files(args: Sequence[str], seen: frozenset[str] = frozenset()) -> bool:
+    """``-help`` on the command line or in a ``-@`` file it names: Grid Engine reads a
+    ``-@`` file's options into the command line, so qsub prints its usage (exit 0)."""
+    if asks_for_help(args):
+        return True
+    table = option_table(qalter=False)
+    i = 0
+    while i < len(args) and (option := table.get(args[i])) is not None:
+        path = args[i + 1] if args[i] == "-@" and i + 1 < len(args) else None
+        if path is not None and path not in seen and (text := read_text(path)) is not None:
+            try:
+                if asks_for_help_with_files(request_tokens(text), seen | {path}):
+                    return True
+            except ClientError:  # the file's words are refused when the options are read
+                return False
+        i += 1 + option.arity_at(args[i + 1 :])
+    return False
+
+
 @closes_quietly
 def main(argv: Sequence[str] | None = None, *, transport: Transport | None = None) -> int:
     """Run qsub with ``argv`` (default: the process arguments); return the exit code."""
@@ -136,6 +157,6 @@ def main(argv: Sequence[str] | None = None, *, transport: Transport | None = Non
         "qsub",
         QSUB_USAGE,
         args,
-        asks_for_help,
+        asks_for_help_with_files,
         lambda: qsub_command(without_end_of_options(args), transport or default_transport),
     )

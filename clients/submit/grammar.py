@@ -14,6 +14,7 @@ The same grammar reads the command line, the default request files and the
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,6 +46,7 @@ class SubmitState:
     users: list[str] | None = None
     show_only: bool = False
     sync: bool = False
+    reading: list[str] = field(default_factory=list)  # the -@ files being read
 
     def clear(self) -> None:
         """``-clear``: forget every option collected so far."""
@@ -232,10 +234,14 @@ def _clear(state: SubmitState, _args: list[str], _ctx: ParseContext) -> None:
 
 
 def _options_file(state: SubmitState, args: list[str], ctx: ParseContext) -> None:
-    text = ctx.read_text(args[0])
+    """``-@ file``: its options in place; a file it names again cannot be read again."""
+    path = os.path.normpath(os.path.join(ctx.cwd, args[0]))
+    text = ctx.read_text(args[0]) if path not in state.reading else None
     if text is None:
         raise bad_value(f'ERROR! Could not read options file "{args[0]}"')
+    state.reading.append(path)
     apply_tokens(request_tokens(text), state, ctx, allow_script=False)
+    state.reading.pop()
 
 
 def _jsv(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
@@ -333,7 +339,7 @@ def apply_tokens(
         token = tokens[i]
         option = table.get(token)
         if ctx.qalter and allow_script and token == "-t":
-            _job_tasks(state, list(tokens[i + 1 : i + 2]), after_job_word)
+            M.job_tasks(state, list(tokens[i + 1 : i + 2]), after_job_word)
             after_job_word = False
             i += 2
             continue
@@ -356,22 +362,6 @@ def apply_tokens(
             raise missing_argument(token, option.missing)
         option.effect(state, words, ctx)
         i += 1 + arity
-
-
-def _job_tasks(state: SubmitState, args: list[str], after_job_word: bool) -> None:
-    """qalter's ``-t range``: the tasks of the last job of the job word right before it
-    (parse_multi_jobtaskslist()); a ``-t`` elsewhere is kept as lonely."""
-    if not args:
-        raise missing_argument("-t", "ERROR! -t option must have a list of task id ranges")
-    first, last, step = V.task_range(args[0])
-    if not after_job_word:
-        state.lonely_tasks = state.lonely_tasks or args[0]
-        return
-    word, dot, own = state.job_ids[-1].partition(".")
-    if dot and V.task_range(own) != (first, last, step):  # two ranges: minige keeps one
-        raise bad_value("ERROR! -t option only allows one range specification")
-    state.job_ids[-1] = f"{word}.{first}-{last}:{step}"
-    state.tasked = True
 
 
 def asks_for_help(tokens: Sequence[str], qalter: bool = False) -> bool:

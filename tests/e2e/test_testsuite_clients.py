@@ -85,3 +85,18 @@ def test_complex_values_break_after_commas(shared_served: RunningCell, tmp_path:
     assert [line.split(" ", 1)[1] for line in removed] == [
         f'removed "{n}" from complex list' for n in names
     ]
+
+
+def test_qsub_help_in_an_options_file(shared_served: RunningCell, tmp_path: Path) -> None:
+    """check_option_@: -help read from a -@ file prints qsub's usage and submits nothing;
+    a -@ file naming itself is refused, not read until the stack runs out."""
+    (tmp_path / "commandfile.txt").write_text("-help\n")
+    done = shared_served.run("qsub", "-@", str(tmp_path / "commandfile.txt"), "-b", "y", "true")
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[:2] == [
+        "GE 6.2u5",
+        "usage: qsub [options] [script_file|-- [command] [command_args]]",
+    ]
+    (tmp_path / "loop").write_text(f"-@ {tmp_path / 'loop'}\n")
+    done = shared_served.run("qsub", "-@", str(tmp_path / "loop"), "-b", "y", "true")
+    assert done.stderr == f'qsub: ERROR! Could not read options file "{tmp_path / "loop"}"\n'

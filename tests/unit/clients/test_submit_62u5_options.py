@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from clients.common.errors import OptionError
+from clients.qsub import asks_for_help_with_files
 from clients.submit.build import build_qalter, build_qsub
 
 from .test_submit_grammar import SCRIPT, inputs
@@ -149,3 +152,21 @@ def test_qalter_refuses_qsub_only_switches() -> None:
     """qalter has no -b and no -shell (they are qsub's only, as in parse_qsub.c)."""
     with pytest.raises(OptionError, match='invalid option argument "-b"'):
         build_qalter(["-b", "y", "1"], inputs())
+
+
+def test_options_file_naming_itself_is_refused_not_read_forever() -> None:
+    """A -@ file that names itself (directly or through another) stops with qsub's
+    "Could not read options file" instead of reading itself until the stack runs out."""
+    files = {**SCRIPT, "/work/a": "-@ b\n", "/work/b": "-N x -@ ./a\n"}
+    with pytest.raises(OptionError, match=r'Could not read options file "\./a"'):
+        build_qsub(["-@", "a", "job.sh"], inputs(files))
+
+
+def test_help_in_an_options_file_prints_the_usage(tmp_path: Path) -> None:
+    """Grid Engine reads a -@ file into the command line, so a -help there is qsub's
+    -help (its testsuite's check_option_@); a -@ file's job-argument words are not."""
+    (tmp_path / "cmd").write_text("-N x\n-help\n")
+    (tmp_path / "loop").write_text(f"-@ {tmp_path / 'loop'}\n")
+    assert asks_for_help_with_files(["-@", str(tmp_path / "cmd"), "job.sh"])
+    assert not asks_for_help_with_files(["-@", str(tmp_path / "loop"), "job.sh"])
+    assert not asks_for_help_with_files(["job.sh", "-@", str(tmp_path / "cmd")])
