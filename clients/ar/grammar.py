@@ -47,9 +47,9 @@ def _set(key: str, convert: Callable[[str], Any] = str) -> Effect:
     return effect
 
 
-def _extend(key: str) -> Effect:
+def _extend(key: str, items: Callable[[str], list[str]] = V.name_list) -> Effect:
     def effect(state: ArState, args: list[str], _year: int) -> None:
-        state.spec.setdefault(key, []).extend(V.name_list(args[0]))
+        state.spec.setdefault(key, []).extend(items(args[0]))
 
     return effect
 
@@ -116,7 +116,7 @@ OPTIONS: dict[str, ArOption] = {
     "-ckpt": ArOption(1, _set("ckpt")),
     "-now": ArOption(1, _set("now", lambda text: V.yes_no("-now", text))),
     "-m": ArOption(1, _mail),
-    "-M": ArOption(1, _extend("M")),
+    "-M": ArOption(1, _extend("M", V.mail_list)),
     "-he": ArOption(1, _set("he", lambda text: V.yes_no("-he", text))),
 }
 

@@ -107,9 +107,9 @@ def _yes_no(key: str, option: str) -> Effect:
     return _set(key, lambda text: V.yes_no(option, text))
 
 
-def _extend(key: str) -> Effect:
+def _extend(key: str, items: Callable[[str], list[str]] = V.name_list) -> Effect:
     def effect(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
-        state.spec.setdefault(key, []).extend(V.name_list(args[0]))
+        state.spec.setdefault(key, []).extend(items(args[0]))
 
     return effect
 
@@ -282,7 +282,7 @@ OPTIONS: dict[str, Option] = {
     "-now": Option(1, _yes_no("now", "-now")),
     "-r": Option(1, _yes_no("r", "-r")),
     "-m": Option(1, _set("m", V.mail_options)),
-    "-M": Option(1, _extend("M")),
+    "-M": Option(1, _extend("M", V.mail_list)),
     "-w": Option(1, _verify),
     "-terse": Option(0, _terse),
     "-@": Option(1, _options_file, "ERROR! -@ option must have file argument"),

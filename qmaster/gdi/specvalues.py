@@ -48,6 +48,7 @@ PARSERS: Final[dict[str, Parser]] = {
     "N": lambda text, _y: V.job_name(text),
     "p": lambda text, _y: V.priority(text),
     "m": lambda text, _y: V.mail_options(text),
+    "M": lambda text, _y: V.mail_list(text),
     "ar": lambda text, _y: V.ar_id(text),
     "w": lambda text, _y: V.verify_mode(text),
     "l_hard": lambda text, _y: V.resource_list(text),

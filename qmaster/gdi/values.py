@@ -83,6 +83,18 @@ def name_list(text: str) -> list[str]:
     return [item for item in text.split(",") if item]
 
 
+def mail_list(text: str) -> list[str]:
+    """``-M user[@host],...`` as Grid Engine's mailrec_parse() reads it: an entry is split
+    at ``@`` as strtok() splits it (``@grp`` is user ``grp`` with no host; a third part is
+    dropped) and an address given twice is kept once."""
+    found: list[str] = []
+    for item in name_list(text):
+        address = "@".join([part for part in item.split("@") if part][:2])
+        if address and address not in found:
+            found.append(address)
+    return found
+
+
 def priority(text: str) -> int:
     """``-p``: an integer from -1023 to 1024."""
     try:

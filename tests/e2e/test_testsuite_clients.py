@@ -100,3 +100,23 @@ def test_qsub_help_in_an_options_file(shared_served: RunningCell, tmp_path: Path
     (tmp_path / "loop").write_text(f"-@ {tmp_path / 'loop'}\n")
     done = shared_served.run("qsub", "-@", str(tmp_path / "loop"), "-b", "y", "true")
     assert done.stderr == f'qsub: ERROR! Could not read options file "{tmp_path / "loop"}"\n'
+
+
+def test_qrstat_shows_an_ar_as_the_testsuite_parses_it(shared_served: RunningCell) -> None:
+    """sge_ar.tcl test_parse_qrstat_check: qrsub -M sgetest1@sun.com,@deadlineusers and
+    -u '!sgetest1,sgetest2,!root' show as Grid Engine's qrstat -ar shows them."""
+    done = shared_served.run(
+        "qrsub", "-d", "1:0:0", "-N", "test_ar_name", "-A", "test_ar_account", "-m", "ab",
+        "-M", "sgetest1@sun.com,@deadlineusers", "-u", "!sgetest1,sgetest2,!root",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    ar = done.stdout.split()[3]
+    shown = dict(
+        line.split(None, 1)
+        for line in shared_served.run("qrstat", "-ar", ar).stdout.splitlines()[1:]
+        if " " in line.strip()
+    )
+    assert shown["mail_list"].strip() == "sgetest1@sun.com,deadlineusers@NONE"
+    assert (shown["acl_list"].strip(), shown["xacl_list"].strip()) == ("sgetest2", "sgetest1,root")
+    assert shown["account"].strip() == "test_ar_account"
+    shared_served.run("qrdel", ar)

@@ -170,3 +170,10 @@ def test_help_in_an_options_file_prints_the_usage(tmp_path: Path) -> None:
     assert asks_for_help_with_files(["-@", str(tmp_path / "cmd"), "job.sh"])
     assert not asks_for_help_with_files(["-@", str(tmp_path / "loop"), "job.sh"])
     assert not asks_for_help_with_files(["job.sh", "-@", str(tmp_path / "cmd")])
+
+
+def test_mail_list_is_read_as_grid_engine_reads_it() -> None:
+    """-M: "@grp" is user grp with no host (strtok skips the leading @), a third part is
+    dropped and an address given twice is kept once (mailrec_parse())."""
+    argv = ["-M", "a@h,@deadlineusers,b@h@x,a@h", "job.sh"]
+    assert build_qsub(argv, inputs(SCRIPT)).spec["M"] == ["a@h", "deadlineusers", "b@h"]
