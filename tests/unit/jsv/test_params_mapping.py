@@ -45,7 +45,7 @@ specs = st.fixed_dictionaries(
         "l_hard": st.dictionaries(word, word, min_size=1, max_size=4),
         "ac": st.dictionaries(word, st.one_of(st.just(""), word), min_size=1, max_size=3),
         "q_hard": st.lists(word, min_size=1, max_size=3),
-        "M": st.lists(word, min_size=1, max_size=3),
+        "M": st.lists(word, min_size=1, max_size=3, unique=True),  # as -M leaves it
         "a": st.just("202601011000.00"),
     },
 )
