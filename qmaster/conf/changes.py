@@ -99,6 +99,8 @@ def _modify_complex(state: ConfState, text: str, source: str, who: str) -> Chang
             change.answers.append(ok(f'{who} added "{entry.name}" to complex entry list'))
         elif state.complexes[entry.name] != entry:
             change.answers.append(ok(f'{who} modified "{entry.name}" in complex entry list'))
+    if not change.answers:  # qconf's summary when nothing was sent (centry_list_add_del_mod)
+        change.answers.append(ok("Complex attribute configuration has not been changed"))
     change.state = state.evolve(complexes=new)
     return change
 

@@ -63,7 +63,8 @@ def test_long_host_list_is_broken_and_whole_with_sge_single_line(
 
 def test_complex_values_break_after_commas(shared_served: RunningCell, tmp_path: Path) -> None:
     """qconf_backslash_comma_output_check: -se global breaks complex_values after a comma
-    that leaves room for " \\"; complex entries removed by -Mc are "removed from complex list"."""
+    that leaves room for " \\"; complex entries removed by -Mc are "removed from complex list";
+    an -Mc that changes nothing says so."""
     table = _qconf(shared_served, "-sc")
     names = [f"complexvar{i}" for i in range(1, 6)]
     rows = "".join(f"{n} cv{i} RESTRING == YES NO NONE 0\n" for i, n in enumerate(names, 1))
@@ -85,6 +86,8 @@ def test_complex_values_break_after_commas(shared_served: RunningCell, tmp_path:
     assert [line.split(" ", 1)[1] for line in removed] == [
         f'removed "{n}" from complex list' for n in names
     ]
+    unchanged = _qconf(shared_served, "-Mc", str(tmp_path / "c"))  # issue 1473's summary line
+    assert unchanged == "Complex attribute configuration has not been changed\n"
 
 
 def test_qsub_help_in_an_options_file(shared_served: RunningCell, tmp_path: Path) -> None:

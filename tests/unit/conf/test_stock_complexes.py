@@ -43,6 +43,9 @@ def test_loading_the_stock_table_changes_nothing(conf: ClusterConfig) -> None:
                "gpu gpu INT <= YES YES 0 0\n"}, "root", "h", True)  # fmt: skip
     assert _modify(conf, STOCK.read_text()) == ['root@h removed "gpu" from complex list']
     assert conf.show("complex", None)["text"] == STOCK.read_text()
+    assert _modify(conf, STOCK.read_text()) == [
+        "Complex attribute configuration has not been changed"
+    ]
 
 
 def test_refused_table_prints_no_added_lines(conf: ClusterConfig) -> None:
