@@ -66,6 +66,14 @@ class Level:
         return name in self.values or name in self.capacity
 
 
+UPPER_WINS = frozenset({Relop.EQ, Relop.NE})
+"""Relations for which, when qselect, qstat -l or qhost -l look at an attribute several
+levels define, the uppermost level's value (global, then host, then queue) is the one
+compared, as sge_select_queue() composes them (is_attr_prior()); for the other relations
+the most restrictive value counts, which is every level's. The scheduler's dispatch
+checks every level on its own."""
+
+
 def more_restrictive(relop: Relop, a: float, b: float) -> float:
     """Of two offered values, the one that lets fewer requests through."""
     if relop in (Relop.LT, Relop.LE):

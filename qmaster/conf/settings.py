@@ -24,7 +24,7 @@ class DaemonSettings(BaseModel):
     spool: Path | None = None
     log_format: Literal["json", "console"] = "json"
     jsv_pool_size: int = Field(2, ge=1)
-    max_frame_bytes: int = Field(1024 * 1024, ge=1024)
+    max_frame_bytes: int = Field(64 * 1024 * 1024, ge=1024)
     max_connections: int = Field(512, ge=1)
     request_timeout: float = Field(10.0, gt=0)
     default_runtime: float = Field(1.0, ge=0)

@@ -18,9 +18,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from qmaster.complexes.levels import LETTER, Level
+from qmaster.complexes.compare import satisfies
+from qmaster.complexes.levels import LETTER, UPPER_WINS, Level
 from qmaster.complexes.table import ComplexTable
 from qmaster.complexes.types import ValueType
 from qmaster.core.errors import InvalidRequest
@@ -57,10 +59,18 @@ def compile_match(table: ComplexTable, requests: Mapping[str, str]) -> Compiled:
 
 
 def offers(compiled: Compiled, levels: Sequence[Level]) -> bool:
-    """True when ``levels`` (global first) satisfy every request, each defined somewhere."""
+    """True when ``levels`` (global first) satisfy every request, each defined somewhere;
+    a ``==``/``!=`` attribute is compared with the uppermost level's value only."""
+    names = {r.name for r in (*compiled.fixed, *compiled.consumables)}
+    upper = tuple(r for r in compiled.fixed if r.relop in UPPER_WINS)
+    for r in upper:
+        level = next((lv for lv in levels if r.name in lv.values), None)
+        if level is not None and not satisfies(r.vtype, r.relop, r.value, level.values[r.name]):
+            return False
+    if upper:
+        compiled = replace(compiled, fixed=tuple(r for r in compiled.fixed if r not in upper))
     if any(static_level(compiled, level) is not None for level in levels):
         return False
-    names = {r.name for r in (*compiled.fixed, *compiled.consumables)}
     return all(any(level.defines(n) for level in levels) for n in names)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from qmaster.complexes.compare import satisfies
-from qmaster.complexes.levels import Level
+from qmaster.complexes.levels import UPPER_WINS, Level
 from qmaster.complexes.load import LOADS
 from qmaster.complexes.values import ValueParseError
 from qmaster.conf.state import QueueInstanceConf
@@ -95,6 +95,8 @@ def offers(core: Core, requests: list[tuple[str, str]], levels: Iterable[Level |
             found = True
             if not satisfies(entry.type, entry.relop, wanted, value):
                 return False
+            if entry.relop in UPPER_WINS:
+                break  # the uppermost level's value is the one compared
         if not found:
             return False
     return True

@@ -76,11 +76,13 @@ def request_body(op: str, args: dict[str, Any], fake_user: str | None = None) ->
 
 _FIRST_PAUSE, _LAST_PAUSE = 0.01, 0.5
 TOO_MANY = "too many connections"
+BUSY_LARGE = "request refused: the qmaster is reading other large requests"
+_TURNED_AWAY = frozenset({TOO_MANY, BUSY_LARGE})
 
 
 def _turned_away(reply: Reply | None) -> bool:
-    """The qmaster had no room for this connection (it read no request)."""
-    return reply is not None and len(reply.answers) == 1 and reply.answers[0].text == TOO_MANY
+    """The qmaster had no room for this connection or request (it worked on none)."""
+    return reply is not None and len(reply.answers) == 1 and reply.answers[0].text in _TURNED_AWAY
 
 
 class Connection:
@@ -172,8 +174,12 @@ class Connection:
             try:
                 self.send(op, args or {})
             except GdiError:
-                # turned away before the request went out: its answer may be waiting
-                if not _turned_away(self._receive_quietly()) or not self._wait():
+                # the qmaster stopped reading before the request was all out (turned away,
+                # or a request over its frame cap): its answer may be waiting
+                answer = self._receive_quietly()
+                if answer is not None and not _turned_away(answer):
+                    return answer
+                if answer is None or not self._wait():
                     raise
             else:
                 reply = self.receive()

@@ -6,7 +6,10 @@ and hands each to the server's ``handle_frame`` as a task, one at a time per
 connection, so replies go back in request order; while a subscription streams,
 frames go to the stream's ``control`` instead (``on_frame``). A frame over the cap is
 answered with an error and the connection closed before its body is read; a
-frame cut short by EOF closes the connection. A half-closed peer (EOF after
+frame cut short by EOF closes the connection. Frames over :data:`LARGE_FRAME` (a big job
+script) are read by at most :data:`LARGE_FRAMES` connections at once, so the bytes the daemon
+holds for unfinished frames stay bounded with a generous cap; another is refused, and its
+client told, until one of them is whole. A half-closed peer (EOF after
 its last request) still gets its answers. Writing is flow-controlled:
 ``drain`` waits while the transport asks us to pause.
 
@@ -32,7 +35,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import structlog
 
-from qmaster.gdi.client import TOO_MANY
+from qmaster.gdi.client import BUSY_LARGE, TOO_MANY
 from qmaster.gdi.frames import NEED_DATA, FrameDecoder, FrameError, FrameTooLarge
 from qmaster.model import Identity
 
@@ -41,6 +44,11 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger("gdi")
 
+
+LARGE_FRAME = 1 << 20
+"""Frames longer than this count against :data:`LARGE_FRAMES` while they are read."""
+LARGE_FRAMES = 4
+"""Connections that may be reading a large frame at the same time."""
 
 UNREAD_MAX = 64 * 1024
 """Bytes of answers a client may leave unread in the socket before its next request waits."""
@@ -78,6 +86,8 @@ class GdiProtocol(asyncio.Protocol):
         self.on_gone: Callable[[], None] | None = None  # ends a subscription stream
         self.on_frame: Callable[[bytes], None] | None = None  # frames sent into a stream
         self.task: asyncio.Task[None] | None = None
+        self.large = False
+        """This connection is reading a large frame (it holds one of the server's places)."""
 
     # -- asyncio callbacks -----------------------------------------------------
 
@@ -116,6 +126,7 @@ class GdiProtocol(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = self.lost = True
+        self._free_large()
         self.server.connections.discard(self)  # counted until its descriptor is gone
         self._gone()
         if self._resume is not None and not self._resume.done():
@@ -131,8 +142,21 @@ class GdiProtocol(asyncio.Protocol):
 
     # -- requests ----------------------------------------------------------------
 
+    def _take_large(self) -> bool:
+        """Hold one of the server's places for reading a large frame (kept if held)."""
+        if not self.large and self.server.large_frames < LARGE_FRAMES:
+            self.server.large_frames += 1
+            self.large = True
+        return self.large
+
+    def _free_large(self) -> None:
+        if self.large:
+            self.server.large_frames -= 1
+            self.large = False
+
     def pump(self) -> None:
         """Take whole frames out of the decoder: requests one at a time, or into a stream."""
+        from qmaster.gdi.answers import Status
         from qmaster.gdi.server import error_reply
 
         while (not self.busy or self.on_frame) and not self.closed and self.who is not None:
@@ -147,7 +171,11 @@ class GdiProtocol(asyncio.Protocol):
                 self.close()
                 return
             if body is NEED_DATA:
+                if self.decoder.announced > LARGE_FRAME and not self._take_large():
+                    log.warning("gdi_large_frames_busy", user=self.who.user)
+                    self.reply_and_close(error_reply(BUSY_LARGE, Status.NOTOK_DOAGAIN))
                 return
+            self._free_large()
             if body is None:
                 self.close()
                 return

@@ -58,6 +58,11 @@ class FrameDecoder:
         self._buf += data
 
     @property
+    def announced(self) -> int:
+        """The length the frame being read announced (0 between frames)."""
+        return self._want or 0
+
+    @property
     def partial(self) -> bool:
         """Bytes of a frame not yet whole are waiting (a header or a body begun)."""
         return self._want is not None or bool(self._buf)

@@ -146,6 +146,8 @@ class GdiServer:
         self.dispatch = dispatch
         self.host = host
         self.max_frame = max_frame
+        self.large_frames = 0
+        """Connections reading a frame over ``connection.LARGE_FRAME`` now."""
         self.max_connections = max_connections
         self.request_timeout = request_timeout
         self.idle_timeout = request_timeout * 6

@@ -5,6 +5,7 @@ from __future__ import annotations
 import getpass
 import time
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -89,3 +90,23 @@ def test_qhost_help_and_bad_input(shared_served: RunningCell) -> None:
     lines = selected.stdout.splitlines()
     assert [line.split()[0] for line in lines[2::2]] == [f"host{i}" for i in range(1, 5)]
     assert lines[3] == "    Host Resource(s):      hl:arch=lx-amd64"
+
+
+def test_an_eq_attribute_on_host_and_queue_is_judged_by_the_host(
+    served: RunningCell, tmp_path: Path
+) -> None:
+    """Grid Engine's testsuite issue 1977: a BOOL ``==`` complex t, host1 t=false, all.q
+    t=true. qselect and qstat -l compare the uppermost level's value of an == attribute,
+    so ``-l t=false`` selects all.q@host1 and ``-l t=true`` every instance but it."""
+    complexes = served.run("qconf", "-sc", check=True).stdout
+    path = tmp_path / "complexes"
+    path.write_text(complexes + "t  t  BOOL  ==  YES  NO  0  0\n")
+    served.run("qconf", "-Mc", str(path), check=True)
+    served.run("qconf", "-mattr", "exechost", "complex_values", "t=false", "host1", check=True)
+    served.run("qconf", "-mattr", "queue", "complex_values", "t=true", "all.q", check=True)
+    false = served.run("qselect", "-l", "t=false")
+    assert (false.returncode, false.stdout) == (0, "all.q@host1\n")
+    true = served.run("qselect", "-l", "t=true").stdout.split()
+    assert true == ["all.q@host2", "all.q@host3", "all.q@host4"]
+    listed = served.run("qstat", "-f", "-l", "t=false").stdout.splitlines()
+    assert [line.split()[0] for line in listed[2:]] == ["all.q@host1"]

@@ -12,6 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from qmaster.conf.settings import DaemonSettings
+from qmaster.gdi.client import BUSY_LARGE
+from qmaster.gdi.connection import LARGE_FRAME, LARGE_FRAMES
 from qmaster.gdi.frames import HEADER
 from qmaster.gdi.ops import OPS
 from tests.integration.live import LiveDaemon, exchange, frame, job
@@ -59,8 +62,9 @@ def test_oversized_frame_is_refused_before_its_body_is_read(live: LiveDaemon) ->
     replies = exchange(sock, b"")
     sender.join(20)
     sock.close()
+    cap = DaemonSettings().max_frame_bytes
     assert error_texts(replies) == [
-        "request refused: frame of 2147483648 bytes exceeds the cap of 1048576"
+        f"request refused: frame of 2147483648 bytes exceeds the cap of {cap}"
     ]
     assert live.alive()
     assert max_rss_kib() - before < 32 * 1024
@@ -244,3 +248,28 @@ def test_socket_pair_misuse_does_not_hang(live: LiveDaemon) -> None:
         s.shutdown(socket.SHUT_RDWR)
         s.close()
     assert live.alive()
+
+
+def test_large_frames_are_read_a_few_at_a_time(live: LiveDaemon) -> None:
+    """While LARGE_FRAMES connections are inside frames over LARGE_FRAME bytes, another
+    large frame is turned away (try again), small requests are still served, and a place is
+    free again once one of them is whole."""
+    size = LARGE_FRAME + 1
+    readers = [live.connect() for _ in range(LARGE_FRAMES)]
+    for sock in readers:
+        sock.sendall(HEADER.pack(size) + b" " * 1024)
+    turned = live.connect()
+    turned.sendall(HEADER.pack(size))
+    assert error_texts(exchange(turned, b"")) == [BUSY_LARGE]
+    turned.close()
+    assert live.call("submit", job("100")).ok
+    first = readers.pop()
+    first.sendall(b" " * (size - 1024))
+    assert error_texts(exchange(first, b""))  # whole (and not JSON): answered
+    first.close()
+    again = live.connect()
+    again.sendall(HEADER.pack(size) + b" " * size)
+    assert error_texts(exchange(again, b"")) != [BUSY_LARGE]
+    again.close()
+    for sock in readers:
+        sock.close()

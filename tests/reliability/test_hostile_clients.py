@@ -31,8 +31,10 @@ pytestmark = pytest.mark.timeout(150)
 
 @pytest.fixture
 def strict(stopped_cell: RunningCell) -> RunningCell:
-    """A daemon process with a 2 s request deadline, holding 300 jobs with long names."""
+    """A daemon process with a 2 s request deadline and a 1 MiB frame cap, holding 300 jobs
+    with long names."""
     stopped_cell.env["MINIGE_REQUEST_TIMEOUT"] = "2"
+    stopped_cell.env["MINIGE_MAX_FRAME_BYTES"] = str(1024 * 1024)
     stopped_cell.start()
     with Connection(stopped_cell.cell.socket) as conn:
         for i in range(300):

@@ -15,7 +15,7 @@ def test_shipped_settings_load() -> None:
     """The default cell's qmaster.toml gives the documented defaults."""
     settings = load_settings(DEFAULT_CONF_DIR / "qmaster.toml", env={})
     assert settings.jsv_pool_size == 2
-    assert settings.max_frame_bytes == 1024 * 1024
+    assert settings.max_frame_bytes == 64 * 1024 * 1024
     assert settings.sync == "normal"
     assert settings.socket is None
 
