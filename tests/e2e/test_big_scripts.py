@@ -19,8 +19,9 @@ def big_script(path: Path, mib: int) -> Path:
 
 
 def test_a_script_of_several_mib_is_submitted_and_kept(served: RunningCell, tmp_path: Path) -> None:
-    """qsub of a 3 MiB script: submitted under the default frame cap, shown by qstat -j."""
-    result = served.run("qsub", "-N", "big", str(big_script(tmp_path / "big.sh", 3)))
+    """qsub of a 3 MiB script: submitted under the default frame cap, shown by qstat -j
+    (held, so that it is still there)."""
+    result = served.run("qsub", "-h", "-N", "big", str(big_script(tmp_path / "big.sh", 3)))
     assert result.returncode == 0, result.stderr
     assert result.stdout == 'Your job 1 ("big") has been submitted\n'
     assert "job_name:                   big" in served.run("qstat", "-j", "1").stdout
