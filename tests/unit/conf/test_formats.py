@@ -92,6 +92,9 @@ def test_long_values_wrap_with_backslash_and_read_back() -> None:
         (PeConf, "pe_name p\nallocation_rule $any\n", 2, "not a valid allocation rule"),
         (ExecHostConf, "hostname h\nload_values arch\n", 2, "not of the form name=value"),
         (GlobalConf, "#global:\nmax_jobs -1\n", 2, '"-1" is not an unsigned integer'),
+        # object_parse_ulong32_from_string(): past 2**32 - 1 it is refused, not stored
+        (QueueConf, "qname q\nseq_no 4294967296\n", 2, '"4294967296" is not an u_long32 value'),
+        (PeConf, "pe_name p\nslots 99999999999999999999\n", 2, "is not an u_long32 value"),
         (SchedConf, "schedule_interval soon\n", 1, '"soon" is not a valid time value'),
         (UsersetConf, "name u\ntype GROUP\n", 2, '"GROUP" is not one of ACL, DEPT'),
     ],
