@@ -12,6 +12,7 @@ and ``jsv_reject_wait_backoff`` (the first wait; it doubles each time). New keys
 
 from __future__ import annotations
 
+import re
 from functools import cached_property
 from typing import Self
 
@@ -226,6 +227,21 @@ def _check_adjustments(text: str) -> None:
             ) from None
 
 
+_JOB_IDS = re.compile(r"\d+(-\d+(:\d+)?)?")
+
+
+def _check_job_info(text: str) -> None:
+    """``schedd_job_info`` as sconf_validate_config_() checks it: ``true``, ``false`` (as
+    written: strcmp()) or ``job_list`` with a list of job id ranges."""
+    word, *rest = text.split(None, 1) or [""]
+    ids = rest[0] if rest else ""
+    if word not in ("true", "false", "job_list"):
+        raise ValueError('attribute "schedd_job_info " is not a valid parameter')
+    items = ids.replace(",", " ").split()
+    if word == "job_list" and not (items and all(_JOB_IDS.fullmatch(i) for i in items)):
+        raise ValueError('attribute "schedd_job_info" is not a valid job_list')
+
+
 SCHED_FORMAT = Format(
     kind="sched",
     column=34,
@@ -237,7 +253,7 @@ SCHED_FORMAT = Format(
         Attr("job_load_adjustments", "np_load_avg=0.50", _check_adjustments),
         _time("load_adjustment_decay_time", "0:7:30"),
         Attr("load_formula", "np_load_avg", check_formula),
-        _text("schedd_job_info", "false"),
+        Attr("schedd_job_info", "false", _check_job_info),
         _uint("flush_submit_sec", "0"),
         _uint("flush_finish_sec", "0"),
         _text("params", "none"),

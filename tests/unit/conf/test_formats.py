@@ -139,3 +139,27 @@ def test_managers_file() -> None:
     names = parse_managers("# managers\nroot\n\nalice\nroot\n")
     assert names == ["root", "alice"]
     assert parse_managers(render_managers(names)) == names
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("maybe", 'attribute "schedd_job_info " is not a valid parameter'),
+        ("TRUE", 'attribute "schedd_job_info " is not a valid parameter'),  # strcmp()
+        ("job_list", 'attribute "schedd_job_info" is not a valid job_list'),
+        ("job_list 1-x", 'attribute "schedd_job_info" is not a valid job_list'),
+        ("job_list 1,3-5", None),
+        ("true", None),
+    ],
+)
+def test_schedd_job_info_is_checked_as_sconf_validate_config(
+    value: str, reason: str | None
+) -> None:
+    """true, false or job_list with job ids; anything else was stored and read as false."""
+    text = f"schedd_job_info {value}\n"
+    if reason is None:
+        assert SchedConf.parse(text).attrs["schedd_job_info"] == value
+        return
+    with pytest.raises(ConfigError) as info:
+        SchedConf.parse(text, "f")
+    assert reason in info.value.reason
