@@ -117,6 +117,14 @@ def check_names(text: str) -> None:
             raise ValueError(f'"{item}" is not a valid object name')
 
 
+def check_name(text: str) -> None:
+    """One object's own name (``qname``, ``pe_name``, a project's ``name`` ...): a list's
+    separators are refused in it as Grid Engine's key check refuses them (``a,b`` or ``a b``
+    named one object that no list could name again)."""
+    if not _NAME_RE.match(text.lstrip("@")):
+        raise ValueError(f'"{text}" is not a valid object name')
+
+
 def check_pairs(text: str) -> None:
     """``NONE`` or ``name=value`` items."""
     split_pairs(text)

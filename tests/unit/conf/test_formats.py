@@ -12,7 +12,9 @@ from qmaster.conf.cluster import GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError
 from qmaster.conf.hostvalues import HostValues
 from qmaster.conf.model import ConfObject
+from qmaster.conf.projects import CkptConf, ProjectConf
 from qmaster.conf.queue import ExecHostConf, HostgroupConf, QueueConf
+from qmaster.conf.users import UserConf
 
 FILES: list[tuple[type[ConfObject], str]] = [
     (QueueConf, "cqueues/all.q"),
@@ -163,3 +165,26 @@ def test_schedd_job_info_is_checked_as_sconf_validate_config(
     with pytest.raises(ConfigError) as info:
         SchedConf.parse(text, "f")
     assert reason in info.value.reason
+
+
+@pytest.mark.parametrize("name", ["bad,x", "bad x"])
+@pytest.mark.parametrize(
+    ("cls", "key"),
+    [
+        (QueueConf, "qname"),
+        (PeConf, "pe_name"),
+        (UsersetConf, "name"),
+        (ExecHostConf, "hostname"),
+        (HostgroupConf, "group_name"),
+        (ProjectConf, "name"),
+        (CkptConf, "ckpt_name"),
+        (UserConf, "name"),
+    ],
+)
+def test_an_objects_name_is_one_name(cls: type[ConfObject], key: str, name: str) -> None:
+    """qconf -Aprj/-Aq/... of 'bad,x' or 'bad x' added an object no list could name; the
+    key check refuses a list's separators in a name."""
+    value = f"@{name}" if key == "group_name" else name
+    with pytest.raises(ConfigError) as info:
+        cls.parse(f"{key} {value}\n", "f")
+    assert info.value.reason.endswith(f'"{value}" is not a valid object name')
