@@ -12,7 +12,9 @@ def test_truncated_queue_file_is_refused_and_the_queue_kept():
     before = config.show("cqueue", "all.q")["text"]
     args = {"kind": "cqueue", "text": "qname all.q\n", "source": "qshort"}
     change = config.apply("conf_modify", args, "root", "host", True)
-    assert [a.text for a in change.answers] == ['qshort:1: missing attribute "hostlist"']
+    assert [a.text for a in change.answers] == [
+        'qshort:1: Required attribute "hostlist" is missing'
+    ]
     assert not change.upserts
     assert config.show("cqueue", "all.q")["text"] == before
 
