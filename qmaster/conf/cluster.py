@@ -242,11 +242,46 @@ def _check_job_info(text: str) -> None:
         raise ValueError('attribute "schedd_job_info" is not a valid job_list')
 
 
+def _check_algorithm(text: str) -> None:
+    """``default``, ``simple_sched`` or an ``ext_`` name (sconf_validate_config_())."""
+    if text not in ("default", "simple_sched") and not text.startswith("ext_"):
+        raise ValueError(f'attribute "{text}" is not a valid algorithm name.')
+
+
+def _check_policy_hierarchy(text: str) -> None:
+    """``NONE`` or letters of ``OFSD``, each once (policy_hierarchy_verify_value())."""
+    if text.upper() == "NONE":
+        return
+    if any(c not in "OFSD" for c in text) or len(set(text)) != len(text):
+        raise ValueError("Invalid policy hierachy string. Disabling policy hierachy.")
+
+
+_LEADING_NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
+def _check_halflife_decay(text: str) -> None:
+    """``none`` or ``name=number`` items separated by colons, one at least read (its number
+    as sscanf("%lf") reads one: a leading number)."""
+    if text.lower() == "none":
+        return
+    for item in text.split(":"):
+        parts = [p for p in item.split("=") if p]  # strtok() skips empty fields
+        if len(parts) >= 2 and _LEADING_NUMBER.match(parts[1]):
+            return
+    raise ValueError("Invalid halflife_day_list. Ignoring the setting.")
+
+
+def _check_pending_tasks(text: str) -> None:
+    f.check_uint(text)
+    if parse_c_integer(text) == 0:
+        raise ValueError('invalid setting for param: "max_pending_tasks_per_job"(should be ">0")')
+
+
 SCHED_FORMAT = Format(
     kind="sched",
     column=34,
     attrs=(
-        _text("algorithm", "default"),
+        Attr("algorithm", "default", _check_algorithm),
         Attr("schedule_interval", "0:0:15", f.check_time),
         _uint("maxujobs", "0"),
         Attr("queue_sort_method", "load", f.check_words("load", "seqno")),
@@ -271,9 +306,9 @@ SCHED_FORMAT = Format(
         _bool("share_functional_shares", "TRUE"),
         _uint("max_functional_jobs_to_schedule", "200"),
         _bool("report_pjob_tickets", "TRUE"),
-        _uint("max_pending_tasks_per_job", "50"),
-        _text("halflife_decay_list", "none"),
-        _text("policy_hierarchy", "OFS"),
+        Attr("max_pending_tasks_per_job", "50", _check_pending_tasks),
+        Attr("halflife_decay_list", "none", _check_halflife_decay),
+        Attr("policy_hierarchy", "OFS", _check_policy_hierarchy),
         Attr("weight_ticket", "0.500000", f.check_double),
         Attr("weight_waiting_time", "0.278000", f.check_double),
         Attr("weight_deadline", "3600000.000000", f.check_double),

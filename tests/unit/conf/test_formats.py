@@ -188,3 +188,27 @@ def test_an_objects_name_is_one_name(cls: type[ConfObject], key: str, name: str)
     with pytest.raises(ConfigError) as info:
         cls.parse(f"{key} {value}\n", "f")
     assert info.value.reason.endswith(f'"{value}" is not a valid object name')
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("algorithm bogus", 'attribute "bogus" is not a valid algorithm name.'),
+        ("policy_hierarchy OFSO", "Invalid policy hierachy string. Disabling policy hierachy."),
+        ("policy_hierarchy XYZ", "Invalid policy hierachy string. Disabling policy hierachy."),
+        ("halflife_decay_list garbage", "Invalid halflife_day_list. Ignoring the setting."),
+        ("max_pending_tasks_per_job 0", '"max_pending_tasks_per_job"(should be ">0")'),
+        ("algorithm ext_mine", None),
+        ("policy_hierarchy NONE", None),
+        ("policy_hierarchy FD", None),
+        ("halflife_decay_list cpu=10:mem=x", None),
+    ],
+)
+def test_scheduler_values_checked_as_sconf_validate_config(line: str, reason: str | None) -> None:
+    """qconf -Msconf took any algorithm, policy string or decay list; Grid Engine refuses."""
+    if reason is None:
+        SchedConf.parse(line + "\n")
+        return
+    with pytest.raises(ConfigError) as info:
+        SchedConf.parse(line + "\n", "f")
+    assert info.value.reason.endswith(reason)
