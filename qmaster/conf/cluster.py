@@ -12,13 +12,21 @@ and ``jsv_reject_wait_backoff`` (the first wait; it doubles each time). New keys
 
 from __future__ import annotations
 
-import re
 from functools import cached_property
 from typing import Self
 
 from qmaster.complexes.formula import check_formula
 from qmaster.complexes.values import parse_c_integer, parse_time
 from qmaster.conf import fields as f
+from qmaster.conf.confchecks import (
+    check_algorithm,
+    check_gid_range,
+    check_halflife_decay,
+    check_job_info,
+    check_pending_tasks,
+    check_policy_hierarchy,
+    check_script_path,
+)
 from qmaster.conf.flatfile import read_pairs
 from qmaster.conf.model import Attr, ConfObject, Format, parse_attrs
 from qmaster.conf.params import check_qmaster_params, fold_legacy_params, split_params
@@ -56,8 +64,8 @@ GLOBAL_FORMAT = Format(
         _text("mailer", "/bin/mail"),
         _text("xterm", "/usr/bin/xterm"),
         _text("load_sensor", "none"),
-        _text("prolog", "none"),
-        _text("epilog", "none"),
+        Attr("prolog", "none", check_script_path("prolog")),
+        Attr("epilog", "none", check_script_path("epilog")),
         Attr(
             "shell_start_mode",
             "posix_compliant",
@@ -94,7 +102,7 @@ GLOBAL_FORMAT = Format(
             "accounting=true reporting=false flush_time=00:00:15 joblog=false sharelog=00:00:00",
         ),
         _uint("finished_jobs", "100"),
-        _text("gid_range", "20000-20100"),
+        Attr("gid_range", "20000-20100", check_gid_range),
         _text("qlogin_command", "builtin"),
         _text("qlogin_daemon", "builtin"),
         _text("rlogin_command", "builtin"),
@@ -227,68 +235,18 @@ def _check_adjustments(text: str) -> None:
             ) from None
 
 
-_JOB_IDS = re.compile(r"\d+(-\d+(:\d+)?)?")
-
-
-def _check_job_info(text: str) -> None:
-    """``schedd_job_info`` as sconf_validate_config_() checks it: ``true``, ``false`` (as
-    written: strcmp()) or ``job_list`` with a list of job id ranges."""
-    word, *rest = text.split(None, 1) or [""]
-    ids = rest[0] if rest else ""
-    if word not in ("true", "false", "job_list"):
-        raise ValueError('attribute "schedd_job_info " is not a valid parameter')
-    items = ids.replace(",", " ").split()
-    if word == "job_list" and not (items and all(_JOB_IDS.fullmatch(i) for i in items)):
-        raise ValueError('attribute "schedd_job_info" is not a valid job_list')
-
-
-def _check_algorithm(text: str) -> None:
-    """``default``, ``simple_sched`` or an ``ext_`` name (sconf_validate_config_())."""
-    if text not in ("default", "simple_sched") and not text.startswith("ext_"):
-        raise ValueError(f'attribute "{text}" is not a valid algorithm name.')
-
-
-def _check_policy_hierarchy(text: str) -> None:
-    """``NONE`` or letters of ``OFSD``, each once (policy_hierarchy_verify_value())."""
-    if text.upper() == "NONE":
-        return
-    if any(c not in "OFSD" for c in text) or len(set(text)) != len(text):
-        raise ValueError("Invalid policy hierachy string. Disabling policy hierachy.")
-
-
-_LEADING_NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
-
-
-def _check_halflife_decay(text: str) -> None:
-    """``none`` or ``name=number`` items separated by colons, one at least read (its number
-    as sscanf("%lf") reads one: a leading number)."""
-    if text.lower() == "none":
-        return
-    for item in text.split(":"):
-        parts = [p for p in item.split("=") if p]  # strtok() skips empty fields
-        if len(parts) >= 2 and _LEADING_NUMBER.match(parts[1]):
-            return
-    raise ValueError("Invalid halflife_day_list. Ignoring the setting.")
-
-
-def _check_pending_tasks(text: str) -> None:
-    f.check_uint(text)
-    if parse_c_integer(text) == 0:
-        raise ValueError('invalid setting for param: "max_pending_tasks_per_job"(should be ">0")')
-
-
 SCHED_FORMAT = Format(
     kind="sched",
     column=34,
     attrs=(
-        Attr("algorithm", "default", _check_algorithm),
+        Attr("algorithm", "default", check_algorithm),
         Attr("schedule_interval", "0:0:15", f.check_time),
         _uint("maxujobs", "0"),
         Attr("queue_sort_method", "load", f.check_words("load", "seqno")),
         Attr("job_load_adjustments", "np_load_avg=0.50", _check_adjustments),
         _time("load_adjustment_decay_time", "0:7:30"),
         Attr("load_formula", "np_load_avg", check_formula),
-        Attr("schedd_job_info", "false", _check_job_info),
+        Attr("schedd_job_info", "false", check_job_info),
         _uint("flush_submit_sec", "0"),
         _uint("flush_finish_sec", "0"),
         _text("params", "none"),
@@ -306,9 +264,9 @@ SCHED_FORMAT = Format(
         _bool("share_functional_shares", "TRUE"),
         _uint("max_functional_jobs_to_schedule", "200"),
         _bool("report_pjob_tickets", "TRUE"),
-        Attr("max_pending_tasks_per_job", "50", _check_pending_tasks),
-        Attr("halflife_decay_list", "none", _check_halflife_decay),
-        Attr("policy_hierarchy", "OFS", _check_policy_hierarchy),
+        Attr("max_pending_tasks_per_job", "50", check_pending_tasks),
+        Attr("halflife_decay_list", "none", check_halflife_decay),
+        Attr("policy_hierarchy", "OFS", check_policy_hierarchy),
         Attr("weight_ticket", "0.500000", f.check_double),
         Attr("weight_waiting_time", "0.278000", f.check_double),
         Attr("weight_deadline", "3600000.000000", f.check_double),

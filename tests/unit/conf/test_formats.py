@@ -212,3 +212,26 @@ def test_scheduler_values_checked_as_sconf_validate_config(line: str, reason: st
     with pytest.raises(ConfigError) as info:
         SchedConf.parse(line + "\n", "f")
     assert info.value.reason.endswith(reason)
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("prolog relative/x.sh", 'denied: the path given for "prolog" must start with a "/"'),
+        ("epilog sgeadmin@rel.sh", 'denied: the path given for "epilog" must start with a "/"'),
+        ("gid_range abc", 'incorrect value "abc" given for configuration attribute "gid_range"'),
+        ("gid_range 50-60", "minimum group id in gid_range may not be less than 100"),
+        ("prolog sgeadmin@/abs.sh", None),
+        ("gid_range 20000-20100,30000", None),
+        ("gid_range none", None),
+    ],
+)
+def test_global_values_checked_as_grid_engine_reads_them(line: str, reason: str | None) -> None:
+    """qconf -Mconf took a relative prolog or any gid_range; Grid Engine refuses them."""
+    text = "#global:\n" + line + "\n"
+    if reason is None:
+        GlobalConf.parse(text)
+        return
+    with pytest.raises(ConfigError) as info:
+        GlobalConf.parse(text, "f")
+    assert reason in info.value.reason
