@@ -84,12 +84,12 @@ def route_submit(core: Core, args: Submit, now: float, out: Outcome) -> None:
         handle_submit(core, args, now, out)
         return
     spec = with_full_names(args.job, core.config.complexes)
-    job_id = core.allocate_job_id()
     first = Outcome()  # sge_gdi_add_job() runs sge_job_verify_adjust() before the JSV:
-    if admitted_job(core, args, now, first, job_id) is None:  # a refusal is answered and
-        out.answers.extend(first.answers)  # -w v|p too, without asking the JSV
+    job = admitted_job(core, args, now, first)  # a refusal is answered, and -w v|p too,
+    if job is None:  # without asking the JSV; the number is taken as in Grid Engine
+        out.answers.extend(first.answers)
         return
-    _ask(core, Waiting(args, [Slot(job_id=job_id, spec=spec)]), now, out)
+    _ask(core, Waiting(args, [Slot(job_id=job.job_id, spec=spec)]), now, out)
 
 
 @handler(Alter)

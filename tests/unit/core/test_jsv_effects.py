@@ -87,6 +87,9 @@ def test_the_qmaster_answers_before_the_jsv_is_asked(
     assert questions(out) == []
     assert [a.text for a in out.answers] == [text]
     assert _submit(core).job_id == 2
+    refused = Submit(ALICE, JobSpec.from_dict({"CMDNAME": "job.sh", "N": "1x"}), "n")
+    assert questions(core.handle(refused, T0)) == []  # refused before its number is taken
+    assert _submit(core).job_id == 3
 
 
 def test_a_correction_replaces_the_job_its_environment_and_its_w() -> None:
