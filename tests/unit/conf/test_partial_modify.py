@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from qmaster.cell import DEFAULT_CONF_DIR
 from qmaster.conf.store import ClusterConfig
 
@@ -27,3 +29,23 @@ def test_new_queue_may_rely_on_defaults():
     change = config.apply("conf_modify", args, "root", "host", True)
     assert change.ok, change.answers
     assert "short.q" in config.show("cqueue", None)["names"]
+
+
+def test_reservation_needs_a_default_duration() -> None:
+    """-Msconf with max_reservation 1 and default_duration 0 is refused (sconf_validate_config_);
+    INFINITY is a valid duration."""
+    config = ClusterConfig.load_dir(DEFAULT_CONF_DIR)
+    text = config.show("sched", None)["text"]
+    bad = re.sub(r"^max_reservation .*$", "max_reservation 1", text, flags=re.M)
+    bad = re.sub(r"^default_duration .*$", "default_duration 0:0:0", bad, flags=re.M)
+    change = config.apply(
+        "conf_modify", {"kind": "sched", "text": bad, "source": "s"}, "root", "h", True
+    )
+    assert change.answers[0].text.endswith(
+        "denied: resource reservation requires valid default duration"
+    )
+    assert config.show("sched", None)["text"] == text
+    good = re.sub(r"^default_duration .*$", "default_duration INFINITY", bad, flags=re.M)
+    assert config.apply(
+        "conf_modify", {"kind": "sched", "text": good, "source": "s"}, "root", "h", True
+    ).ok
