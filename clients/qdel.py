@@ -23,7 +23,7 @@ import click
 
 from clients.common.conventions import help_text
 from clients.common.errors import ClientError, invalid_argument, missing_argument
-from clients.common.jobtasks import invalid_job_task, is_job_task
+from clients.common.jobtasks import invalid_job_task, is_job_task, with_tasks
 from clients.common.output import EXIT_ERROR, err, exit_code, out, print_answers
 from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
@@ -69,14 +69,15 @@ class QdelLine:
 
     def add_tasks(self, text: str) -> None:
         """``-t range`` restricts the last job of the word before it to those tasks
-        (parse_multi_jobtaskslist(): ``qdel 1,2 -t 3`` is job 1 and task 3 of job 2)."""
+        (parse_multi_jobtaskslist(): ``qdel 1,2 -t 3`` is job 1 and task 3 of job 2);
+        a job id's own range is kept beside it (``qdel 7.1 -t 2``: tasks 1 and 2)."""
         if not self.last_jobs:
             raise ClientError(
                 f"error: found lonely '-t {text}' option (The -t option needs a leading job name)."
             )
         first, last, step = V.task_range(text)
         for index in self.last_jobs:
-            self.refs[index] = f"{self.refs[index]}.{first}-{last}:{step}"
+            self.refs[index] = with_tasks(self.refs[index], f"{first}-{last}:{step}")
         self.last_jobs = []
 
 

@@ -34,7 +34,7 @@ import click
 
 from clients.common.conventions import help_text
 from clients.common.errors import ClientError
-from clients.common.jobtasks import invalid_job_task, is_job_task
+from clients.common.jobtasks import invalid_job_task, is_job_task, with_tasks
 from clients.common.output import EXIT_ERROR, EXIT_OK, err, exit_code, out, print_answers
 from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
@@ -169,7 +169,7 @@ def _job_words(element: Element, tasks: Element | None, errors: list[str]) -> li
             errors.append(invalid_job_task(word))
             return None
         last = index == len(element.words) - 1
-        targets.append(f"{word}.{tasks.tasks}" if tasks and last and "." not in word else word)
+        targets.append(with_tasks(word, tasks.tasks) if tasks and last else word)
     return targets
 
 

@@ -2,7 +2,9 @@
 
 Sends ``job_list`` or, with ``-j``, ``job_detail``, and renders the reply with
 the pure renderers in :mod:`clients.qstat_render`: Grid Engine's text layouts,
-``-xml`` (its ``job_info`` shape) or ``-json`` (ours).
+``-xml`` (its ``job_info`` shape) or ``-json`` (ours). An option's words run to
+the next option, as in Grid Engine (``qstat -q a b`` is ``-q a,b``;
+:mod:`clients.common.qstat_words`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from clients.common.errors import ClientError
 from clients.common.output import EXIT_ERROR, EXIT_OK, err, exit_code, print_answers
 from clients.common.pipes import closes_quietly
 from clients.common.qstat_lists import ARGUMENT_LISTS
+from clients.common.qstat_words import spread
 from clients.common.shell import GeCommand, Transport, default_transport, transport_of
 from clients.qstat_render.cluster import render_cluster
 from clients.qstat_render.columns import Layout
@@ -156,6 +159,18 @@ def _layout(opts: dict[str, Any], group: str) -> Layout | None:
     plain = lay == Layout() and not opts["requirements"]
     has_extras = opts["queue_resources"] is not None or opts["explain"]
     return None if plain and not has_extras else lay
+
+
+def _last_words(opts: dict[str, Any]) -> None:
+    """``-s``, ``-qs``, ``-explain``: each word is read in turn and checked, the last counts."""
+    for key in ("states", "queue_states", "explain"):
+        *earlier, last = opts[key] or (None,)
+        for word in earlier:
+            if key == "states":
+                _states(word)
+            else:
+                _check_queue_args("", {"explain": None, "queue_states": None, key: word})
+        opts[key] = last
 
 
 def _check_queue_args(group: str, opts: dict[str, Any]) -> None:
@@ -304,7 +319,7 @@ def stream_listing(args: dict[str, Any], *, fmt: str, full: bool, layout: Layout
 @click.option("-f", "full", is_flag=True)
 @click.option("-j", "job_ids", multiple=True, is_flag=False, flag_value="")
 @click.option("-u", "users", multiple=True)
-@click.option("-s", "states")
+@click.option("-s", "states", multiple=True)
 @click.option("-xml", "xml", is_flag=True)
 @click.option("-ext", "ext", is_flag=True)
 @click.option("-pri", "pri", is_flag=True)
@@ -317,14 +332,15 @@ def stream_listing(args: dict[str, Any], *, fmt: str, full: bool, layout: Layout
 @click.option("-l", "resources", multiple=True)
 @click.option("-pe", "pes", multiple=True)
 @click.option("-U", "queue_users", multiple=True)
-@click.option("-qs", "queue_states")
+@click.option("-qs", "queue_states", multiple=True)
 @click.option("-ne", "no_empty", is_flag=True)
-@click.option("-explain", "explain")
+@click.option("-explain", "explain", multiple=True)
 @click.option("-json", "as_json", is_flag=True)
 @click.option("-story", "story", is_flag=True)
 @click.pass_context
 def qstat_command(ctx: click.Context, /, **opts: Any) -> int:
     """Show jobs."""
+    _last_words(opts)
     fmt = "json" if opts["as_json"] else "xml" if opts["xml"] else "text"
     full = bool(opts["full"])
     transport = transport_of(ctx)
@@ -364,4 +380,4 @@ def qstat_command(ctx: click.Context, /, **opts: Any) -> int:
 def main(argv: Sequence[str] | None = None, *, transport: Transport | None = None) -> int:
     """Run qstat with ``argv``; return the exit code."""
     assert isinstance(qstat_command, GeCommand)
-    return qstat_command.run(sys.argv[1:] if argv is None else argv, transport)
+    return qstat_command.run(spread(sys.argv[1:] if argv is None else argv), transport)

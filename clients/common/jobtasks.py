@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 
 from clients.common.errors import SEMANTIC, ClientError
+from clients.submit import values as V
 
 _DECIMAL = re.compile(r"[0-9]+(?:[eE][+-]?[0-9]+)?")
 _HEX = re.compile(r"0[xX][0-9a-fA-F]+(?:[pP][+-]?[0-9]+)?")
@@ -63,3 +64,28 @@ def check_job_tasks(refs: Sequence[str]) -> None:
     for ref in refs:
         if not is_job_task(ref):
             raise ClientError(invalid_job_task(ref), SEMANTIC)
+
+
+def with_tasks(word: str, tasks: str) -> str:
+    """A job word given the ``-t`` range ``tasks`` (``first-last:step``) that follows it.
+
+    parse_multi_jobtaskslist() hands the ``-t`` list to sge_parse_jobtasks(), which
+    adds it to the word's own range, then sorts, uniques and compresses the ids: a job
+    id with a range keeps both (``7.1 -t 2`` is tasks 1 and 2, sent as ``7.1-2:1``).
+    Two ranges that do not make one are sent as a list, in order (``7.1-1:1,4-4:1``),
+    which the qmaster takes range by range. A name's range is the ``-t``'s alone (a
+    name may hold a dot), and so is the word's when its own range does not parse
+    (the qmaster answers that range then, as before).
+    """
+    head, dot, own = word.partition(".")
+    if not dot or not "0" <= word[0] <= "9":
+        return f"{word}.{tasks}"
+    try:
+        mine = "{}-{}:{}".format(*V.task_range(own))
+    except ClientError:
+        return word
+    try:
+        return "{}.{}-{}:{}".format(head, *V.task_range(f"{mine},{tasks}"))
+    except ClientError:
+        first, second = sorted((mine, tasks), key=lambda text: int(text.partition("-")[0]))
+        return f"{head}.{first},{second}"

@@ -103,6 +103,27 @@ def check_entry(entry: ComplexEntry) -> None:
     check_builtins([(entry.name, entry.type)], ())
 
 
+def _rows(text: str) -> list[tuple[int, str]]:
+    """The rows of a complex file with the line each starts on: blank and ``#`` lines left
+    out, a line ending in a backslash continued on the next (the flat-file scanner skips a
+    backslash before a newline, so a row may span lines as in any qconf file)."""
+    rows: list[tuple[int, str]] = []
+    pending: tuple[int, str] | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if pending is None and (not stripped or stripped.startswith("#")):
+            continue
+        continued = stripped.endswith("\\")
+        part = stripped[:-1] if continued else stripped
+        pending = (number, part) if pending is None else (pending[0], f"{pending[1]} {part}")
+        if not continued:
+            rows.append(pending)
+            pending = None
+    if pending is not None:
+        rows.append(pending)
+    return rows
+
+
 class ComplexTable:
     """The ordered complex attributes of a cell, found by name or shortcut."""
 
@@ -127,12 +148,9 @@ class ComplexTable:
     def parse(cls, text: str, path: str = "complexes") -> ComplexTable:
         """Read the ``qconf -sc`` format; a bad line raises :class:`ConfigError`."""
         table = cls()
-        for number, line in enumerate(text.splitlines(), start=1):
-            stripped = line.strip()
-            if not stripped or stripped.startswith("#"):
-                continue
+        for number, row in _rows(text):
             try:
-                table._add(entry_from_fields(stripped.split()))
+                table._add(entry_from_fields(row.split()))
             except ValueError as exc:
                 raise ConfigError(path, number, str(exc)) from None
         table.validate()

@@ -26,7 +26,7 @@ def _check_urgency_slots(text: str) -> None:
 PE_FORMAT = Format(
     kind="pe",
     attrs=(
-        Attr("pe_name", None, f.check_names),
+        Attr("pe_name", None, f.check_name),
         Attr("slots", "0", f.check_uint),
         Attr("user_lists", "NONE", f.check_names),
         Attr("xuser_lists", "NONE", f.check_names),
@@ -61,7 +61,7 @@ class PeConf(ConfObject):
 USERSET_FORMAT = Format(
     kind="userset",
     attrs=(
-        Attr("name", None, f.check_names),
+        Attr("name", None, f.check_name),
         Attr("type", "ACL", f.check_word_list("ACL", "DEPT")),
         Attr("fshare", "0", f.check_uint),
         Attr("oticket", "0", f.check_uint),

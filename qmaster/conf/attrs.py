@@ -73,10 +73,12 @@ def edit_value(mode: str, attr: str, old: str, value: str) -> str:
             raise AttrRefused(NOT_FOUND.format(attr, value))
         return value
     if attr in PAIR_LISTS:
-        current, given = _pairs(old), _pairs(value)
+        current = _pairs(old)
+        given = _pairs(value) if mode != "remove" else {}
         if mode == "change" and f.is_none(value):
             raise AttrRefused(CANT_MODIFY_NONE)
-        if mode == "remove":
+        if mode == "remove":  # by name: -dattr exechost complex_values h_vmem host1
+            given = {i.partition("=")[0]: "" for i in f.split_list(value)}
             missing = [k for k in given if k not in current]
             if missing or not given:
                 raise AttrRefused(NOT_FOUND.format(attr, value))

@@ -133,7 +133,7 @@ def _check_week(text: str) -> None:
 CALENDAR_FORMAT = Format(
     kind="calendar",
     attrs=(
-        Attr("calendar_name", None, f.check_names),
+        Attr("calendar_name", None, f.check_name),
         Attr("year", "NONE", _check_year),
         Attr("week", "NONE", _check_week),
     ),

@@ -129,7 +129,7 @@ def _require_all(
     last = pairs[-1].line if pairs else 1
     for attr in cls.FORMAT.attrs:
         if attr.name not in given and attr.name not in optional:
-            raise ConfigError(source, last, f'missing attribute "{attr.name}"')
+            raise ConfigError(source, last, f'Required attribute "{attr.name}" is missing')
 
 
 def _keep_optional(state: ConfState, text: str, source: str) -> str:

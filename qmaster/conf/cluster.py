@@ -18,6 +18,15 @@ from typing import Self
 from qmaster.complexes.formula import check_formula
 from qmaster.complexes.values import parse_c_integer, parse_time
 from qmaster.conf import fields as f
+from qmaster.conf.confchecks import (
+    check_algorithm,
+    check_gid_range,
+    check_halflife_decay,
+    check_job_info,
+    check_pending_tasks,
+    check_policy_hierarchy,
+    check_script_path,
+)
 from qmaster.conf.flatfile import read_pairs
 from qmaster.conf.model import Attr, ConfObject, Format, parse_attrs
 from qmaster.conf.params import check_qmaster_params, fold_legacy_params, split_params
@@ -55,8 +64,8 @@ GLOBAL_FORMAT = Format(
         _text("mailer", "/bin/mail"),
         _text("xterm", "/usr/bin/xterm"),
         _text("load_sensor", "none"),
-        _text("prolog", "none"),
-        _text("epilog", "none"),
+        Attr("prolog", "none", check_script_path("prolog")),
+        Attr("epilog", "none", check_script_path("epilog")),
         Attr(
             "shell_start_mode",
             "posix_compliant",
@@ -93,7 +102,7 @@ GLOBAL_FORMAT = Format(
             "accounting=true reporting=false flush_time=00:00:15 joblog=false sharelog=00:00:00",
         ),
         _uint("finished_jobs", "100"),
-        _text("gid_range", "20000-20100"),
+        Attr("gid_range", "20000-20100", check_gid_range),
         _text("qlogin_command", "builtin"),
         _text("qlogin_daemon", "builtin"),
         _text("rlogin_command", "builtin"),
@@ -230,14 +239,14 @@ SCHED_FORMAT = Format(
     kind="sched",
     column=34,
     attrs=(
-        _text("algorithm", "default"),
+        Attr("algorithm", "default", check_algorithm),
         Attr("schedule_interval", "0:0:15", f.check_time),
         _uint("maxujobs", "0"),
         Attr("queue_sort_method", "load", f.check_words("load", "seqno")),
         Attr("job_load_adjustments", "np_load_avg=0.50", _check_adjustments),
         _time("load_adjustment_decay_time", "0:7:30"),
         Attr("load_formula", "np_load_avg", check_formula),
-        _text("schedd_job_info", "false"),
+        Attr("schedd_job_info", "false", check_job_info),
         _uint("flush_submit_sec", "0"),
         _uint("flush_finish_sec", "0"),
         _text("params", "none"),
@@ -255,9 +264,9 @@ SCHED_FORMAT = Format(
         _bool("share_functional_shares", "TRUE"),
         _uint("max_functional_jobs_to_schedule", "200"),
         _bool("report_pjob_tickets", "TRUE"),
-        _uint("max_pending_tasks_per_job", "50"),
-        _text("halflife_decay_list", "none"),
-        _text("policy_hierarchy", "OFS"),
+        Attr("max_pending_tasks_per_job", "50", check_pending_tasks),
+        Attr("halflife_decay_list", "none", check_halflife_decay),
+        Attr("policy_hierarchy", "OFS", check_policy_hierarchy),
         Attr("weight_ticket", "0.500000", f.check_double),
         Attr("weight_waiting_time", "0.278000", f.check_double),
         Attr("weight_deadline", "3600000.000000", f.check_double),

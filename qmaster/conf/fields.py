@@ -18,6 +18,7 @@ from qmaster.complexes.values import (
     parse_memory,
     parse_time,
 )
+from qmaster.gdi.localtime import U_LONG32_MAX
 
 Check = Callable[[str], None]
 NONE_WORDS = frozenset({"none", "undefined"})
@@ -61,10 +62,14 @@ def check_int(text: str) -> None:
 
 
 def check_uint(text: str) -> None:
-    """A non-negative integer."""
+    """A non-negative integer a u_long32 holds (object_parse_ulong32_from_string() refuses
+    a larger one: stored, it would not survive Grid Engine's 32-bit fields)."""
     check_int(text)
-    if parse_c_integer(text) < 0:
+    value = parse_c_integer(text)
+    if value < 0:
         raise ValueError(f'"{text}" is not an unsigned integer')
+    if value > U_LONG32_MAX:
+        raise ValueError(f'"{text}" is not an u_long32 value')
 
 
 def check_double(text: str) -> None:
@@ -110,6 +115,14 @@ def check_names(text: str) -> None:
     for item in split_list(text):
         if not _NAME_RE.match(item.lstrip("@")):
             raise ValueError(f'"{item}" is not a valid object name')
+
+
+def check_name(text: str) -> None:
+    """One object's own name (``qname``, ``pe_name``, a project's ``name`` ...): a list's
+    separators are refused in it as Grid Engine's key check refuses them (``a,b`` or ``a b``
+    named one object that no list could name again)."""
+    if not _NAME_RE.match(text.lstrip("@")):
+        raise ValueError(f'"{text}" is not a valid object name')
 
 
 def check_pairs(text: str) -> None:

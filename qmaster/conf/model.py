@@ -70,7 +70,7 @@ def parse_attrs(fmt: Format, pairs: Iterable[Pair], path: str) -> dict[str, str]
         if attr is None:
             raise ConfigError(path, pair.line, f'unknown attribute name "{pair.key}"')
         if pair.key in found:
-            raise ConfigError(path, pair.line, f'attribute "{pair.key}" is given twice')
+            raise ConfigError(path, pair.line, f'Attribute "{pair.key}" appears more than once')
         try:
             _check_value(fmt, attr, pair.value)
         except ValueError as exc:
@@ -82,7 +82,7 @@ def parse_attrs(fmt: Format, pairs: Iterable[Pair], path: str) -> dict[str, str]
         if attr.name in found:
             values[attr.name] = found[attr.name]
         elif attr.default is None:
-            raise ConfigError(path, last, f'missing attribute "{attr.name}"')
+            raise ConfigError(path, last, f'Required attribute "{attr.name}" is missing')
         else:
             values[attr.name] = attr.default
     return values

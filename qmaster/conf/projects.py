@@ -16,7 +16,7 @@ from qmaster.conf.model import Attr, ConfObject, Format
 PROJECT_FORMAT = Format(
     kind="project",
     attrs=(
-        Attr("name", None, f.check_names),
+        Attr("name", None, f.check_name),
         Attr("oticket", "0", f.check_uint),
         Attr("fshare", "0", f.check_uint),
         Attr("acl", "NONE", f.check_names),
@@ -48,7 +48,7 @@ def _check_when(text: str) -> None:
 CKPT_FORMAT = Format(
     kind="ckpt",
     attrs=(
-        Attr("ckpt_name", None, f.check_names),
+        Attr("ckpt_name", None, f.check_name),
         Attr("interface", "userdefined", _check_interface),
         Attr("ckpt_command", "none", f.check_any),
         Attr("migr_command", "none", f.check_any),

@@ -26,7 +26,7 @@ def _no_suspension(name: str) -> f.Check:
 
 
 _QUEUE_ATTRS = (
-    Attr("qname", None, f.check_names),
+    Attr("qname", None, f.check_name),
     Attr("hostlist", "NONE", f.check_names),
     Attr("seq_no", "0", f.check_uint),
     Attr("load_thresholds", "np_load_avg=1.75", f.check_pairs),
@@ -104,7 +104,7 @@ def _check_factors(text: str) -> None:
 EXECHOST_FORMAT = Format(
     kind="exechost",
     attrs=(
-        Attr("hostname", None, f.check_names),
+        Attr("hostname", None, f.check_name),
         Attr("load_scaling", "NONE", _check_factors),
         Attr("complex_values", "NONE", f.check_pairs),
         Attr("load_values", "NONE", f.check_pairs),
@@ -151,7 +151,7 @@ class ExecHostConf(ConfObject):
 HOSTGROUP_FORMAT = Format(
     kind="hostgroup",
     attrs=(
-        Attr("group_name", None, f.check_names),
+        Attr("group_name", None, f.check_name),
         Attr("hostlist", "NONE", f.check_names),
     ),
     column=0,  # Grid Engine prints a host group unaligned: "hostlist host1 host2"

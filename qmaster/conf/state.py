@@ -209,6 +209,9 @@ class _Checker:
         self.load_names("sched", sched, "job_load_adjustments", adjustments)
         terms = parse_formula(sched.attrs["load_formula"])
         self.load_names("sched", sched, "load_formula", [n for _, n in terms if n is not None])
+        if sched.max_reservation and sched.default_duration == 0:  # sconf_validate_config_()
+            reason = "denied: resource reservation requires valid default duration"
+            self.fail("sched", sched, "default_duration", reason)
 
     def hostlist(self, kind: str, obj: QueueConf | HostgroupConf) -> None:
         for item in obj.hostlist:

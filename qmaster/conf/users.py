@@ -13,7 +13,7 @@ from qmaster.conf.model import Attr, ConfObject, Format
 USER_FORMAT = Format(
     kind="user",
     attrs=(
-        Attr("name", None, f.check_names),
+        Attr("name", None, f.check_name),
         Attr("oticket", "0", f.check_uint),
         Attr("fshare", "0", f.check_uint),
         Attr("delete_time", "0", f.check_uint),

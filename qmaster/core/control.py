@@ -51,7 +51,9 @@ def select_jobs(core: Core, ref: str, owner: str | None = None) -> Selection:
     Names and patterns (sge_types(1) wildcards) select only ``owner``'s jobs
     when ``owner`` is given, as qdel and qalter select them without ``-u``.
     ``name.1-5:2`` is a name with a task range (``qdel name -t 1-5:2``) when
-    no job has the whole text as its name.
+    no job has the whole text as its name. A job id may carry a list of ranges
+    (``7.1-1:1,4-4:1``, a word's own range beside its ``-t``): the job comes once
+    per range, taken in turn as sge_delete_all_tasks_of_job() takes them.
     """
     head, dot, tasks = ref.partition(".")
     number = atol_u32(head)  # job_list_filter(): a word starting with a digit is atol()'s job
@@ -59,8 +61,9 @@ def select_jobs(core: Core, ref: str, owner: str | None = None) -> Selection:
         job = core.jobs.get(number)
         if job is None:
             return []
-        ids = parse_task_range(tasks).ids() if dot else None
-        return [(job, ids)]
+        if not dot:
+            return [(job, None)]
+        return [(job, parse_task_range(part).ids()) for part in _range_list(tasks)]
     found = _by_name(core, ref, owner, None)
     name, dot, tasks = ref.rpartition(".")
     if not found and dot and name and _RANGE_TEXT.fullmatch(tasks):
@@ -69,6 +72,12 @@ def select_jobs(core: Core, ref: str, owner: str | None = None) -> Selection:
 
 
 _RANGE_TEXT = re.compile(r"\d+(-\d+(:\d+)?)?")
+
+
+def _range_list(tasks: str) -> list[str]:
+    """The ranges of a job id's task part: a list of whole ranges, or the text as it is."""
+    parts = tasks.split(",")
+    return parts if len(parts) > 1 and all(_RANGE_TEXT.fullmatch(p) for p in parts) else [tasks]
 
 
 def _by_name(core: Core, pattern: str, owner: str | None, ids: range | None) -> Selection:

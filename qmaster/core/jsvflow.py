@@ -8,8 +8,11 @@ runs the JSV and hands each answer back as a :class:`JsvVerdict`. When the
 last verdict of a request is in, the request is carried out and its outcome
 carries the :class:`~qmaster.core.effects.Reply` to the waiting client.
 
-- ``submit``: the job is verified in server context (``JOB_ID`` is the id the
-  job will get; ``-w v|p`` burns no id). ACCEPT keeps it, CORRECT replaces it
+- ``submit``: as Grid Engine's sge_gdi_add_job(), the job passes the qmaster's
+  checks first (:func:`~qmaster.core.submit.admitted_job`): a refusal, or the
+  answer to ``-w v|p``, comes before the JSV is asked (it never sees such a
+  job), with the job's id used up. Then the job is verified in server context
+  (``JOB_ID`` is the id the job will get). ACCEPT keeps it, CORRECT replaces it
   with the corrected job (checked again as any job is), REJECT refuses it with
   the JSV's message, REJECT_WAIT refuses it too unless
   ``jsv_reject_wait_retries`` lets it wait for verification (beyond Grid
@@ -37,7 +40,7 @@ from qmaster.core.outcome import Outcome
 from qmaster.core.registry import HOOKS, Timer, handler
 from qmaster.core.specs import altered_spec, changes_with_full_names, with_full_names
 from qmaster.core.stimuli import Alter, JsvVerdict, Submit
-from qmaster.core.submit import handle_submit, numbered_spec
+from qmaster.core.submit import admitted_job, handle_submit
 from qmaster.core.verdicts import REVERIFY, corrected, late_verdict
 from qmaster.model import Answer, Status, error
 
@@ -81,9 +84,12 @@ def route_submit(core: Core, args: Submit, now: float, out: Outcome) -> None:
         handle_submit(core, args, now, out)
         return
     spec = with_full_names(args.job, core.config.complexes)
-    numbered_spec(core, args.job, now)  # sge_job_verify_adjust() runs before the JSV
-    job_id = core.allocate_job_id() if args.verify not in ("v", "p") else None
-    _ask(core, Waiting(args, [Slot(job_id=job_id, spec=spec)]), now, out)
+    first = Outcome()  # sge_gdi_add_job() runs sge_job_verify_adjust() before the JSV:
+    job = admitted_job(core, args, now, first)  # a refusal is answered, and -w v|p too,
+    if job is None:  # without asking the JSV; the number is taken as in Grid Engine
+        out.answers.extend(first.answers)
+        return
+    _ask(core, Waiting(args, [Slot(job_id=job.job_id, spec=spec)]), now, out)
 
 
 @handler(Alter)

@@ -29,7 +29,7 @@ from schedd.matching import wc_queue_matches
 
 _JOB_ONLY = {"sj": "s", "usj": "us", "cj": "c", "rj": "r"}
 _QUEUE_ONLY = {"sq": "s", "usq": "us", "cq": "c", "rq": "r", "d": "d", "e": "e"}
-_JOB_REF = re.compile(r"^\d+(\.\d+(-\d+(:\d+)?)?)?$")
+_JOB_REF = re.compile(r"^\d+(\.\d+(-\d+(:\d+)?)?(,\d+(-\d+(:\d+)?)?)*)?$")
 # the manual state each queue verb sets (True) or clears (False)
 _QUEUE_VERBS = {"d": ("d", True), "e": ("d", False), "s": ("s", True), "us": ("s", False),
                 "c": ("E", False)}  # fmt: skip

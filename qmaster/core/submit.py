@@ -70,12 +70,17 @@ def task_range(spec: JobSpec) -> TaskRange | None:
 
 def validate_spec(core: Core, spec: JobSpec, who: Identity | None = None) -> JobSpec:
     """References to configuration objects must exist (``who``: the job's owner); the spec
-    to store: requests normalised, the owner's default project filled in."""
-    check_ckpt(core.config, spec)
-    if who is not None:
-        check_user(core.config, who)
-        spec = default_project(core.config, spec, who)
-        check_project(core.config, spec, who)
+    to store: requests normalised, the owner's default project filled in.
+
+    The checks run in sge_job_verify_adjust()'s order, so a job with two faults hears
+    Grid Engine's first: resources, queue references, the PE and its slot range, the
+    checkpointing environment and ``-c``, the user (``enforce_user``), the project.
+    """
+    check_account(spec)
+    spec = _stored_requests(core, spec)
+    for pattern in [*(spec.hard_queues or ()), *(spec.master_queues or ())]:
+        if not _names_any(core, "cqueue", pattern.partition("@")[0] or "*"):
+            raise NoSuchObject(f'job was rejected because job requests unknown queue "{pattern}"')
     pe = spec.pe_name
     if pe and not _names_any(core, "pe", str(pe)):
         raise NoSuchObject(
@@ -84,12 +89,12 @@ def validate_spec(core: Core, spec: JobSpec, who: Identity | None = None) -> Job
     pmin, pmax = spec.pe_min, spec.pe_max
     if pmin is not None and pmax is not None and pmax < pmin:
         raise InvalidRequest("ERROR! invalid slot range: the minimum exceeds the maximum")
-    spec = _stored_requests(core, spec)
-    check_account(spec)
+    check_ckpt(core.config, spec)
     check_checkpointing(spec)
-    for pattern in [*(spec.hard_queues or ()), *(spec.master_queues or ())]:
-        if not _names_any(core, "cqueue", pattern.partition("@")[0] or "*"):
-            raise NoSuchObject(f'job was rejected because job requests unknown queue "{pattern}"')
+    if who is not None:
+        check_user(core.config, who)
+        spec = default_project(core.config, spec, who)
+        check_project(core.config, spec, who)
     return spec
 
 
@@ -166,16 +171,17 @@ def check_task_limit(core: Core, n_tasks: int) -> None:
         raise InvalidRequest(f"job rejected: You try to submit a job with more than {limit} tasks")
 
 
-def check_limits(core: Core, owner: str) -> None:
-    """``max_u_jobs`` and ``max_jobs``: refused for now, qsub exits 25 (try again later)."""
+def check_limits(core: Core, owner: str, *, verifying: bool = False) -> None:
+    """``max_jobs``, then ``max_u_jobs`` (not for ``-w v|p``, which adds no job): refused
+    for now, qsub exits 25 (try again later)."""
     conf = core.config.global_conf
-    if conf.max_u_jobs and core.user_jobs[owner] >= conf.max_u_jobs:
+    if conf.max_jobs and len(core.jobs) >= conf.max_jobs:
+        raise LimitReached(f"job rejected: Only {conf.max_jobs} jobs are allowed per cluster")
+    if not verifying and conf.max_u_jobs and core.user_jobs[owner] >= conf.max_u_jobs:
         raise LimitReached(
             f"job rejected: Only {conf.max_u_jobs} jobs are allowed per user "
             f"(current job count: {core.user_jobs[owner]})"
         )
-    if conf.max_jobs and len(core.jobs) >= conf.max_jobs:
-        raise LimitReached(f"job rejected: Only {conf.max_jobs} jobs are allowed per cluster")
 
 
 def verify(core: Core, job: Job, mode: str, now: float) -> bool:
@@ -209,17 +215,60 @@ def submitted_text(job: Job) -> str:
 
 
 def numbered_spec(core: Core, given: JobSpec, now: float) -> tuple[JobSpec, TaskRange | None]:
-    """What sge_job_verify_adjust() checks before it takes the job's number: the values,
-    the name, the account string and the task count. A submission refused here uses no
-    job id; one refused by any later check (limits, access, resources, queues, PE, ckpt,
-    project, deadline, AR, ``-w``, ``-hold_jid``) has used one up, and ``qsub -w v``
-    uses one too: the next job's id skips it, as in Grid Engine."""
+    """What sge_job_verify_adjust() checks before it takes the job's number, in its order:
+    the values, the task range, the account string, the name and the task count. A
+    submission refused here uses no job id; one refused by any later check
+    (:func:`admitted_job`) has used one up, and ``qsub -w v`` uses one too: the next
+    job's id skips it, as in Grid Engine."""
     spec = with_full_names(checked_spec(_normalise(given), now), core.config.complexes)
-    check_name(spec.name or "")
     array = task_range(spec)
     check_account(spec)
+    check_name(spec.name or "")
     check_task_limit(core, (array.last - array.first) // array.step + 1 if array else 1)
+    if array is not None and max(array.last, array.step) > U_LONG32_MAX:
+        # a task id is a u_long32 in Grid Engine (and the spool): qsub's parser refuses a
+        # range past it; one the task limit let through (max_aj_tasks 0) is refused here
+        raise InvalidRequest("ERROR! -t option must have a list of task id ranges")
     return spec, array
+
+
+def admitted_job(
+    core: Core, args: Submit, now: float, out: Outcome, job_id: int | None = None
+) -> Job | None:
+    """sge_job_verify_adjust(): the job to store, with its number (``job_id``, else a new
+    one), or None when a ``-w v|p`` verification was answered; a refusal raises.
+
+    The order is Grid Engine's, so a job with two faults hears its first message:
+    ``max_jobs`` (even for ``-w v``), ``max_u_jobs``, the configuration references
+    (:func:`validate_spec`), the deadline user, the advance reservation, ``-w``, the
+    priority, ``-hold_jid`` and ``-hold_jid_ad``. With a server JSV it runs before the
+    JSV is asked and again on the job the JSV let through (sge_gdi_add_job()).
+    """
+    spec, array = numbered_spec(core, args.job, now)
+    if job_id is None:  # any refusal from here on has used the id up, as in Grid Engine
+        job_id = core.allocate_job_id()
+    verifying = args.verify in ("v", "p")
+    check_limits(core, args.identity.user, verifying=verifying)
+    spec = validate_spec(core, spec, args.identity)
+    start_time_of(spec)
+    check_deadline(core, args.identity, spec)
+    check_job_ar(core, args.identity, spec, now)
+    job = Job(
+        0, args.identity, now, shared_spec(spec), array=array,
+        hold=hold_bits("u" if spec.user_hold else ""),
+    )  # fmt: skip
+    if verifying:
+        out.answers.extend(verification(core, job, args.verify, now))
+        return None
+    if args.verify in ("e", "w") and not verify(core, job, "v", now):
+        if args.verify == "e":
+            raise InvalidRequest("error: no suitable queues")
+        out.answers.append(warning("warning: no suitable queues"))
+    check_priority(spec, operator=core.is_operator(args.identity))
+    check_predecessor_refs(job_id, spec.hold_jid or ())
+    check_array_holds(core, job_id, args.identity.user, spec, array)
+    job.job_id = job_id
+    return job
 
 
 def handle_submit(
@@ -237,34 +286,10 @@ def handle_submit(
     which then hands over the ``job_id`` it allocated and, for a job the JSV asked to wait
     (REJECT_WAIT), ``jsv_wait``, the JSV's message.
     """
-    spec, array = numbered_spec(core, args.job, now)
-    if job_id is None:  # any refusal from here on has used the id up, as in Grid Engine
-        job_id = core.allocate_job_id()
-    spec = validate_spec(core, spec, args.identity)
-    start_time_of(spec)
-    check_deadline(core, args.identity, spec)
-    check_priority(spec, operator=core.is_operator(args.identity))
-    check_job_ar(core, args.identity, spec, now)
-    job = Job(
-        0, args.identity, now, shared_spec(spec), array=array,
-        hold=hold_bits("u" if spec.user_hold else ""),
-    )  # fmt: skip
-    if args.verify in ("v", "p"):
-        out.answers.extend(verification(core, job, args.verify, now))
+    job = admitted_job(core, args, now, out, job_id)
+    if job is None:
         return
-    check_limits(core, args.identity.user)
-    if array is not None and max(array.last, array.step) > U_LONG32_MAX:
-        # a task id is a u_long32 in Grid Engine (and the spool); a range past it that the
-        # task limit let through (max_aj_tasks 0, a huge step) is refused here
-        raise InvalidRequest("ERROR! -t option must have a list of task id ranges")
-    if args.verify in ("e", "w") and not verify(core, job, "v", now):
-        if args.verify == "e":
-            raise InvalidRequest("error: no suitable queues")
-        out.answers.append(warning("warning: no suitable queues"))
-    # sge_job_verify_adjust() checks -hold_jid and -hold_jid_ad last, after -ar and -w
-    check_predecessor_refs(job_id, spec.hold_jid or ())
-    check_array_holds(core, job_id, args.identity.user, spec, array)
-    job.job_id = job_id
+    spec, array = job.spec, job.array
     job.stimulus = current_stimulus()
     job.pend_all()
     if jsv_wait is not None:

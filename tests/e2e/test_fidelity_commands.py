@@ -31,18 +31,26 @@ def test_help_of_every_command_starts_with_the_version(shared_served: RunningCel
 
 
 def test_qdel_task_range_and_name_pattern(served: RunningCell) -> None:
-    """qdel 1 -t 3-4 deletes two tasks; qdel 'sl*' deletes the caller's sleep job."""
+    """qdel 1 -t 3-4 deletes two tasks, qdel 1.1 -t 2 two more; qdel 'sl*' deletes the caller's
+    sleep job; qstat -q takes every word up to the next option."""
     assert (
-        served.run("qsub", "-h", "-N", "arr", "-t", "1-4", "-b", "y", "sleep", "1").returncode == 0
+        served.run("qsub", "-h", "-N", "arr", "-t", "1-6", "-b", "y", "sleep", "1").returncode == 0
     )
     assert served.run("qsub", "-h", "-N", "sleepy", "-b", "y", "sleep", "1").returncode == 0
     result = served.run("qdel", "1", "-t", "3-4")
     assert result.returncode == 0, result.stderr
     assert result.stdout.endswith("has deleted job-array tasks 3,4 of job 1\n")
+    result = served.run("qdel", "1.1", "-t", "2")  # the word's own task and the -t's
+    assert result.stdout.endswith("has deleted job-array tasks 1,2 of job 1\n")
+    listed = served.run("qstat", "-f", "-q", "all.q@host1", "all.q@host2").stdout
+    assert [line.split()[0] for line in listed.splitlines() if "@" in line] == [
+        "all.q@host1",
+        "all.q@host2",
+    ]
     result = served.run("qdel", "sl*")
     assert result.returncode == 0, result.stderr
     assert result.stdout.endswith("has deleted job 2\n")
-    assert " 1,2\n" in served.run("qstat", "-u", "*").stdout
+    assert " 5,6\n" in served.run("qstat", "-u", "*").stdout
 
 
 def test_sync_waits_for_the_job_and_returns_its_status(served: RunningCell) -> None:

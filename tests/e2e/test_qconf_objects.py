@@ -41,5 +41,5 @@ def test_truncated_modify_is_refused(minige_cell: RunningCell, tmp_path: Path) -
     (tmp_path / "q").write_text("qname all.q\n")
     result = minige_cell.run("qconf", "-Mq", str(tmp_path / "q"))
     assert result.returncode == 1
-    assert 'missing attribute "hostlist"' in result.stdout + result.stderr
+    assert 'Required attribute "hostlist" is missing' in result.stdout + result.stderr
     assert "@allhosts" in minige_cell.run("qconf", "-sq", "all.q").stdout

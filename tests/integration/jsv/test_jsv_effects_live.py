@@ -99,3 +99,12 @@ def test_a_client_waiting_for_the_jsv_is_told_when_the_core_is_rebuilt(
     assert texts(reply) == ["job verification was interrupted: the qmaster reloaded its state"]
     assert live.call("job_list", {}).data["jobs"] == []
     assert live.call("submit", job("1", N="fine")).ok
+
+
+def test_qsub_w_v_is_answered_before_the_server_jsv(live: LiveDaemon, policy_jsv: Path) -> None:
+    """The policy JSV refuses the name 'forbidden'; -w v of such a job is answered by the
+    qmaster's verification, as sge_gdi_add_job() answers it before the JSV is asked."""
+    set_global(live, jsv_url=str(policy_jsv))
+    reply = live.call("submit", {**job("1", N="forbidden"), "verify": "v"})
+    assert texts(reply) == ["verification: found suitable queue(s)"]
+    assert texts(live.call("submit", job("1", N="forbidden"))) == ["name forbidden by policy"]

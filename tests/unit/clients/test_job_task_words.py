@@ -95,3 +95,24 @@ def test_names_and_plain_ids_still_reach_the_qmaster(qmaster: FakeQmaster) -> No
     qmaster.reply("delete", [ok("root has deleted job 7")])
     assert qdel.main(["7", "+1", "sl*"], transport=qmaster) == 0
     assert qmaster.last[1]["job_ids"] == ["7", "+1", "sl*"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "sent"),
+    [
+        (["7.1", "-t", "2"], ["7.1-2:1"]),  # both lists, compressed into one range
+        (["7.1-5:2", "-t", "3"], ["7.1-5:2"]),  # the -t's task is one of the word's
+        (["7.1", "-t", "4-6"], ["7.1-1:1,4-6:1"]),  # no one range: both, in order
+        (["7.5", "-t", "1"], ["7.1-5:4"]),  # two ids are one range with a step
+        (["7.5", "-t", "1-2"], ["7.1-2:1,5-5:1"]),
+        (["a.1", "-t", "2"], ["a.1.2-2:1"]),  # a name's dot is part of the name
+    ],
+)
+def test_qdel_joins_a_job_words_own_range_and_its_t_range(
+    qmaster: FakeQmaster, argv: list[str], sent: list[str]
+) -> None:
+    """sge_parse_jobtasks() adds the -t list to the word's own range (qdel 7.1 -t 2 deletes
+    tasks 1 and 2; it dropped one of them)."""
+    qmaster.reply("delete", [])
+    assert qdel.main(argv, transport=qmaster) == 0
+    assert qmaster.last[1]["job_ids"] == sent

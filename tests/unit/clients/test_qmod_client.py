@@ -85,6 +85,13 @@ def test_t_gives_the_tasks_of_the_last_job_word_before_it(qmaster: FakeQmaster) 
     assert qmaster.last[1]["targets"] == ["a", "b.2-3:1"]
 
 
+def test_t_is_added_to_the_range_a_job_word_has() -> None:
+    """qmod -sj 7.1 -t 2 names tasks 1 and 2 (sge_parse_jobtasks() joins both lists)."""
+    assert qmod.parse_qmod(["-sj", "7.1", "-t", "2"]).steps == [("sj", ["7.1-2:1"])]
+    assert qmod.parse_qmod(["-s", "7.3", "-t", "1"]).steps == [("s", ["7.1-3:2"])]
+    assert qmod.parse_qmod(["-s", "7.4", "-t", "1-2"]).steps == [("s", ["7.1-2:1,4-4:1"])]
+
+
 def test_actions_go_in_grid_engines_order_and_long_names_are_aliases(
     qmaster: FakeQmaster,
 ) -> None:

@@ -224,3 +224,31 @@ def test_combined_flags_are_refused_like_grid_engine(
     assert err.startswith("GE 6.2u5\nusage: qstat")
     assert err.endswith('\ninvalid option argument "-fj"\n')
     assert qmaster.calls == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "asked"),
+    [
+        (["-q", "a", "b"], {"queues": ["a", "b"]}),  # parse_multi_stringlist(): a,b
+        (["-u", "a", "b", "-pe", "p1", "p2"], {"users": ["a", "b"], "pes": ["p1", "p2"]}),
+        (["-l", "arch=x", "slots=1"], {"resources": ["arch=x", "slots=1"]}),
+        (["-s", "p", "r"], {"states": "r"}),  # parse_string(): each in turn, the last counts
+        (["-F", "a", "b"], {"queue_resources": ["a", "b"], "full": True}),
+    ],
+)
+def test_an_options_words_run_to_the_next_option(
+    qmaster: FakeQmaster, argv: list[str], asked: dict[str, object]
+) -> None:
+    """qstat -q a b is -q a,b (parse_until_next_opt()); it was refused as a stray word."""
+    qmaster.reply("job_list", data={"jobs": []})
+    assert qstat.main(argv, transport=qmaster) == 0
+    assert qmaster.last[1].items() >= asked.items()
+
+
+def test_each_word_of_s_is_checked(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qstat -s x r: the first word is read and refused, though a later one is good."""
+    assert qstat.main(["-s", "x", "r"], transport=qmaster) == 1
+    assert capsys.readouterr().err.endswith("ERROR! wrong argument to -s option\n")
+    assert qmaster.calls == []

@@ -100,6 +100,9 @@ def test_hostgroup_and_exechost_lists(conf: ClusterConfig) -> None:
     assert "host4" not in conf.hostgroups["@allhosts"].hostlist
     _attr(conf, "exechost", "append", "host1", "complex_values", "h_vmem=2G")
     assert "h_vmem=2G" in conf.exechosts["host1"].attrs["complex_values"]
+    # -dattr names the entry to go: its name alone will do (it was "not of the form name=value")
+    _attr(conf, "exechost", "remove", "host1", "complex_values", "h_vmem")
+    assert "h_vmem" not in conf.exechosts["host1"].attrs["complex_values"]
 
 
 def test_name_lists(conf: ClusterConfig) -> None:

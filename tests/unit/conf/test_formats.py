@@ -12,7 +12,9 @@ from qmaster.conf.cluster import GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError
 from qmaster.conf.hostvalues import HostValues
 from qmaster.conf.model import ConfObject
+from qmaster.conf.projects import CkptConf, ProjectConf
 from qmaster.conf.queue import ExecHostConf, HostgroupConf, QueueConf
+from qmaster.conf.users import UserConf
 
 FILES: list[tuple[type[ConfObject], str]] = [
     (QueueConf, "cqueues/all.q"),
@@ -86,12 +88,15 @@ def test_long_values_wrap_with_backslash_and_read_back() -> None:
         (QueueConf, "qname q\nslots 1,[h=2\n", 2, "malformed host override"),
         (QueueConf, "qname q\nh_rt 1:2:3:4\n", 2, '"1:2:3:4" is not a valid time value'),
         (QueueConf, "qname q\nqtype BATCH FAST\n", 2, '"FAST" is not one of BATCH'),
-        (QueueConf, "qname q\nslots 1\nslots 2\n", 3, 'attribute "slots" is given twice'),
-        (QueueConf, "hostlist NONE\n", 1, 'missing attribute "qname"'),
+        (QueueConf, "qname q\nslots 1\nslots 2\n", 3, 'Attribute "slots" appears more than once'),
+        (QueueConf, "hostlist NONE\n", 1, 'Required attribute "qname" is missing'),
         (QueueConf, "qname q\nslots\n", 2, 'missing value for attribute "slots"'),
         (PeConf, "pe_name p\nallocation_rule $any\n", 2, "not a valid allocation rule"),
         (ExecHostConf, "hostname h\nload_values arch\n", 2, "not of the form name=value"),
         (GlobalConf, "#global:\nmax_jobs -1\n", 2, '"-1" is not an unsigned integer'),
+        # object_parse_ulong32_from_string(): past 2**32 - 1 it is refused, not stored
+        (QueueConf, "qname q\nseq_no 4294967296\n", 2, '"4294967296" is not an u_long32 value'),
+        (PeConf, "pe_name p\nslots 99999999999999999999\n", 2, "is not an u_long32 value"),
         (SchedConf, "schedule_interval soon\n", 1, '"soon" is not a valid time value'),
         (UsersetConf, "name u\ntype GROUP\n", 2, '"GROUP" is not one of ACL, DEPT'),
     ],
@@ -136,3 +141,97 @@ def test_managers_file() -> None:
     names = parse_managers("# managers\nroot\n\nalice\nroot\n")
     assert names == ["root", "alice"]
     assert parse_managers(render_managers(names)) == names
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("maybe", 'attribute "schedd_job_info " is not a valid parameter'),
+        ("TRUE", 'attribute "schedd_job_info " is not a valid parameter'),  # strcmp()
+        ("job_list", 'attribute "schedd_job_info" is not a valid job_list'),
+        ("job_list 1-x", 'attribute "schedd_job_info" is not a valid job_list'),
+        ("job_list 1,3-5", None),
+        ("true", None),
+    ],
+)
+def test_schedd_job_info_is_checked_as_sconf_validate_config(
+    value: str, reason: str | None
+) -> None:
+    """true, false or job_list with job ids; anything else was stored and read as false."""
+    text = f"schedd_job_info {value}\n"
+    if reason is None:
+        assert SchedConf.parse(text).attrs["schedd_job_info"] == value
+        return
+    with pytest.raises(ConfigError) as info:
+        SchedConf.parse(text, "f")
+    assert reason in info.value.reason
+
+
+@pytest.mark.parametrize("name", ["bad,x", "bad x"])
+@pytest.mark.parametrize(
+    ("cls", "key"),
+    [
+        (QueueConf, "qname"),
+        (PeConf, "pe_name"),
+        (UsersetConf, "name"),
+        (ExecHostConf, "hostname"),
+        (HostgroupConf, "group_name"),
+        (ProjectConf, "name"),
+        (CkptConf, "ckpt_name"),
+        (UserConf, "name"),
+    ],
+)
+def test_an_objects_name_is_one_name(cls: type[ConfObject], key: str, name: str) -> None:
+    """qconf -Aprj/-Aq/... of 'bad,x' or 'bad x' added an object no list could name; the
+    key check refuses a list's separators in a name."""
+    value = f"@{name}" if key == "group_name" else name
+    with pytest.raises(ConfigError) as info:
+        cls.parse(f"{key} {value}\n", "f")
+    assert info.value.reason.endswith(f'"{value}" is not a valid object name')
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("algorithm bogus", 'attribute "bogus" is not a valid algorithm name.'),
+        ("policy_hierarchy OFSO", "Invalid policy hierachy string. Disabling policy hierachy."),
+        ("policy_hierarchy XYZ", "Invalid policy hierachy string. Disabling policy hierachy."),
+        ("halflife_decay_list garbage", "Invalid halflife_day_list. Ignoring the setting."),
+        ("max_pending_tasks_per_job 0", '"max_pending_tasks_per_job"(should be ">0")'),
+        ("algorithm ext_mine", None),
+        ("policy_hierarchy NONE", None),
+        ("policy_hierarchy FD", None),
+        ("halflife_decay_list cpu=10:mem=x", None),
+    ],
+)
+def test_scheduler_values_checked_as_sconf_validate_config(line: str, reason: str | None) -> None:
+    """qconf -Msconf took any algorithm, policy string or decay list; Grid Engine refuses."""
+    if reason is None:
+        SchedConf.parse(line + "\n")
+        return
+    with pytest.raises(ConfigError) as info:
+        SchedConf.parse(line + "\n", "f")
+    assert info.value.reason.endswith(reason)
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("prolog relative/x.sh", 'denied: the path given for "prolog" must start with a "/"'),
+        ("epilog sgeadmin@rel.sh", 'denied: the path given for "epilog" must start with a "/"'),
+        ("gid_range abc", 'incorrect value "abc" given for configuration attribute "gid_range"'),
+        ("gid_range 50-60", "minimum group id in gid_range may not be less than 100"),
+        ("prolog sgeadmin@/abs.sh", None),
+        ("gid_range 20000-20100,30000", None),
+        ("gid_range none", None),
+    ],
+)
+def test_global_values_checked_as_grid_engine_reads_them(line: str, reason: str | None) -> None:
+    """qconf -Mconf took a relative prolog or any gid_range; Grid Engine refuses them."""
+    text = "#global:\n" + line + "\n"
+    if reason is None:
+        GlobalConf.parse(text)
+        return
+    with pytest.raises(ConfigError) as info:
+        GlobalConf.parse(text, "f")
+    assert reason in info.value.reason

@@ -96,3 +96,13 @@ def test_bad_lines_name_path_line_and_reason(line: str, reason: str, tmp_path: P
     with pytest.raises(ConfigError) as info:
         ComplexTable.parse(text, "cx")
     assert str(info.value).startswith(f"cx:3: {reason}")
+
+
+def test_a_row_may_go_on_after_a_backslash() -> None:
+    """The flat-file scanner skips a backslash before the newline: a row continued so is one
+    row (it was refused as 'expected 8 fields'); errors name the row's first line."""
+    text = "slots s INT <= YES YES 1 1000\nfoo f INT <= \\\n   YES NO 0 0\n"
+    assert ComplexTable.parse(text).get("foo") is not None
+    with pytest.raises(ConfigError) as info:
+        ComplexTable.parse(text.replace("YES NO 0 0", "YES NO 0"), "cx")
+    assert str(info.value) == "cx:2: expected 8 fields, got 7"

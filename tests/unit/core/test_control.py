@@ -356,3 +356,22 @@ def test_jobs_not_found_are_answered_as_empty_job_list_filter_does() -> None:
     assert texts(request(core, ALICE, "alter", T0, job_ids=["1e3"], job={"A": "x"})) == [
         "modified account of job 1"
     ]
+
+
+def test_a_job_id_with_a_list_of_ranges_is_taken_range_by_range() -> None:
+    """qdel 1.1 -t 4-5 comes as 1.1-1:1,4-5:1: tasks 1, 4 and 5 go, the job once looked up;
+    qmod -sj takes the same list."""
+    core = make_core()
+    submit(core, h=True, t_min=1, t_max=6)
+    out = request(core, ALICE, "qmod", T0, action="sj", targets=["1.1-1:1,4-4:1"], force=False)
+    assert texts(out) == [
+        f"Modify operation can not be applied on job-array task 1.{t} in pending/hold state"
+        for t in (1, 4)
+    ]
+    out = delete(core, ALICE, "1.1-1:1,4-5:1")
+    assert texts(out) == [
+        "alice has deleted job-array task 1.1",
+        "alice has deleted job-array tasks 4,5 of job 1",
+    ]
+    assert str(core.jobs[1].pending) == "2,3,6"
+    assert texts(delete(core, ALICE, "9.1-1:1,3-3:1")) == ['denied: job "9" does not exist']

@@ -69,15 +69,27 @@ def test_a_rejected_submission_stores_nothing_and_says_why() -> None:
     assert core.jobs == {}
 
 
-def test_verification_through_the_jsv_uses_a_job_id_up() -> None:
-    """qsub -w v through the JSV: it sees w=v and no id; the verification takes the job's
-    number, as sge_job_verify_adjust() does before it answers: the next job gets id 2."""
+@pytest.mark.parametrize(
+    ("verify", "spec", "text"),
+    [
+        ("v", {}, "verification: found suitable queue(s)"),
+        ("n", {"pe_name": "nope", "pe_min": 1, "pe_max": 1},
+         'job rejected: the requested parallel environment "nope" does not exist'),
+    ],
+)  # fmt: skip
+def test_the_qmaster_answers_before_the_jsv_is_asked(
+    verify: str, spec: dict[str, Any], text: str
+) -> None:
+    """sge_gdi_add_job() runs sge_job_verify_adjust() before the JSV: qsub -w v is answered
+    and a job it refuses is refused, the JSV never asked; the job's number is used up."""
     core = _jsv_core()
-    question = _submit(core, "v")
-    assert (question.job_id, question.spec["w"]) == (None, "v")
-    reply = _reply(core, question, "ACCEPT")
-    assert reply.answers[-1].text == "verification: found suitable queue(s)"
+    out = core.handle(Submit(ALICE, JobSpec.from_dict({"CMDNAME": "job.sh", **spec}), verify), T0)
+    assert questions(out) == []
+    assert [a.text for a in out.answers] == [text]
     assert _submit(core).job_id == 2
+    refused = Submit(ALICE, JobSpec.from_dict({"CMDNAME": "job.sh", "N": "1x"}), "n")
+    assert questions(core.handle(refused, T0)) == []  # refused before its number is taken
+    assert _submit(core).job_id == 3
 
 
 def test_a_correction_replaces_the_job_its_environment_and_its_w() -> None:
