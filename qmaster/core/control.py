@@ -12,9 +12,10 @@ from qmaster.core.arjobs import check_job as check_job_ar
 from qmaster.core.errors import CoreError, InvalidRequest, NoSuchObject, PermissionDenied
 from qmaster.core.holds import (
     check_hold_change,
-    check_whole_job,
-    new_hold,
-    set_hold,
+    hold_order,
+    live_tasks,
+    new_holds,
+    set_holds,
     start_time_of,
 )
 from qmaster.core.jobchecks import (
@@ -35,6 +36,7 @@ from qmaster.core.states import TaskState
 from qmaster.core.stimuli import Alter, Delete
 from qmaster.core.story import altered
 from qmaster.core.submit import check_name, task_range, validate_spec, verification
+from qmaster.core.taskholds import unite
 from qmaster.core.taskids import TaskIds
 from qmaster.digits import atol_u32
 from qmaster.model import Status, error, ok
@@ -42,7 +44,7 @@ from qmaster.model import Status, error, ok
 ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING)
 
 
-Selection = list[tuple[Job, range | None]]  # a job and the task ids a ref names
+Selection = list[tuple[Job, TaskIds | range | None]]  # a job and the task ids a ref names
 
 
 def select_jobs(core: Core, ref: str, owner: str | None = None) -> Selection:
@@ -59,8 +61,7 @@ def select_jobs(core: Core, ref: str, owner: str | None = None) -> Selection:
         job = core.jobs.get(number)
         if job is None:
             return []
-        ids = parse_task_range(tasks).ids() if dot else None
-        return [(job, ids)]
+        return [(job, task_list(tasks) if dot else None)]
     found = _by_name(core, ref, owner, None)
     name, dot, tasks = ref.rpartition(".")
     if not found and dot and name and _RANGE_TEXT.fullmatch(tasks):
@@ -71,7 +72,17 @@ def select_jobs(core: Core, ref: str, owner: str | None = None) -> Selection:
 _RANGE_TEXT = re.compile(r"\d+(-\d+(:\d+)?)?")
 
 
-def _by_name(core: Core, pattern: str, owner: str | None, ids: range | None) -> Selection:
+def task_list(text: str) -> TaskIds | range:
+    """A job id's task range (``1-5:2``), or the ranges a client joined with commas for one
+    job word (``qhold 7.1 -t 3``: ``7.1,3``, the union Grid Engine's clients send)."""
+    if "," not in text:
+        return parse_task_range(text).ids()
+    parts = [parse_task_range(part).ids() for part in text.split(",")]
+    every = TaskIds.of(range(1, max(r[-1] for r in parts) + 1))
+    return unite(every, map(TaskIds.of, parts))
+
+
+def _by_name(core: Core, pattern: str, owner: str | None, ids: TaskIds | range | None) -> Selection:
     return [(core.jobs[i], ids) for i in sorted(core.jobs.matching_any(pattern, owner))]
 
 
@@ -157,7 +168,7 @@ def _delete(
     core: Core,
     who: Identity,
     job: Job,
-    ids: range | None,
+    ids: TaskIds | range | None,
     force: bool,
     now: float,
     out: Outcome,
@@ -195,7 +206,7 @@ def _delete(
         out.answers.append(ok(_job_text(who, job, bool(registered), force)))
 
 
-def _fmt(ids: range | None) -> str:
+def _fmt(ids: TaskIds | range | None) -> str:
     return f"{ids[0]}-{ids[-1]}:{ids[1] - ids[0] if len(ids) > 1 else 1}" if ids else ""
 
 
@@ -248,9 +259,7 @@ def handle_alter(core: Core, args: Alter, now: float, out: Outcome) -> None:
         raise InvalidRequest("No jobs modified")
     for job, tasks in _alter_targets(core, who, args, out):
         try:
-            if args.hold is not None or "h" in changes:
-                check_whole_job(job, tasks)
-            _alter(core, who, job, changes, out, now, hold_list=args.hold)
+            _alter(core, who, job, changes, out, now, hold_list=args.hold, tasks=tasks)
         except CoreError as exc:
             out.answers.append(exc.to_answer())
     if any(not a.is_error for a in out.answers):
@@ -292,6 +301,7 @@ def _alter(
     now: float,
     *,
     hold_list: str | None = None,
+    tasks: TaskIds | range | None = None,
 ) -> None:
     if not _may_touch(core, who, job):
         raise _alter_denied(who, job)
@@ -313,13 +323,17 @@ def _alter(
         check_array_holds(core, job.job_id, job.owner.user, new, job.array)
     if "ar" in changes:
         check_job_ar(core, job.owner, new, now)
-    hold = new_hold(job, changes.get("h"), hold_list)
-    check_hold_change(core, who, job, job.hold, hold)
-    texts = alter_texts(who, job, changes, hold, lambda refs: hold_split(core, job, refs))
+    ids = live_tasks(job, tasks)
+    holds = new_holds(job, ids, changes.get("h"), hold_list)
+    check_hold_change(core, who, job, job.holds, holds)
+    texts = alter_texts(
+        who, job, changes, hold_order(job, holds, ids, whole=tasks is None),
+        lambda refs: hold_split(core, job, refs),
+    )  # fmt: skip
     job.spec = new
     core.jobs.refile(job)
     altered(job.job_id, changes)
-    set_hold(job, hold)
+    set_holds(job, holds)
     if "a" in changes:
         lifecycle.watch_start_time(core, job, now)
     core.spool_job(out, job)
