@@ -22,6 +22,7 @@ from clients.common.errors import bad_value, invalid_argument, missing_argument
 from clients.submit import more_options as M
 from clients.submit import values as V
 from clients.submit.dates import parse_date_time
+from clients.submit.jobwords import TAKEN_BEFORE_JOB_WORDS, job_tasks
 from clients.submit.words import request_tokens
 
 VERIFY_MODES = V.VERIFY_MODES
@@ -178,7 +179,7 @@ def _hold(state: SubmitState, args: list[str], ctx: ParseContext) -> None:
         state.spec["h"] = True
         return
     letters = M.hold_list(args[0], ctx.prog)
-    if not letters:
+    if letters is None:  # an empty list is taken: it changes no hold, as in Grid Engine
         raise bad_value(f'ERROR! Unknown hold list "{args[0]}" specified to -h option')
     state.hold = letters
     if any(ch in letters for ch in "uUn"):  # what a client JSV sees as h: the user hold
@@ -332,10 +333,13 @@ def apply_tokens(
         token = tokens[i]
         option = table.get(token)
         if ctx.qalter and allow_script and token == "-t":
-            _job_tasks(state, list(tokens[i + 1 : i + 2]), after_job_word)
+            job_tasks(state, list(tokens[i + 1 : i + 2]), after_job_word)
             after_job_word = False
             i += 2
             continue
+        # qalter_parse_job_parameter() takes these out before it pairs a job word with the
+        # -t right after it: between the two, they leave the pair as it is
+        keep = after_job_word and ctx.qalter and token in TAKEN_BEFORE_JOB_WORDS
         after_job_word = False
         if option is None:
             if (token.startswith("-") and token != "-") or not allow_script:
@@ -354,23 +358,8 @@ def apply_tokens(
         if len(words) < arity:
             raise missing_argument(token, option.missing)
         option.effect(state, words, ctx)
+        after_job_word = keep
         i += 1 + arity
-
-
-def _job_tasks(state: SubmitState, args: list[str], after_job_word: bool) -> None:
-    """qalter's ``-t range``: the tasks of the last job of the job word right before it
-    (parse_multi_jobtaskslist()); a ``-t`` elsewhere is kept as lonely."""
-    if not args:
-        raise missing_argument("-t", "ERROR! -t option must have a list of task id ranges")
-    first, last, step = V.task_range(args[0])
-    if not after_job_word:
-        state.lonely_tasks = state.lonely_tasks or args[0]
-        return
-    word, dot, own = state.job_ids[-1].partition(".")
-    if dot and V.task_range(own) != (first, last, step):  # two ranges: minige keeps one
-        raise bad_value("ERROR! -t option only allows one range specification")
-    state.job_ids[-1] = f"{word}.{first}-{last}:{step}"
-    state.tasked = True
 
 
 def asks_for_help(tokens: Sequence[str], qalter: bool = False) -> bool:

@@ -141,3 +141,11 @@ def test_held_tasks_survive_a_restart_and_whole_job_holds_spool_as_before() -> N
         ("2-4:1", "hqw"),
         ("1-6:1", "hqw"),
     ]
+
+
+def test_an_empty_hold_list_changes_nothing_and_answers_nothing() -> None:
+    """qalter -h '' (Grid Engine takes it: no hold named) leaves the holds as they were."""
+    core = make_core()
+    submit(core, t_min=1, t_max=2, h=True)
+    assert _hold(core, ALICE, "1", "") == []
+    assert core.jobs[1].hold == {"u"}
