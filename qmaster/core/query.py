@@ -35,7 +35,7 @@ from qmaster.core.qstat_rows import ChunkedListing, cut, in_order, running_first
 from qmaster.core.qstates import shown
 from qmaster.core.registry import handler
 from qmaster.core.sched_info import job_info_setting, summary
-from qmaster.core.states import ACTIVE, TaskState
+from qmaster.core.states import ACTIVE, TaskState, held_state
 from qmaster.core.stimuli import JobDetail, JobList, Ping
 from qmaster.core.taskholds import task_bits
 from qmaster.core.view import queue_alarms
@@ -61,7 +61,9 @@ def _row(job: Job, prior: float, state: str, **kw: Any) -> dict[str, Any]:
 
 def job_rows(core: Core, job: Job, prior: float) -> list[dict[str, Any]]:
     """qstat's rows of one job: one per active task, one per run of pending tasks of the
-    same holds (see :func:`qmaster.core.holds.pending_groups`). Each row carries the
+    same holds (see :func:`qmaster.core.holds.pending_groups`); a started task with a hold
+    (or a ``-hold_jid`` predecessor in the system) shows the ``h`` too (``hr``), as Grid
+    Engine's sge_handle_job() sets JHELD from ``JAT_hold``. Each row carries the
     hold letters ``qstat -s`` selects it by (``LETTERS``, taken off by the filter)."""
     rows: list[dict[str, Any]] = []
     derived: set[str] | None = None
@@ -70,16 +72,18 @@ def job_rows(core: Core, job: Job, prior: float) -> list[dict[str, Any]]:
             continue
         if derived is None:
             derived = derived_letters(core, job)
+        bits = task_bits(job, task.task_id) if job.holds else frozenset()
+        shown = task_state(task)
         row = _row(
             job,
             prior,
-            task_state(task),
+            held_state(shown) if (bits or "j" in derived) and shown != "Eqw" else shown,
             start_time=task.start_time or task.dispatch_time,
             queue=task.queue,
             slots=task.slots or job.slots,
             tasks=str(task.task_id) if job.array else None,
         )
-        row[LETTERS] = task_bits(job, task.task_id) | derived
+        row[LETTERS] = bits | derived
         rows.append(row)
     if job.pending:
         for ids, state, letters in pending_groups(core, job):

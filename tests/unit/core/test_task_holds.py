@@ -149,3 +149,15 @@ def test_an_empty_hold_list_changes_nothing_and_answers_nothing() -> None:
     submit(core, t_min=1, t_max=2, h=True)
     assert _hold(core, ALICE, "1", "") == []
     assert core.jobs[1].hold == {"u"}
+
+
+def test_a_running_task_with_a_hold_shows_hr() -> None:
+    """qhold of a running array task keeps it running, shown hr (JAT_hold); qrls clears it."""
+    core = make_core()
+    submit(core, CMDARGS=["100"], t_min=1, t_max=2)
+    run_until(core, T0 + 1)
+    assert _hold(core, ALICE, "1.2", "u") == ["modified hold of job-array task 1.2"]
+    assert states(core) == {"1.1": "r", "1.2": "hr"}
+    assert [r["tasks"] for r in rows(core, states="hu")] == ["2"]
+    _hold(core, ALICE, "1", "U")
+    assert states(core) == {"1.1": "r", "1.2": "r"}
