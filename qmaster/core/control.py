@@ -25,7 +25,7 @@ from qmaster.core.jobchecks import (
     check_task_concurrency,
     hold_split,
 )
-from qmaster.core.jobs import Identity, Job, format_id_runs, parse_task_range
+from qmaster.core.jobs import Identity, Job, format_id_runs, parse_task_range, task_list
 from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.registry import handler
@@ -36,7 +36,6 @@ from qmaster.core.states import TaskState
 from qmaster.core.stimuli import Alter, Delete
 from qmaster.core.story import altered
 from qmaster.core.submit import check_name, task_range, validate_spec, verification
-from qmaster.core.taskholds import unite
 from qmaster.core.taskids import TaskIds
 from qmaster.digits import atol_u32
 from qmaster.model import Status, error, ok
@@ -70,16 +69,6 @@ def select_jobs(core: Core, ref: str, owner: str | None = None) -> Selection:
 
 
 _RANGE_TEXT = re.compile(r"\d+(-\d+(:\d+)?)?")
-
-
-def task_list(text: str) -> TaskIds | range:
-    """A job id's task range (``1-5:2``), or the ranges a client joined with commas for one
-    job word (``qhold 7.1 -t 3``: ``7.1,3``, the union Grid Engine's clients send)."""
-    if "," not in text:
-        return parse_task_range(text).ids()
-    parts = [parse_task_range(part).ids() for part in text.split(",")]
-    every = TaskIds.of(range(1, max(r[-1] for r in parts) + 1))
-    return unite(every, map(TaskIds.of, parts))
 
 
 def _by_name(core: Core, pattern: str, owner: str | None, ids: TaskIds | range | None) -> Selection:

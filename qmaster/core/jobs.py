@@ -19,7 +19,7 @@ from qmaster.core.errors import InvalidRequest
 from qmaster.core.jobspec import JobSpec, from_spooled
 from qmaster.core.states import TRANSITIONS, TaskState, check_transition
 from qmaster.core.story import task_moved
-from qmaster.core.taskholds import NO_HOLDS, Holds, from_spool, to_spool
+from qmaster.core.taskholds import NO_HOLDS, Holds, from_spool, to_spool, unite
 from qmaster.core.taskids import TaskIds
 from qmaster.model import Identity as Identity  # noqa: PLC0414 (re-exported: its old home)
 
@@ -54,6 +54,16 @@ def parse_task_range(text: str) -> TaskRange:
         raise InvalidRequest(f'ERROR! invalid task range "{text}"')
     last -= (last - first) % step
     return TaskRange(first, last, step)
+
+
+def task_list(text: str) -> TaskIds | range:
+    """A job id's task range (``1-5:2``), or the ranges a client joined with commas for one
+    job word (``qhold 7.1 -t 3``: ``7.1,3``, the union Grid Engine's clients send)."""
+    if "," not in text:
+        return parse_task_range(text).ids()
+    parts = [parse_task_range(part).ids() for part in text.split(",")]
+    every = TaskIds.of(range(1, max(r[-1] for r in parts) + 1))
+    return unite(every, map(TaskIds.of, parts))
 
 
 def format_id_runs(ids: Iterable[int]) -> str:

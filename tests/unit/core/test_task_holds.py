@@ -161,3 +161,12 @@ def test_a_running_task_with_a_hold_shows_hr() -> None:
     assert [r["tasks"] for r in rows(core, states="hu")] == ["2"]
     _hold(core, ALICE, "1", "U")
     assert states(core) == {"1.1": "r", "1.2": "r"}
+
+
+def test_qstat_g_d_lists_each_pending_task_once_in_its_own_lines_state() -> None:
+    """-g d: the tasks of each pending line, one per line: the free ones qw, then task 2 hqw."""
+    core = make_core()
+    submit(core, t_min=1, t_max=3, a="209901010000.00")
+    _hold(core, ALICE, "1.2", "u")
+    listed = [(r["tasks"], r["state"]) for r in rows(core, group="d")]
+    assert listed == [("1", "qw"), ("3", "qw"), ("2", "hqw")]
