@@ -312,13 +312,13 @@ def _alter(
         check_array_holds(core, job.job_id, job.owner.user, new, job.array)
     if "ar" in changes:
         check_job_ar(core, job.owner, new, now)
-    ids = live_tasks(job, tasks)
-    holds = new_holds(job, ids, changes.get("h"), hold_list)
-    check_hold_change(core, who, job, job.holds, holds)
-    texts = alter_texts(
-        who, job, changes, hold_order(job, holds, ids, whole=tasks is None),
-        lambda refs: hold_split(core, job, refs),
-    )  # fmt: skip
+    holds, order = job.holds, []
+    if hold_list is not None or "h" in changes:  # the tasks' holds (the others: the job's)
+        ids = live_tasks(job, tasks)
+        holds = new_holds(job, ids, changes.get("h"), hold_list)
+        check_hold_change(core, who, job, job.holds, holds)
+        order = hold_order(job, holds, ids, whole=tasks is None)
+    texts = alter_texts(who, job, changes, order, lambda refs: hold_split(core, job, refs))
     job.spec = new
     core.jobs.refile(job)
     altered(job.job_id, changes)

@@ -1,16 +1,19 @@
-"""Why a pending job may not start yet: its holds, and its start time.
+"""Why a pending task may not start yet: its holds, and its job's start time.
 
-Grid Engine keeps three hold bits a job carries (``qsub -h``, ``qalter -h``):
-the user hold ``u`` (the owner, operators and managers set and remove it), the
-operator hold ``o`` (operators and managers) and the system hold ``s``
-(managers). Three more holds are derived from the job's relations, never set:
-``hj`` while a ``-hold_jid`` predecessor is in the system, ``hd`` while the
-task of the same index of a ``-hold_jid_ad`` predecessor is, and ``ha`` for a
-job with a ``-a`` start time. :func:`hold_kinds` names them all as ``qstat -s``
-spells them (``hu ho hs hd hj ha``); :func:`has_hold` is the ``qstat -s``
-predicate and :func:`is_held` decides the ``h`` of ``hqw``. A job with a
-start time in the future is not held (it shows ``qw``) but is not scheduled
-before that time (:func:`not_yet`).
+Grid Engine keeps three holds per task (``qsub -h``, ``qalter -h``, ``qhold``,
+``qrls``; :mod:`qmaster.core.taskholds` keeps their range lists): the user hold
+``u`` (the owner, operators and managers set and remove it), the operator hold
+``o`` (operators and managers) and the system hold ``s`` (managers). Three more
+holds are derived from the job's relations, never set: ``hj`` while a
+``-hold_jid`` predecessor is in the system, ``hd`` while the task of the same
+index of a ``-hold_jid_ad`` predecessor is, and ``ha`` for a job with a ``-a``
+start time. :func:`hold_kinds` names them all as ``qstat -s`` spells them (``hu
+ho hs hd hj ha``); :func:`pending_groups` splits a job's pending tasks into
+qstat's lines by their holds, and :func:`dispatchable_tasks` leaves the held ones
+out. A job with a start time in the future is not held (it shows ``qw``) but is
+not scheduled before that time (:func:`not_yet`). A qalter of holds acts on the
+tasks it names (:func:`live_tasks`, :func:`new_holds`) and answers per task whose
+holds changed (:func:`hold_order`).
 """
 
 from __future__ import annotations
