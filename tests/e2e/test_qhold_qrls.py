@@ -99,3 +99,22 @@ def test_a_held_task_waits_while_the_others_of_its_array_run(minige_cell: Runnin
     assert _lines(minige_cell, job, "-s", "ho") == [("hqw", "2")]
     assert minige_cell.run("qrls", "-h", "uo", f"{job}.2").returncode == 0
     _wait_for(lambda: ("r", "2") in _lines(minige_cell, job), "task 2 dispatched")
+
+
+def test_qhold_of_one_task_of_an_array_waiting_for_its_start_time(
+    minige_cell: RunningCell,
+) -> None:
+    """qhold J.2 on an array held to a start time: qstat shows 1,3,4 qw and 2 hqw; when the
+    start time comes (qalter -a) the others run while 2 waits, until qrls J.2."""
+    out = minige_cell.run("qsub", "-a", "209901010000", "-t", "1-4", "-b", "y", "sleep", "100")
+    job = out.stdout.split()[2].partition(".")[0]
+    held = minige_cell.run("qhold", f"{job}.2")
+    assert held.stdout == f"modified hold of job-array task {job}.2\n"
+    assert _lines(minige_cell, job) == [("qw", "1,3,4"), ("hqw", "2")]
+    assert minige_cell.run("qalter", "-a", "200001010000", job).returncode == 0
+    _wait_for(lambda: len(_lines(minige_cell, job, "-s", "r")) == 3, "tasks 1, 3, 4 running")
+    assert _lines(minige_cell, job, "-s", "p") == [("hqw", "2")]
+    assert minige_cell.run("qrls", f"{job}.2").stdout == (
+        f"modified hold of job-array task {job}.2\n"
+    )
+    _wait_for(lambda: ("r", "2") in _lines(minige_cell, job), "task 2 dispatched")
