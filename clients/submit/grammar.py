@@ -23,6 +23,7 @@ from clients.common.errors import bad_value, invalid_argument, missing_argument
 from clients.submit import more_options as M
 from clients.submit import values as V
 from clients.submit.dates import parse_date_time
+from clients.submit.jobwords import TAKEN_BEFORE_JOB_WORDS, job_tasks
 from clients.submit.words import request_tokens
 
 VERIFY_MODES = V.VERIFY_MODES
@@ -181,7 +182,7 @@ def _hold(state: SubmitState, args: list[str], ctx: ParseContext) -> None:
         state.spec["h"] = True
         return
     letters = M.hold_list(args[0], ctx.prog)
-    if not letters:
+    if letters is None:  # an empty list is taken: it changes no hold, as in Grid Engine
         raise bad_value(f'ERROR! Unknown hold list "{args[0]}" specified to -h option')
     state.hold = letters
     if any(ch in letters for ch in "uUn"):  # what a client JSV sees as h: the user hold
@@ -339,10 +340,13 @@ def apply_tokens(
         token = tokens[i]
         option = table.get(token)
         if ctx.qalter and allow_script and token == "-t":
-            M.job_tasks(state, list(tokens[i + 1 : i + 2]), after_job_word)
+            job_tasks(state, list(tokens[i + 1 : i + 2]), after_job_word)
             after_job_word = False
             i += 2
             continue
+        # qalter_parse_job_parameter() takes these out before it pairs a job word with the
+        # -t right after it: between the two, they leave the pair as it is
+        keep = after_job_word and ctx.qalter and token in TAKEN_BEFORE_JOB_WORDS
         after_job_word = False
         if option is None:
             if (token.startswith("-") and token != "-") or not allow_script:
@@ -361,6 +365,7 @@ def apply_tokens(
         if len(words) < arity:
             raise missing_argument(token, option.missing)
         option.effect(state, words, ctx)
+        after_job_word = keep
         i += 1 + arity
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from clients.common.errors import bad_value, missing_argument
 from clients.submit import values as V
 from clients.submit.dates import parse_date_time
 from qmaster.gdi import binding as B
@@ -95,19 +94,3 @@ def hold_list(text: str, prog: str) -> str | None:
         removing = removes
         letters.append(letter)
     return "".join(letters)
-
-
-def job_tasks(state: SubmitState, args: list[str], after_job_word: bool) -> None:
-    """qalter's ``-t range``: the tasks of the last job of the job word right before it
-    (parse_multi_jobtaskslist()); a ``-t`` elsewhere is kept as lonely."""
-    if not args:
-        raise missing_argument("-t", "ERROR! -t option must have a list of task id ranges")
-    first, last, step = V.task_range(args[0])
-    if not after_job_word:
-        state.lonely_tasks = state.lonely_tasks or args[0]
-        return
-    word, dot, own = state.job_ids[-1].partition(".")
-    if dot and V.task_range(own) != (first, last, step):  # two ranges: minige keeps one
-        raise bad_value("ERROR! -t option only allows one range specification")
-    state.job_ids[-1] = f"{word}.{first}-{last}:{step}"
-    state.tasked = True

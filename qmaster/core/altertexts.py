@@ -21,7 +21,6 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from qmaster.core.jobs import Identity, Job
-from qmaster.core.states import TaskState
 
 SILENT = frozenset({"c_interval", "c_occasion", "CMDNAME"})
 
@@ -81,16 +80,17 @@ def alter_texts(
     who: Identity,
     job: Job,
     changes: Mapping[str, Any],
-    hold: frozenset[str],
+    hold_tasks: list[int],
     holds: Callable[[list[str]], tuple[list[int], list[str]]],
 ) -> list[str]:
-    """The answers for ``changes`` applied to ``job``, whose hold bits become ``hold``.
+    """The answers for ``changes`` applied to ``job``, whose tasks ``hold_tasks`` have
+    their holds changed (in the order to answer them).
 
     ``holds`` splits a hold list into the ids of existing jobs it names and
     the references that name none (for the hold list answers).
     """
     keys = {_key(name) for name in changes if name not in SILENT and name != "h"}
-    if hold != job.hold:
+    if hold_tasks:
         keys.add("h")
     texts = [
         f"{who.user}@{who.host} sets {what} of job {job.job_id} to {changes[key]}"
@@ -110,19 +110,17 @@ def alter_texts(
         elif key == "tc":
             texts.append(f"modified {what} of job {changes['tc']}")
         elif key == "h":
-            texts.extend(_hold_texts(job))
+            texts.extend(_hold_texts(job, hold_tasks))
         else:
             texts.append(f"modified {what} of job {job.job_id}")
     return texts
 
 
-def _hold_texts(job: Job) -> list[str]:
-    """``modified hold`` (the hold changed): one line per task of an array job."""
+def _hold_texts(job: Job, tasks: list[int]) -> list[str]:
+    """``modified hold``: one line per task whose hold changed (of an array job)."""
     if job.array is None:
         return [f"modified hold of job {job.job_id}"]
-    active = (t for t, task in job.tasks.items() if task.state is not TaskState.FINISHED)
-    ids = sorted({*job.pending, *active})
-    return [f"modified hold of job-array task {job.job_id}.{t}" for t in ids]
+    return [f"modified hold of job-array task {job.job_id}.{t}" for t in tasks]
 
 
 def _hold_text(key: str, job: Job, split: tuple[list[int], list[str]]) -> str:

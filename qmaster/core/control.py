@@ -12,9 +12,10 @@ from qmaster.core.arjobs import check_job as check_job_ar
 from qmaster.core.errors import CoreError, InvalidRequest, NoSuchObject, PermissionDenied
 from qmaster.core.holds import (
     check_hold_change,
-    check_whole_job,
-    new_hold,
-    set_hold,
+    hold_order,
+    live_tasks,
+    new_holds,
+    set_holds,
     start_time_of,
 )
 from qmaster.core.jobchecks import (
@@ -42,7 +43,7 @@ from qmaster.model import Status, error, ok
 ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING)
 
 
-Selection = list[tuple[Job, range | None]]  # a job and the task ids a ref names
+Selection = list[tuple[Job, TaskIds | range | None]]  # a job and the task ids a ref names
 
 
 def select_jobs(core: Core, ref: str, owner: str | None = None) -> Selection:
@@ -80,7 +81,7 @@ def _range_list(tasks: str) -> list[str]:
     return parts if len(parts) > 1 and all(_RANGE_TEXT.fullmatch(p) for p in parts) else [tasks]
 
 
-def _by_name(core: Core, pattern: str, owner: str | None, ids: range | None) -> Selection:
+def _by_name(core: Core, pattern: str, owner: str | None, ids: TaskIds | range | None) -> Selection:
     return [(core.jobs[i], ids) for i in sorted(core.jobs.matching_any(pattern, owner))]
 
 
@@ -166,7 +167,7 @@ def _delete(
     core: Core,
     who: Identity,
     job: Job,
-    ids: range | None,
+    ids: TaskIds | range | None,
     force: bool,
     now: float,
     out: Outcome,
@@ -204,7 +205,7 @@ def _delete(
         out.answers.append(ok(_job_text(who, job, bool(registered), force)))
 
 
-def _fmt(ids: range | None) -> str:
+def _fmt(ids: TaskIds | range | None) -> str:
     return f"{ids[0]}-{ids[-1]}:{ids[1] - ids[0] if len(ids) > 1 else 1}" if ids else ""
 
 
@@ -257,9 +258,7 @@ def handle_alter(core: Core, args: Alter, now: float, out: Outcome) -> None:
         raise InvalidRequest("No jobs modified")
     for job, tasks in _alter_targets(core, who, args, out):
         try:
-            if args.hold is not None or "h" in changes:
-                check_whole_job(job, tasks)
-            _alter(core, who, job, changes, out, now, hold_list=args.hold)
+            _alter(core, who, job, changes, out, now, hold_list=args.hold, tasks=tasks)
         except CoreError as exc:
             out.answers.append(exc.to_answer())
     if any(not a.is_error for a in out.answers):
@@ -301,6 +300,7 @@ def _alter(
     now: float,
     *,
     hold_list: str | None = None,
+    tasks: TaskIds | range | None = None,
 ) -> None:
     if not _may_touch(core, who, job):
         raise _alter_denied(who, job)
@@ -322,13 +322,17 @@ def _alter(
         check_array_holds(core, job.job_id, job.owner.user, new, job.array)
     if "ar" in changes:
         check_job_ar(core, job.owner, new, now)
-    hold = new_hold(job, changes.get("h"), hold_list)
-    check_hold_change(core, who, job, job.hold, hold)
-    texts = alter_texts(who, job, changes, hold, lambda refs: hold_split(core, job, refs))
+    holds, order = job.holds, []
+    if hold_list is not None or "h" in changes:  # the tasks' holds (the others: the job's)
+        ids = live_tasks(job, tasks)
+        holds = new_holds(job, ids, changes.get("h"), hold_list)
+        check_hold_change(core, who, job, job.holds, holds)
+        order = hold_order(job, holds, ids, whole=tasks is None)
+    texts = alter_texts(who, job, changes, order, lambda refs: hold_split(core, job, refs))
     job.spec = new
     core.jobs.refile(job)
     altered(job.job_id, changes)
-    set_hold(job, hold)
+    set_holds(job, holds)
     if "a" in changes:
         lifecycle.watch_start_time(core, job, now)
     core.spool_job(out, job)

@@ -1,16 +1,19 @@
-"""Why a pending job may not start yet: its holds, and its start time.
+"""Why a pending task may not start yet: its holds, and its job's start time.
 
-Grid Engine keeps three hold bits a job carries (``qsub -h``, ``qalter -h``):
-the user hold ``u`` (the owner, operators and managers set and remove it), the
-operator hold ``o`` (operators and managers) and the system hold ``s``
-(managers). Three more holds are derived from the job's relations, never set:
-``hj`` while a ``-hold_jid`` predecessor is in the system, ``hd`` while the
-task of the same index of a ``-hold_jid_ad`` predecessor is, and ``ha`` for a
-job with a ``-a`` start time. :func:`hold_kinds` names them all as ``qstat -s``
-spells them (``hu ho hs hd hj ha``); :func:`has_hold` is the ``qstat -s``
-predicate and :func:`is_held` decides the ``h`` of ``hqw``. A job with a
-start time in the future is not held (it shows ``qw``) but is not scheduled
-before that time (:func:`not_yet`).
+Grid Engine keeps three holds per task (``qsub -h``, ``qalter -h``, ``qhold``,
+``qrls``; :mod:`qmaster.core.taskholds` keeps their range lists): the user hold
+``u`` (the owner, operators and managers set and remove it), the operator hold
+``o`` (operators and managers) and the system hold ``s`` (managers). Three more
+holds are derived from the job's relations, never set: ``hj`` while a
+``-hold_jid`` predecessor is in the system, ``hd`` while the task of the same
+index of a ``-hold_jid_ad`` predecessor is, and ``ha`` for a job with a ``-a``
+start time. :func:`hold_kinds` names them all as ``qstat -s`` spells them (``hu
+ho hs hd hj ha``); :func:`pending_groups` splits a job's pending tasks into
+qstat's lines by their holds, and :func:`dispatchable_tasks` leaves the held ones
+out. A job with a start time in the future is not held (it shows ``qw``) but is
+not scheduled before that time (:func:`not_yet`). A qalter of holds acts on the
+tasks it names (:func:`live_tasks`, :func:`new_holds`) and answers per task whose
+holds changed (:func:`hold_order`).
 """
 
 from __future__ import annotations
@@ -20,11 +23,25 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from qmaster.core.errors import InvalidRequest, NotManager, PermissionDenied
-from qmaster.core.jobs import Job, hold_bits
+from qmaster.core.jobs import Job
 from qmaster.core.jobspec import JobSpec
 from qmaster.core.jobtable import job_number
 from qmaster.core.states import TaskState
 from qmaster.core.story import holds_changed
+from qmaster.core.taskholds import (
+    HOLD_BITS,
+    Holds,
+    changed,
+    changed_bits,
+    changed_ids,
+    every_task,
+    free_pending,
+    held,
+    hold_groups,
+    pending_bits,
+    tidy,
+    unite,
+)
 from qmaster.core.taskids import TaskIds
 from qmaster.gdi.localtime import local_epoch
 from qmaster.gdi.values import ValueRefused
@@ -33,8 +50,7 @@ if TYPE_CHECKING:
     from qmaster.core.jobs import Identity
     from qmaster.core.machine import Core
 
-USER, OPERATOR, SYSTEM = "u", "o", "s"
-HOLD_BITS = (USER, OPERATOR, SYSTEM)
+USER, OPERATOR, SYSTEM = HOLD_BITS
 QSTAT_HOLDS = ("hu", "ho", "hs", "hd", "hj", "ha")
 START_TIME_FORMAT = "%Y%m%d%H%M.%S"  # -a, as the clients send it: CCYYMMDDhhmm.SS, local time
 
@@ -114,21 +130,73 @@ def not_yet(job: Job, now: float) -> bool:
     return start is not None and start > now
 
 
-def hold_kinds(core: Core, job: Job) -> frozenset[str]:
-    """Every hold the job has, spelt as ``qstat -s`` spells them."""
-    kinds = {f"h{bit}" for bit in job.hold}
+def derived_letters(core: Core, job: Job) -> set[str]:
+    """The holds that follow from the job's relations: ``j`` (a ``-hold_jid`` predecessor
+    in the system), ``d`` (a ``-hold_jid_ad`` wait) and ``a`` (a start time)."""
+    letters = set()
     if held_by_jid(core, job):
-        kinds.add("hj")
+        letters.add("j")
     if ad_held_tasks(core, job):
-        kinds.add("hd")
+        letters.add("d")
     if job.spec.start_at:
-        kinds.add("ha")  # as qstat 6.2 selects: any job with a start time
-    return frozenset(kinds)
+        letters.add("a")  # as qstat 6.2 selects: any job with a start time
+    return letters
+
+
+def pending_groups(core: Core, job: Job) -> list[tuple[TaskIds, str, frozenset[str]]]:
+    """qstat's rows of the job's pending tasks as handle_jobs_not_enrolled() makes them:
+    the ids of each combination of holds (``u o s`` and a ``-hold_jid_ad`` wait) in
+    job_create_hold_id_lists()'s order, each ``hqw`` when it has a hold or a ``-hold_jid``
+    predecessor is in the system, else ``qw``; with the ``qstat -s`` letters each is
+    selected by. Rescheduled tasks without a hold come first, ``Rq``; a job waiting for
+    the server JSV is one ``vqw`` row."""
+    jid = held_by_jid(core, job)
+    extra = {"j"} if jid else set()
+    if job.spec.start_at:
+        extra.add("a")
+    waiting = ad_held_tasks(core, job)
+    if job.verify_wait is not None:
+        letters = pending_bits(job) | extra | ({"d"} if waiting else set())
+        return [(job.pending, "vqw", frozenset(letters))]
+    sets = dict(job.holds)
+    if waiting:
+        sets["a"] = waiting
+    every = every_task(job)
+    rows: list[tuple[TaskIds, str, frozenset[str]]] = []
+    pending = job.pending
+    if job.restarted and not jid:
+        rerun = TaskIds.from_ids(t for t in job.restarted if t in pending)
+        rerun = rerun - unite(every, sets.values()) if sets else rerun
+        if rerun:
+            rows.append((rerun, "Rq", frozenset(extra)))
+            pending = pending - rerun
+    for combo, ids in hold_groups(every, pending, sets):
+        letters = frozenset({"d" if c == "a" else c for c in combo} | extra)
+        rows.append((ids, "hqw" if combo or jid else "qw", letters))
+    return rows
+
+
+def live_bits(job: Job) -> frozenset[str]:
+    """The hold bits a pending or started (unfinished) task of the job has."""
+    if not job.holds:
+        return frozenset()
+    bits = set(pending_bits(job))
+    for bit, ids in job.holds.items():
+        if bit not in bits and any(
+            t in ids for t, task in job.tasks.items() if task.state is not TaskState.FINISHED
+        ):
+            bits.add(bit)
+    return frozenset(bits)
+
+
+def hold_kinds(core: Core, job: Job) -> frozenset[str]:
+    """Every hold the job has (a task of it has), spelt as ``qstat -s`` spells them."""
+    return frozenset(f"h{letter}" for letter in hold_letters(core, job))
 
 
 def hold_letters(core: Core, job: Job) -> frozenset[str]:
     """The letters of :func:`hold_kinds` without their ``h`` (``u o s j d a``)."""
-    return frozenset(kind[1] for kind in hold_kinds(core, job))
+    return frozenset(live_bits(job) | derived_letters(core, job))
 
 
 def has_hold(core: Core, job: Job, wanted: Iterable[str]) -> bool:
@@ -138,75 +206,100 @@ def has_hold(core: Core, job: Job, wanted: Iterable[str]) -> bool:
 
 
 def is_held(core: Core, job: Job) -> bool:
-    """The ``h`` of ``hqw``: a hold bit, or a ``-hold_jid`` predecessor still in the system."""
-    return bool(job.hold) or held_by_jid(core, job)
+    """The ``h`` of ``hqw`` for the job as a whole: a pending task with a hold bit, or a
+    ``-hold_jid`` predecessor still in the system."""
+    return bool(pending_bits(job)) or held_by_jid(core, job)
 
 
 def dispatchable_tasks(core: Core, job: Job, now: float) -> TaskIds:
     """The pending tasks the scheduler may start now (ranges: the scheduler takes as many
-    ids as it dispatches, never all of a big array)."""
+    ids as it dispatches, never all of a big array): those no hold bit holds."""
     if not job.pending or job.verify_wait is not None:
         return TaskIds()  # vqw: the server JSV has not accepted it yet
-    if is_held(core, job) or not_yet(job, now):
+    if held_by_jid(core, job) or not_yet(job, now):
         return TaskIds()
-    waiting = ad_held_tasks(core, job)
-    return job.pending - waiting if waiting else job.pending
+    free = free_pending(job)
+    waiting = ad_held_tasks(core, job) if free else None
+    return free - waiting if waiting else free
 
 
-def new_hold(job: Job, user_hold: object, hold_list: str | None) -> frozenset[str]:
-    """The hold bits after a qalter: the JSV parameter ``h`` (the user hold), then -h."""
-    hold = job.hold
+def new_holds(job: Job, ids: TaskIds, user_hold: object, hold_list: str | None) -> Holds:
+    """The holds after a qalter of the tasks ``ids``: the JSV parameter ``h`` (the user
+    hold), then -h (``u o s`` add holds, ``U O S`` remove them, ``n`` removes all)."""
+    holds, every = job.holds, every_task(job)
     if user_hold is not None:
-        hold = hold | {USER} if user_hold else hold - {USER}
-    return apply_hold_list(hold, hold_list) if hold_list else hold
+        holds = changed(every, holds, ids, "u" if user_hold else "U")
+    return changed(every, holds, ids, hold_list) if hold_list else holds
 
 
-def set_hold(job: Job, hold: frozenset[str]) -> None:
-    """Store the hold bits; the spec's ``h`` (what a JSV sees) follows the user hold."""
-    new = hold_bits("".join(hold))
-    holds_changed(job.job_id, job.hold, new)
-    job.hold = new
-    user_hold = True if USER in hold else None
+def set_holds(job: Job, holds: Holds) -> None:
+    """Store the holds; the spec's ``h`` (what a JSV sees) follows the user hold."""
+    old, job.holds = job.holds, tidy(holds)
+    holds_changed(job.job_id, _story(job, old, job.holds))
+    user_hold = True if USER in job.holds else None
     if job.spec.user_hold is not user_hold:
         job.spec = job.spec.changed(user_hold=user_hold)
 
 
-def apply_hold_list(current: frozenset[str], letters: str) -> frozenset[str]:
-    """qalter -h: ``u o s`` add holds, ``U O S`` remove them, ``n`` removes all."""
-    bits = set(current)
-    for letter in letters:
-        if letter == "n":
-            bits.clear()
-        elif letter in HOLD_BITS:
-            bits.add(letter)
-        elif letter.lower() in HOLD_BITS:
-            bits.discard(letter.lower())
-    return frozenset(bits)
+def _story(job: Job, old: Holds, new: Holds) -> list[str]:
+    """``hold u set``, ``hold o removed (tasks 2-4:1)``: what changed, for the job's story."""
+    notes = []
+    every = every_task(job)
+    empty = TaskIds()
+    for bit in sorted(HOLD_BITS):
+        a, b = old.get(bit, empty), new.get(bit, empty)
+        for ids, what in ((b - a, "set"), (a - b, "removed")):
+            if ids:
+                tasks = "" if ids == every or job.array is None else f" (tasks {ids})"
+                notes.append(f"hold {bit} {what}{tasks}")
+    return notes
 
 
-def check_whole_job(job: Job, tasks: range | None) -> None:
-    """Holds are kept per job: a task range naming only some of its tasks is refused."""
-    if tasks is not None and job.array and not TaskIds.of(job.array.ids()).issubset(tasks):
-        raise InvalidRequest(
-            f"denied: holds apply to all tasks of job {job.job_id}; minige cannot hold "
-            "single tasks (give the job id without a task range)"
-        )
+def live_tasks(job: Job, tasks: TaskIds | range | None) -> TaskIds:
+    """The tasks a hold change acts on: those of ``tasks`` (all for None) that are pending
+    or started and not finished. A job that is no array is task 1 to the clients."""
+    every = every_task(job)
+    if tasks is not None and job.array is None:
+        tasks = every if 1 in tasks else None
+        if tasks is None:
+            return TaskIds()
+    active = TaskIds.from_ids(
+        t for t, task in job.tasks.items() if task.state is not TaskState.FINISHED
+    )
+    live = unite(every, (job.pending, active)) if active else job.pending
+    return live if tasks is None else live & tasks
+
+
+def hold_order(job: Job, new: Holds, ids: TaskIds, *, whole: bool) -> list[int]:
+    """The tasks of ``ids`` whose holds ``new`` changes, in the order Grid Engine's qmaster
+    answers for them: for a task range in id order; for the whole job the pending tasks
+    without a hold, then those with a user, operator, system hold, then the started ones."""
+    differ = changed_ids(job, job.holds, new) & ids
+    if not whole or not differ:
+        return list(differ)
+    pending = differ & job.pending
+    parts = [pending - held(job)]
+    for bit in HOLD_BITS:
+        parts.append(pending & job.holds.get(bit, TaskIds()))
+    parts.append(differ - pending)
+    order: list[int] = []
+    seen: set[int] = set()
+    for part in parts:
+        order += (t for t in part if t not in seen)
+        seen.update(part)
+    return order
 
 
 _HOLD_NAMES = {USER: "user hold", OPERATOR: "operator hold", SYSTEM: "manager hold"}
 
 
-def check_hold_change(
-    core: Core, who: Identity, job: Job, old: frozenset[str], new: frozenset[str]
-) -> None:
+def check_hold_change(core: Core, who: Identity, job: Job, old: Holds, new: Holds) -> None:
     """Who may change which hold: system holds managers, operator holds operators (in
     and managers), user holds the owner and operators; refused in Grid Engine's words."""
     manager = core.is_manager(who)
     operator = core.is_operator(who)
-    for bit in (SYSTEM, OPERATOR, USER):
-        if (bit in old) == (bit in new):
-            continue
-        what = ("remove " if bit in old else "set ") + _HOLD_NAMES[bit]
+    for bit, gained in sorted(set(changed_bits(old, new)), key=lambda c: "sou".index(c[0])):
+        what = ("set " if gained else "remove ") + _HOLD_NAMES[bit]
         if bit == SYSTEM and not manager:
             raise NotManager(f'denied: "{who.user}" must be manager to {what}')
         if bit == OPERATOR and not operator:

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from qmaster.core.machine import Core
 
 _PENDING_STATES = frozenset({"qw", "hqw", "Eqw", "vqw", "Rq"})
+LETTERS = "_hold_letters"
+"""The key of a row's hold letters (``u o s d j a``, :func:`qmaster.core.query.job_rows`),
+which the filter takes off the rows it keeps."""
 _QUEUE_HOLDS = frozenset({"u", "o", "s", "d"})
 
 
@@ -33,9 +36,9 @@ def keeps(
 ) -> list[dict[str, Any]]:
     """The rows of ``job`` the filter ``bits`` keeps."""
     holds = selected_holds(bits)
-    letters: frozenset[str] | None = None
     kept = []
     for row in rows:
+        letters = row.pop(LETTERS, None)
         pending = row["state"] in _PENDING_STATES
         if pending and PENDING not in bits:
             continue
@@ -80,7 +83,7 @@ def finished(job: Job) -> FinishedJob:
         submit_time=job.submit_time,
         spec=job.spec,
         array=job.array,
-        hold=job.hold,
+        holds=job.holds,
         task_ids=format_id_runs(sorted(job.tasks)) if job.array else None,
         first_start=min(starts) if starts else None,
         never_started=never,

@@ -19,6 +19,7 @@ from qmaster.core.errors import InvalidRequest
 from qmaster.core.jobspec import JobSpec, from_spooled
 from qmaster.core.states import TRANSITIONS, TaskState, check_transition
 from qmaster.core.story import task_moved
+from qmaster.core.taskholds import NO_HOLDS, Holds, from_spool, to_spool, unite
 from qmaster.core.taskids import TaskIds
 from qmaster.model import Identity as Identity  # noqa: PLC0414 (re-exported: its old home)
 
@@ -53,6 +54,16 @@ def parse_task_range(text: str) -> TaskRange:
         raise InvalidRequest(f'ERROR! invalid task range "{text}"')
     last -= (last - first) % step
     return TaskRange(first, last, step)
+
+
+def task_list(text: str) -> TaskIds | range:
+    """A job id's task range (``1-5:2``), or the ranges a client joined with commas for one
+    job word (``qhold 7.1 -t 3``: ``7.1,3``, the union Grid Engine's clients send)."""
+    if "," not in text:
+        return parse_task_range(text).ids()
+    parts = [parse_task_range(part).ids() for part in text.split(",")]
+    every = TaskIds.of(range(1, max(r[-1] for r in parts) + 1))
+    return unite(every, map(TaskIds.of, parts))
 
 
 def format_id_runs(ids: Iterable[int]) -> str:
@@ -152,17 +163,7 @@ class Task:
         )
 
 
-_HOLD_BITS: dict[str, frozenset[str]] = {}
 NO_TASKS: frozenset[int] = frozenset()
-
-
-def hold_bits(letters: str) -> frozenset[str]:
-    """The hold bits of these letters: one shared set per combination, not one per job."""
-    found = _HOLD_BITS.get(letters)
-    if found is None:
-        key = "".join(sorted(set(letters)))
-        found = _HOLD_BITS[letters] = _HOLD_BITS.get(key) or frozenset(key)
-    return found
 
 
 @dataclass(slots=True)
@@ -183,8 +184,8 @@ class Job:
     submit_time: float
     spec: JobSpec
     array: TaskRange | None = None
-    # the hold bits Grid Engine keeps: "u" user, "o" operator, "s" system (see holds.py)
-    hold: frozenset[str] = frozenset()
+    # the tasks each hold bit holds: "u" user, "o" operator, "s" system (see taskholds.py)
+    holds: Holds = field(default_factory=lambda: NO_HOLDS)
     pending: TaskIds = field(default_factory=TaskIds)
     tasks: dict[int, Task] = field(default_factory=dict)
     verify_wait: VerifyWait | None = None
@@ -209,6 +210,11 @@ class Job:
         return self.spec.slots
 
     @property
+    def hold(self) -> frozenset[str]:
+        """The hold bits some task of the job has (which tasks: :attr:`holds`)."""
+        return frozenset(self.holds)
+
+    @property
     def hold_jids(self) -> list[str]:
         return list(self.spec.hold_jid or ())
 
@@ -230,13 +236,13 @@ class Job:
 
     def to_row(self) -> dict[str, Any]:
         o = self.owner
-        return {
+        row: dict[str, Any] = {
             "job_id": self.job_id,
             "owner": [o.uid, o.gid, o.user, o.group, o.host],
             "submit_time": self.submit_time,
             "spec": self.spec.to_dict(),
             "array": [self.array.first, self.array.last, self.array.step] if self.array else None,
-            "hold": "".join(sorted(self.hold)),
+            "hold": "",
             "verify_wait": (
                 [self.verify_wait.tries, self.verify_wait.next_at, self.verify_wait.message]
                 if self.verify_wait
@@ -245,24 +251,29 @@ class Job:
             "restarted": sorted(self.restarted),
             **({"stimulus": self.stimulus} if self.stimulus else {}),  # rows before stories: none
         }
+        if self.holds:
+            row["hold"], some = to_spool(self)
+            if some:
+                row["holds"] = some  # held tasks, not the whole job (qhold 7.2)
+        return row
 
     @classmethod
     def from_row(cls, row: dict[str, Any], tasks: list[Task]) -> Job:
         """The job of a spool row and its tasks' (a recovery of a million rows spends
         most of its time here: the spec is decoded once per distinct text, the owner
-        once per user, the hold bits once per combination)."""
+        once per user)."""
         owner = owner_of(row["owner"])
         arr = row["array"]
         array = TaskRange(*arr) if arr else None
         every = TaskIds.of(array.ids() if array else range(1))
         wait = row.get("verify_wait")
-        return cls(
+        job = cls(
             row["job_id"],
             owner,
             row["submit_time"],
             from_spooled(row["spec"]),
             array,
-            hold_bits(row.get("hold", "u" if row.get("user_hold") else "")),
+            NO_HOLDS,
             _pending_of(every, array, tasks),
             {t.task_id: t for t in tasks},
             VerifyWait(*wait) if wait else None,
@@ -270,6 +281,9 @@ class Job:
             None,
             int(row.get("stimulus") or 0),
         )
+        if row.get("holds") or row.get("hold") or row.get("user_hold"):
+            job.holds = from_spool(job, row)  # rows before per-task holds: "hold" letters
+        return job
 
 
 def _pending_of(every: TaskIds, array: TaskRange | None, tasks: list[Task]) -> TaskIds:

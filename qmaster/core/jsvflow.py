@@ -41,6 +41,7 @@ from qmaster.core.registry import HOOKS, Timer, handler
 from qmaster.core.specs import altered_spec, changes_with_full_names, with_full_names
 from qmaster.core.stimuli import Alter, JsvVerdict, Submit
 from qmaster.core.submit import admitted_job, handle_submit
+from qmaster.core.taskids import TaskIds
 from qmaster.core.verdicts import REVERIFY, corrected, late_verdict
 from qmaster.model import Answer, Status, error
 
@@ -127,10 +128,13 @@ def _targets(core: Core, args: Alter) -> list[tuple[Job | None, str]]:
     return found
 
 
-def _job_ref(job: Job, ids: range | None) -> str:
-    """One job of a reference, with the task range it named (``7`` or ``7.1-5:2``)."""
+def _job_ref(job: Job, ids: TaskIds | range | None) -> str:
+    """One job of a reference, with the task range it named (``7`` or ``7.1-5:2``, or
+    the ranges of a list, ``7.1,3``)."""
     if ids is None:
         return str(job.job_id)
+    if isinstance(ids, TaskIds):
+        return f"{job.job_id}.{ids}"
     return f"{job.job_id}.{ids.start}-{ids[-1] if ids else ids.start}:{ids.step}"
 
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from qmaster.core.job_priority import deadline_epoch
 from qmaster.core.jobs import Job
 from qmaster.core.schedjobs import category_of, pending_request
+from qmaster.core.taskholds import free_pending
 from qmaster.core.view import assemble, build_view, weights
 from schedd import JobRequest
 from schedd.priority import npprior
@@ -94,8 +95,10 @@ class PendingIndex:
 
     def _place(self, job: Job) -> tuple[Hashable, SortKey] | None:
         """The job's group and place in it (None without pending tasks or while held)."""
-        if not job.pending or job.verify_wait is not None or job.hold or job.spec.ar:
+        if not job.pending or job.verify_wait is not None or job.spec.ar:
             return None
+        if job.holds and not free_pending(job):
+            return None  # every pending task held
         priority = job.priority
         first = self._orders.get(priority)
         if first is None:

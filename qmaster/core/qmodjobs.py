@@ -16,6 +16,7 @@ from qmaster.core.jobs import Identity, Job, Task
 from qmaster.core.outcome import Outcome
 from qmaster.core.reschedule import back_to_pending, reschedule_task
 from qmaster.core.states import TaskState
+from qmaster.core.taskids import TaskIds
 from qmaster.gdi.answers import Answer, Status, error, ok, warning
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ def on_job(
     who: Identity,
     verb: str,
     job: Job,
-    ids: range | None,
+    ids: TaskIds | range | None,
     force: bool,
     now: float,
     out: Outcome,

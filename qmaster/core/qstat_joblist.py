@@ -90,7 +90,7 @@ class JobListing:
                 return []
             if job.verify_wait is not None:
                 state = "vqw"  # as pending_state
-            elif job.hold or (spec.hold_jid and held_by_jid(self.core, job)):
+            elif job.holds or (spec.hold_jid and held_by_jid(self.core, job)):
                 state = "hqw"
             else:
                 state = "qw"

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from qmaster.complexes.levels import Level
 from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.errors import InvalidRequest
-from qmaster.core.jobs import Job
+from qmaster.core.jobs import Job, task_list
 from qmaster.core.qstat_jobs import priority_columns, requirements, task_usage
 from qmaster.core.qstat_levels import Levels, alarm_reasons, levels_for, queue_resources
 from qmaster.core.qstat_queues import (
@@ -254,7 +254,7 @@ def per_slot(core: Core, job: Job, rows: list[dict[str, Any]]) -> list[dict[str,
 
 
 def per_task(rows: list[dict[str, Any]], job: Job) -> list[dict[str, Any]]:
-    """``-g d``: the pending row of an array job as one row per task."""
+    """``-g d``: each pending row of an array job as one row per task of it."""
     if not job.array:
         return rows
     out: list[dict[str, Any]] = []
@@ -262,7 +262,7 @@ def per_task(rows: list[dict[str, Any]], job: Job) -> list[dict[str, Any]]:
         if row.get("queue") or row.get("state") == "z":
             out.append(row)
             continue
-        out.extend({**row, "tasks": str(t)} for t in job.pending)
+        out.extend({**row, "tasks": str(t)} for t in task_list(str(row["tasks"])))
     return out
 
 

@@ -11,9 +11,9 @@ from qmaster.core.activetasks import active_tasks
 from qmaster.core.arlife import booking_key
 from qmaster.core.control import select_jobs
 from qmaster.core.errors import InvalidRequest
-from qmaster.core.holds import ad_held_tasks
-from qmaster.core.job_detail import detail, pending_state, task_state
-from qmaster.core.job_filter import finished_record
+from qmaster.core.holds import derived_letters, pending_groups
+from qmaster.core.job_detail import detail, task_state
+from qmaster.core.job_filter import LETTERS, finished_record
 from qmaster.core.jobs import Job, format_id_runs
 from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
@@ -35,9 +35,9 @@ from qmaster.core.qstat_rows import ChunkedListing, cut, in_order, running_first
 from qmaster.core.qstates import shown
 from qmaster.core.registry import handler
 from qmaster.core.sched_info import job_info_setting, summary
-from qmaster.core.states import ACTIVE, TaskState
+from qmaster.core.states import ACTIVE, TaskState, held_state
 from qmaster.core.stimuli import JobDetail, JobList, Ping
-from qmaster.core.taskids import TaskIds
+from qmaster.core.taskholds import task_bits
 from qmaster.core.view import queue_alarms
 from qmaster.digits import atol_u32, is_digits
 from qmaster.state_filter import DEFAULT, parse_state_filter
@@ -60,33 +60,36 @@ def _row(job: Job, prior: float, state: str, **kw: Any) -> dict[str, Any]:
 
 
 def job_rows(core: Core, job: Job, prior: float) -> list[dict[str, Any]]:
-    """qstat's rows of one job: one per active task, one per run of pending tasks."""
+    """qstat's rows of one job: one per active task, one per run of pending tasks of the
+    same holds (see :func:`qmaster.core.holds.pending_groups`); a started task with a hold
+    (or a ``-hold_jid`` predecessor in the system) shows the ``h`` too (``hr``), as Grid
+    Engine's sge_handle_job() sets JHELD from ``JAT_hold``. Each row carries the
+    hold letters ``qstat -s`` selects it by (``LETTERS``, taken off by the filter)."""
     rows: list[dict[str, Any]] = []
+    derived: set[str] | None = None
     for task in sorted(job.tasks.values(), key=lambda t: t.task_id):
         if task.state is TaskState.FINISHED:
             continue
-        rows.append(
-            _row(
-                job,
-                prior,
-                task_state(task),
-                start_time=task.start_time or task.dispatch_time,
-                queue=task.queue,
-                slots=task.slots or job.slots,
-                tasks=str(task.task_id) if job.array else None,
-            )
+        if derived is None:
+            derived = derived_letters(core, job)
+        bits = task_bits(job, task.task_id) if job.holds else frozenset()
+        shown = task_state(task)
+        row = _row(
+            job,
+            prior,
+            held_state(shown) if (bits or "j" in derived) and shown != "Eqw" else shown,
+            start_time=task.start_time or task.dispatch_time,
+            queue=task.queue,
+            slots=task.slots or job.slots,
+            tasks=str(task.task_id) if job.array else None,
         )
+        row[LETTERS] = bits | derived
+        rows.append(row)
     if job.pending:
-        state = pending_state(core, job)
-        waiting = ad_held_tasks(core, job) if state == "qw" else TaskIds()
-        again = job.restarted if state == "qw" else set()
-        rerun = TaskIds.from_ids(t for t in again if t in job.pending and t not in waiting)
-        free = job.pending - waiting - rerun
-        for ids, shown in ((rerun, "Rq"), (free, state), (waiting, "hqw")):
-            if ids:
-                rows.append(
-                    _row(job, prior, shown, tasks=format_id_runs(ids) if job.array else None)
-                )
+        for ids, state, letters in pending_groups(core, job):
+            row = _row(job, prior, state, tasks=format_id_runs(ids) if job.array else None)
+            row[LETTERS] = letters
+            rows.append(row)
     return rows
 
 

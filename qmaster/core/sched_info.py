@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from qmaster.core.holds import hold_letters, not_yet
 from qmaster.core.jobs import Job
+from qmaster.core.taskholds import pending_bits
 from qmaster.digits import is_digits
 from schedd.reasons import Reason
 
@@ -150,7 +151,7 @@ def job_messages(core: Core, job: Job, now: float) -> list[tuple[int, str]]:
 def _hold_messages(core: Core, job: Job, now: float) -> list[tuple[int, str]]:
     letters = hold_letters(core, job)
     out: list[tuple[int, str]] = []
-    if letters & {"u", "o", "s"}:
+    if pending_bits(job):  # a pending task is held (not only a running one)
         out.append((HOLD, "Job is in hold state"))
     if letters & {"j", "d"}:
         out.append((DEPEND, "job dropped because of job dependencies"))

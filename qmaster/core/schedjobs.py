@@ -23,6 +23,7 @@ from qmaster.core.job_priority import deadline_epoch
 from qmaster.core.jobs import Job
 from qmaster.core.jobspec import JobSpec, Pairs
 from qmaster.core.states import TaskState
+from qmaster.core.taskholds import every_task, free_pending, held, unite
 from schedd import JobRequest
 from schedd.catkeys import category_text, request_key
 
@@ -76,14 +77,18 @@ def job_request(job: Job, task_ids: Sequence[int]) -> JobRequest:
 
 def pending_request(core: Core, job: Job, now: float, maxujobs: int) -> JobRequest | None:
     """The request of a job a pass may consider now, with its dispatchable tasks, or None."""
-    if not job.pending or job.verify_wait is not None or job.hold:
+    if not job.pending or job.verify_wait is not None:
         return None
+    if job.holds and not free_pending(job):
+        return None  # every pending task held (qsub -h, qhold)
     memo = request_memo(job)
     if memo.in_ar or (memo.start is not None and memo.start > now):
         return None
     if memo.hold_jid and held_by_jid(core, job):
         return None
     waiting = ad_held_tasks(core, job) if memo.hold_jid_ad else None
+    if job.holds:  # some tasks held: the others may run
+        waiting = held(job) if waiting is None else unite(every_task(job), (waiting, held(job)))
     if waiting:
         tasks = job.pending - waiting  # ranges, never every id of a big array
         if not tasks:

@@ -47,6 +47,13 @@ def check_transition(obj: str, frm: TaskState, to: TaskState, story: list[str]) 
         raise IllegalTransition(obj, frm.value, to.value, story)
 
 
+def held_state(shown: str) -> str:
+    """A started task's state with Grid Engine's ``h`` where job_get_state_string() puts
+    it: after ``d E S T``, before the rest (``hr``, ``dhr``, ``hRr``)."""
+    at = len(shown) - len(shown.lstrip("dEST"))
+    return f"{shown[:at]}h{shown[at:]}"
+
+
 def display_state(state: TaskState, *, held: bool, deleting: bool = False) -> str:
     """The state column of qstat: ``qw``, ``hqw``, ``Eqw``, ``t``, ``r``, ``dr``, ``dt``."""
     if state is S.PENDING:

@@ -239,12 +239,10 @@ def note(job_id: int, what: str) -> None:
         _ACTIVE[-1].change((job_id, what, "", ""), None)
 
 
-def holds_changed(job_id: int, old: frozenset[str], new: frozenset[str]) -> None:
-    """The job's hold bits went from ``old`` to ``new``."""
-    for bit in sorted(new - old):
-        note(job_id, f"hold {bit} set")
-    for bit in sorted(old - new):
-        note(job_id, f"hold {bit} removed")
+def holds_changed(job_id: int, notes: Iterable[str]) -> None:
+    """The job's holds changed (``hold u set``, ``hold o removed (tasks 2)``)."""
+    for text in notes:
+        note(job_id, text)
 
 
 def altered(job_id: int, keys: Iterable[str]) -> None:

@@ -23,7 +23,7 @@ from qmaster.core.jobchecks import (
     check_deadline,
     check_predecessor_refs,
 )
-from qmaster.core.jobs import Identity, Job, TaskRange, hold_bits
+from qmaster.core.jobs import Identity, Job, TaskRange
 from qmaster.core.jobspec import JobSpec, Pairs, shared_spec
 from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
@@ -36,6 +36,7 @@ from qmaster.core.resources import (
 from qmaster.core.specs import checked_spec, with_full_names
 from qmaster.core.stimuli import Submit
 from qmaster.core.story import current_id as current_stimulus
+from qmaster.core.taskholds import uniform
 from qmaster.core.verification import wait_for_verification
 from qmaster.core.view import assemble, job_request
 from qmaster.digits import is_digits
@@ -253,10 +254,9 @@ def admitted_job(
     start_time_of(spec)
     check_deadline(core, args.identity, spec)
     check_job_ar(core, args.identity, spec, now)
-    job = Job(
-        0, args.identity, now, shared_spec(spec), array=array,
-        hold=hold_bits("u" if spec.user_hold else ""),
-    )  # fmt: skip
+    job = Job(0, args.identity, now, shared_spec(spec), array=array)
+    if spec.user_hold:
+        job.holds = uniform(job, "u")
     if verifying:
         out.answers.extend(verification(core, job, args.verify, now))
         return None

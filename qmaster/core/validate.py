@@ -29,7 +29,7 @@ from qmaster.core.armembers import jobs_of
 from qmaster.core.ars import LIVE
 from qmaster.core.bookcheck import kept_by_bookings
 from qmaster.core.errors import InvalidRequest
-from qmaster.core.holds import HOLD_BITS, start_time
+from qmaster.core.holds import start_time
 from qmaster.core.jobs import Job, Task
 from qmaster.core.jobtable import index_problems
 from qmaster.core.jsvflow import check_questions
@@ -41,6 +41,7 @@ from qmaster.core.registry import HOOKS
 from qmaster.core.schedstate import check_scheduler_caches
 from qmaster.core.spool_image import SpoolImage, spool_problems
 from qmaster.core.states import ACTIVE, TaskState
+from qmaster.core.taskholds import HOLD_BITS, every_task
 
 Check = Callable[[Core], list[str]]
 _EPSILON = 1e-6
@@ -135,14 +136,19 @@ def check_tasks(core: Core) -> list[str]:
 
 
 def check_holds(core: Core) -> list[str]:
-    """Hold bits are Grid Engine's three, and the spec's ``h`` follows the user hold."""
+    """Hold bits are Grid Engine's three, each holding some ids of the job's range, and
+    the spec's ``h`` follows the user hold."""
     problems: list[str] = []
     for job in core.jobs.values():
-        if not job.hold <= set(HOLD_BITS):
-            problems.append(f"job {job.job_id}: unknown hold bits {sorted(job.hold)}")
-        if ("u" in job.hold) != bool(job.spec.user_hold):
+        if not job.holds.keys() <= set(HOLD_BITS):
+            problems.append(f"job {job.job_id}: unknown hold bits {sorted(job.holds)}")
+        every = every_task(job)
+        for bit, ids in job.holds.items():
+            if not ids or not ids.issubset(every):
+                problems.append(f"job {job.job_id}: hold {bit} holds {ids!r}, not of {every}")
+        if ("u" in job.holds) != bool(job.spec.user_hold):
             problems.append(
-                f"job {job.job_id}: user hold {'u' in job.hold} but its spec says h={job.spec.user_hold}"
+                f"job {job.job_id}: user hold {'u' in job.holds} but its spec says h={job.spec.user_hold}"
             )
     return problems
 

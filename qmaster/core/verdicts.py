@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from qmaster.core import lifecycle
 from qmaster.core.errors import CoreError
-from qmaster.core.holds import new_hold, set_hold, start_time_of
+from qmaster.core.holds import live_tasks, new_holds, set_holds, start_time_of
 from qmaster.core.jobs import Job, VerifyWait
 from qmaster.core.jobspec import JobSpec
 from qmaster.core.jsvrules import refused_text
@@ -70,10 +70,10 @@ def _correct(core: Core, job: Job, spec: JobSpec, now: float) -> None:
     spec = with_full_names(checked_spec(spec, now), core.config.complexes)
     spec = validate_spec(core, spec, job.owner)
     start_time_of(spec)
-    hold = new_hold(job, bool(spec.user_hold), None)
+    holds = new_holds(job, live_tasks(job, None), bool(spec.user_hold), None)
     job.spec = spec
     core.jobs.refile(job)
-    set_hold(job, hold)
+    set_holds(job, holds)
     lifecycle.watch_start_time(core, job, now)
 
 

@@ -208,7 +208,9 @@ class AlterArgs(_Strict):
     job_ids: list[str]
     job: JobChanges
     verify: Verify = "n"
-    hold: Annotated[str, StringConstraints(pattern="^[uosnUOS]+$")] | None = None  # qalter -h
+    hold: Annotated[str, StringConstraints(pattern="^[uosnUOS]*$")] | None = (
+        None  # qalter -h ("": none)
+    )
     users: list[str] | None = None  # qalter -u: every job of these users
 
 

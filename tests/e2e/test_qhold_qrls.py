@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 import pytest
 
 from qmaster.testing import RunningCell
@@ -49,7 +52,7 @@ def test_qhold_default_is_the_user_hold_and_all_is_a_name(minige_cell: RunningCe
 
 def test_bad_input(minige_cell: RunningCell) -> None:
     """An unknown job is STATUS_EEXIST (exit 3) on stdout; a bad hold type is qalter's
-    complaint (exit 7); a part of an array job is refused."""
+    complaint (exit 7); a task range naming no task of the job changes nothing."""
     missing = minige_cell.run("qhold", "99999")
     assert (missing.returncode, missing.stdout) == (3, 'denied: job "99999" does not exist\n')
     bad = minige_cell.run("qrls", "-h", "x", "1")
@@ -57,10 +60,61 @@ def test_bad_input(minige_cell: RunningCell) -> None:
         7, 'qalter: ERROR! Unknown hold list "x" specified to -h option\n'
     )  # fmt: skip
     array = _submit_pending(minige_cell, "-t", "1-4")
-    part = minige_cell.run("qhold", "-h", "o", f"{array}.2")
-    assert part.returncode != 0
-    assert "cannot hold single tasks" in part.stdout
+    none = minige_cell.run("qhold", "-h", "o", f"{array}.7-9")
+    assert (none.returncode, none.stdout) == (0, "")
     assert array not in minige_cell.run("qstat", "-s", "ho").stdout.split()
     usage = minige_cell.run("qhold", "-help")
     assert usage.returncode == 0
     assert usage.stdout.startswith("GE 6.2u5\nusage: qhold")
+
+
+def _lines(cell: RunningCell, job: str, *argv: str) -> list[tuple[str, str]]:
+    """(state, task ids) of the job's qstat lines."""
+    out = cell.run("qstat", *argv).stdout.splitlines()[2:]
+    return [(w[4], w[-1]) for w in map(str.split, out) if w[0] == job]
+
+
+def _wait_for(check: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + 20
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.2)
+
+
+def test_a_held_task_waits_while_the_others_of_its_array_run(minige_cell: RunningCell) -> None:
+    """qrls J.1 -t 3-4 releases tasks 1, 3 and 4 of an array submitted held: they run while
+    task 2 waits hqw on a line of its own (qstat -s hu shows it alone); qrls J.2 starts it."""
+    job = _submit_pending(minige_cell, "-t", "1-4")
+    assert _lines(minige_cell, job) == [("hqw", "1-4:1")]
+    released = minige_cell.run("qrls", f"{job}.1", "-t", "3-4")
+    assert released.returncode == 0, released.stderr
+    assert released.stdout.splitlines() == [
+        f"modified hold of job-array task {job}.{t}" for t in (1, 3, 4)
+    ]
+    _wait_for(lambda: len(_lines(minige_cell, job)) == 4, "tasks 1, 3 and 4 dispatched")
+    assert sorted(_lines(minige_cell, job)) == [("hqw", "2"), ("r", "1"), ("r", "3"), ("r", "4")]
+    assert _lines(minige_cell, job, "-s", "hu") == [("hqw", "2")]
+    held = minige_cell.run("qhold", "-h", "o", f"{job}.2")
+    assert held.stdout == f"modified hold of job-array task {job}.2\n"
+    assert _lines(minige_cell, job, "-s", "ho") == [("hqw", "2")]
+    assert minige_cell.run("qrls", "-h", "uo", f"{job}.2").returncode == 0
+    _wait_for(lambda: ("r", "2") in _lines(minige_cell, job), "task 2 dispatched")
+
+
+def test_qhold_of_one_task_of_an_array_waiting_for_its_start_time(
+    minige_cell: RunningCell,
+) -> None:
+    """qhold J.2 on an array held to a start time: qstat shows 1,3,4 qw and 2 hqw; when the
+    start time comes (qalter -a) the others run while 2 waits, until qrls J.2."""
+    out = minige_cell.run("qsub", "-a", "209901010000", "-t", "1-4", "-b", "y", "sleep", "100")
+    job = out.stdout.split()[2].partition(".")[0]
+    held = minige_cell.run("qhold", f"{job}.2")
+    assert held.stdout == f"modified hold of job-array task {job}.2\n"
+    assert _lines(minige_cell, job) == [("qw", "1,3,4"), ("hqw", "2")]
+    assert minige_cell.run("qalter", "-a", "200001010000", job).returncode == 0
+    _wait_for(lambda: len(_lines(minige_cell, job, "-s", "r")) == 3, "tasks 1, 3, 4 running")
+    assert _lines(minige_cell, job, "-s", "p") == [("hqw", "2")]
+    assert minige_cell.run("qrls", f"{job}.2").stdout == (
+        f"modified hold of job-array task {job}.2\n"
+    )
+    _wait_for(lambda: ("r", "2") in _lines(minige_cell, job), "task 2 dispatched")

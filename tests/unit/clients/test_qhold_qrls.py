@@ -149,3 +149,44 @@ def test_t_after_a_job_word_names_its_tasks(qmaster: FakeQmaster) -> None:
     assert qhold.main(["3", "4", "-t", "2-3"], transport=qmaster) == 0
     assert qmaster.last[1]["job_ids"] == ["3", "4.2-3:1"]
     assert "t_min" not in qmaster.last[1]["job"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "sent"),
+    [
+        (["7.1", "-t", "3"], ["7.1,3-3:1"]),
+        (["7.2-4", "-t", "2-4"], ["7.2-4:1"]),
+        (["7", "-A", "acct", "-t", "2"], ["7.2-2:1"]),
+        (["7", "-dl", "01010000", "-e", "/tmp/x", "-t", "2"], ["7.2-2:1"]),
+    ],
+)
+def test_a_job_words_own_range_and_its_t_are_united(
+    qmaster: FakeQmaster, argv: list[str], sent: list[str]
+) -> None:
+    """sge_parse_jobtasks() unites the word's range and -t's; options qalter reads before the
+    job words (-A, -dl, -e ...) leave a job word and the -t after them paired."""
+    qmaster.reply("alter", [ok("modified hold of job-array task 7.2")])
+    assert qhold.main(argv, transport=qmaster) == 0
+    assert qmaster.last[1]["job_ids"] == sent
+
+
+def test_an_option_read_after_the_job_words_leaves_the_t_lonely(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qhold 7 -h u -t 2: -h is read after the job words, so -t 2 follows no job word."""
+    assert qhold.main(["7", "-h", "u", "-t", "2"], transport=qmaster) == 2
+    assert capsys.readouterr().err == (
+        "found lonely '-t 2' option (The -t option needs a leading job name).\n"
+    )
+    assert qmaster.calls == []
+
+
+def test_an_empty_hold_list_is_taken_and_changes_nothing(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qhold -h '' 7: sge_parse_hold_list() takes it (no hold named); the qmaster answers
+    nothing, so nothing is printed and the exit code is 0."""
+    qmaster.reply("alter", [])
+    assert qhold.main(["-h", "", "7"], transport=qmaster) == 0
+    assert qmaster.last[1]["hold"] == ""
+    assert capsys.readouterr() == ("", "")

@@ -21,15 +21,15 @@ def test_jobs_without_holds_share_their_empty_sets() -> None:
         submit(core, CMDARGS=["100"])
     submit(core, h=True)
     a, b, c, held = _jobs(core)
-    assert a.hold is b.hold is c.hold
-    assert not a.hold
+    assert a.holds is b.holds is c.holds
+    assert not a.holds
     assert a.restarted is b.restarted is c.restarted
     assert not a.restarted
     assert held.hold == {"u"}
     rows = [job.to_row() for job in (a, b, c, held)]
     again = Core.recover(core.config, core.settings, rows, [], {}, T0)
     x, y, z, held_again = _jobs(again)
-    assert x.hold is y.hold is z.hold is a.hold
+    assert x.holds is y.holds is z.holds is a.holds
     assert x.restarted is y.restarted is a.restarted
     assert held_again.hold == {"u"}
 

@@ -124,7 +124,7 @@ def test_a_hold_bit_out_of_step_with_the_spec_is_named() -> None:
     """The spec's h (what a JSV sees) follows the user hold."""
     core = make_core()
     submit(core, ALICE, T0, h=True)
-    core.jobs[1].hold = frozenset()
+    core.jobs[1].holds = {}
     assert any("user hold False" in p for p in _problems_of(core))
 
 

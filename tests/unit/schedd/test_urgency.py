@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from qmaster.core.holds import set_hold
+from qmaster.core.holds import set_holds
+from qmaster.core.taskholds import NO_HOLDS
 from qmaster.core.view import build_view
 from schedd import PeState, schedule
 from schedd.priority import Weights, normalized, priorities
@@ -76,7 +77,7 @@ def test_the_core_hands_the_deadline_to_the_pass() -> None:
     """A job's dl (epoch seconds) reaches the scheduler as its deadline."""
     core = make_core()
     submit(core, ALICE, h=True)
-    set_hold(core.jobs[1], frozenset())
+    set_holds(core.jobs[1], NO_HOLDS)
     core.jobs[1].spec = core.jobs[1].spec.changed(deadline=int(T0) + 60)
     core.jobs[1].request_memo = None
     assert [j.deadline for j in build_view(core, T0).jobs] == [T0 + 60]
