@@ -122,11 +122,11 @@ def test_qstat_j_of_an_unknown_job_fails(shared_served: RunningCell) -> None:
 def test_qstat_shows_a_job_pending_then_running(served: RunningCell) -> None:
     """Before its -a start time the job is 'qw'; then the scheduler makes it 'r'. (The start
     time keeps it waiting however slowly qstat starts: the cell schedules every second.)"""
-    start = time.strftime("%Y%m%d%H%M.%S", time.localtime(time.time() + 4))
+    start = time.strftime("%Y%m%d%H%M.%S", time.localtime(time.time() + 8))
     assert qsub(served, "-N", "watched", "-a", start, "-b", "y", "sleep", "100")[0] == 0
     first = served.run("qstat").stdout.splitlines()
     assert first[2].split()[2:5] == ["watched", "root", "qw"]
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + 25
     while True:
         rows = served.run("qstat").stdout.splitlines()[2:]
         if rows and rows[0].split()[4] == "r":
