@@ -130,15 +130,24 @@ class _Pass:
         """A known category's job wider than all hosts' free slots, refused before the
         pass copies the category (exhausted, as placing it would leave it). With a
         planner only once no job may get a reservation: a reservation's search needs
-        the category's instances, which the refused category does not take."""
+        the category's instances, which the refused category does not take.
+
+        A ``-R y`` job is refused by its requests alone, known category or not: its
+        group is read to its end whatever its category (:mod:`schedd.merge`), and a
+        later job of the category is refused alike (what is free only shrinks in a
+        pass); the reasons it would note nobody reads (``why`` false)."""
         if self.why or (self.planner is not None and self.reservations_left > 0):
             return False
-        key = self.cats.key(job)
-        made, end = self.cats.known(job, key), self.now
-        if made is None:
-            return False
+        end = self.now
         if self.planner is not None:
             end += duration(job.hard_resources, self.view.default_duration)
+        if job.reserve:  # its group is read to its end: nothing asks for its category
+            compiled = compiled_requests(self.view, job)
+            return self.drop.too_wide(compiled, wanted_slots(job), self.planner, (self.now, end))
+        key = self.cats.key(job)
+        made = self.cats.known(job, key)
+        if made is None:
+            return False
         if not self.drop.too_wide(made.compiled, wanted_slots(job), self.planner, (self.now, end)):
             return False
         self.plan.reasons[job.job_id] = self.cats.exhaust(job, made, key).reasons
