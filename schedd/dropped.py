@@ -131,6 +131,21 @@ class Dropped:
                 total += max(0, int(left + _EPS)) - free
         return total < wanted
 
+    def none_free(self, planner: Planner | None) -> bool:
+        """No job each of whose slots asks for a ``slots`` can start now, whatever its
+        length: :meth:`too_wide` refuses every such job wanting one slot or more (the
+        free slots of all hosts, with what the planner leaves the held hosts over the
+        shortest window from now, the most it leaves them, are fewer than one)."""
+        if self.slots.unbounded:
+            return False
+        total = self.slots_total
+        if planner is not None:
+            if self._held_from_now(planner, planner.now) is None:
+                return False
+            assert self.from_now is not None
+            total += max(self.from_now[2])
+        return total < 1
+
     def _held_from_now(self, planner: Planner, end: float) -> int | None:
         """The sum over the held hosts of what the planner leaves them over ``[now, end)``
         less their free slots (None: a host without a count). A step function of

@@ -212,11 +212,17 @@ def earliest(
     finds room, with what it found; None when there is none. ``place`` is given the
     candidates the bounds leave room on when they are settled at the window (else
     None: all)."""
+    if job.pe_name and len(cat.pes) != 1:
+        return _every(sorted(planner.ends()), length, place)
+    pe = cat.pes[0] if job.pe_name else None
+    store = kept_bounds(view, planner)
+    key = (cat.key, pe, length)
+    if store is not None and not view.job_info:
+        again = repeated(store.get(key), planner, cat)
+        if again is not None:
+            return again[0]
     ends = planner.ends()
     times = sorted(ends)
-    if job.pe_name and len(cat.pes) != 1:
-        return _every(times, length, place)
-    pe = cat.pes[0] if job.pe_name else None
     bound = _Bound(planner, view, cat, pe)
     rule = "" if pe is None else view.pes[pe].allocation_rule
     # a parallel job is tried in full the first time it gets that far, unless why it
@@ -230,9 +236,8 @@ def earliest(
             and cat.reasons.holds("pe_slots", "pe", pe)
         )
     )
-    store = kept_bounds(view, planner)
-    key = (cat.key, pe, length)
     first = store is not None
+    made: FirstBounds | None = None
     for start in times:
         bound.changed(ends[start])
         window = (start, start + length)
@@ -246,6 +251,7 @@ def earliest(
                 kept = bound.kept(window)
                 if kept is not None:
                     keep(store, key, kept)
+                    made = kept
                 first = False
             else:
                 bound.settle(window)
@@ -257,9 +263,64 @@ def earliest(
         tried = True
         placed = place(window, among)
         if placed is not None:
-            return window, placed
+            return _found(made, view, planner, cat, (window, placed))
         bound.stale()
-    return None
+    return _found(made, view, planner, cat, None)
+
+
+Found = tuple[Window, Placed] | None
+
+
+def _alone(planner: Planner) -> bool:
+    """The planner holds nothing of its own: every span is the kept running plan's."""
+    return not planner.owned and not planner.reserved and not planner.overdue
+
+
+def _found(
+    made: FirstBounds | None, view: View, planner: Planner, cat: Category, found: Found
+) -> Found:
+    """``found``, kept with the bounds this search made when a later search may take it
+    (:func:`repeated`)."""
+    if made is not None and not view.job_info and _alone(planner):
+        made.outcome = (found, tuple(q.name for q in cat.static))
+    return found
+
+
+def repeated(kept: FirstBounds | None, planner: Planner, cat: Category) -> tuple[Found] | None:
+    """What the search that made ``kept`` found, when this one would find the same (in a
+    1-tuple; None: search).
+
+    Both planners hold only the kept running plan's spans, and not one was put or
+    dropped since: the end times now are those then still to come, and the room a level
+    leaves over a window is what it was, but for the levels the view's keeper changed
+    (their capacity or load), none of them a candidate. A search takes the first end
+    time at which a placement over the candidates, in the same order, succeeds (the
+    bounds only pass over times at which it would fail): the same time and placement,
+    as long as that time is still to come. With job info off a search notes nothing
+    that the pass shows."""
+    if kept is None or kept.outcome is None or not _alone(planner):
+        return None
+    plan = planner.kept
+    if plan is None or plan is not kept.plan or plan.since(kept.mark) != []:
+        return None
+    if kept.local or any(key in kept.where for key in kept.dirty):
+        return None
+    if kept.compiled is not cat.compiled and kept.compiled != cat.compiled:
+        return None
+    found, names = kept.outcome
+    if found is not None and found[0][0] <= planner.now:
+        return None
+    static = cat.static
+    if len(static) != len(names) or any(q.name != n for q, n in zip(static, names, strict=True)):
+        return None
+    if found is None:
+        return (None,)
+    by_name = {q.name: q for q, _ in found[1][0]}
+    here = {q.name: q for q in static if q.name in by_name}
+    if len(here) != len(by_name):
+        return None
+    window, (assignment, pe) = found
+    return ((window, ([(here[q.name], n) for q, n in assignment], pe)),)
 
 
 def reserved(view: View, cat: Category, placed: Placed) -> tuple[Debit, ...]:

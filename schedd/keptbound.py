@@ -66,6 +66,10 @@ class FirstBounds:
     """The levels whose spans the planner held of its own (not the plan's) then."""
     dirty: set[LevelKey] = field(default_factory=set)
     """The levels the view's keeper changed since."""
+    outcome: tuple[Any, tuple[str, ...]] | None = None
+    """What the search that made these bounds found (a window and placement, or None),
+    with the names of the category's instances in the order it took them: kept when the
+    planner held nothing of its own (:func:`schedd.earliest.repeated`)."""
 
 
 def local_levels(planner: Planner) -> set[LevelKey]:

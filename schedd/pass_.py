@@ -18,7 +18,7 @@ from schedd.candidates import resort
 from schedd.categories import Category, CategoryCache
 from schedd.dropped import Dropped, wanted_slots
 from schedd.earliest import earliest, reserved
-from schedd.kept import by_name
+from schedd.kept import by_name, compiled_requests
 from schedd.limits import Limits
 from schedd.load import LoadModel
 from schedd.matching import (
@@ -58,6 +58,10 @@ class _Pass:
         self.limits = Limits(view)
         self.why = view.job_info  # collect why jobs wait (off: schedd_job_info false)
         self.drop = Dropped(view, self.by_name, self.load.alarm, self.load.key, self.why)
+        self._looked: tuple[int, int] | None = None
+        """The orders and reservations left when :meth:`over` last looked."""
+        self._plain: bool | None = None
+        """Every job's slots each ask for a ``slots`` (read once, when first needed)."""
 
     def finish(self) -> None:
         """Add the queue instances found full to every pending job's reasons."""
@@ -75,6 +79,24 @@ class _Pass:
         self.plan.reasons[job.job_id] = ReasonList(
             [Reason("failed", "job", str(job.job_id), offered=str(exc))]
         )
+
+    def over(self) -> bool:
+        """No job the pass has yet to reach can start or get a reservation: every
+        one would be refused as too wide (:meth:`Dropped.none_free`), so the rest of
+        the walk would only note why they wait, which nobody reads (``why`` false).
+        Looked at again only after a booking or reservation (nothing else changes
+        what is free); the jobs are read once, when nothing is."""
+        if self.why or (self.planner is not None and self.reservations_left > 0):
+            return False
+        mark = (len(self.plan.orders), self.reservations_left)
+        if mark == self._looked:
+            return False
+        self._looked = mark
+        if not self.drop.none_free(self.planner):
+            return False
+        if self._plain is None:  # a group's jobs share the first's requests
+            self._plain = all(_plain(self.view, job) for job in self.view.jobs)
+        return self._plain
 
     # -- one job ----------------------------------------------------------------
 
@@ -108,15 +130,24 @@ class _Pass:
         """A known category's job wider than all hosts' free slots, refused before the
         pass copies the category (exhausted, as placing it would leave it). With a
         planner only once no job may get a reservation: a reservation's search needs
-        the category's instances, which the refused category does not take."""
+        the category's instances, which the refused category does not take.
+
+        A ``-R y`` job is refused by its requests alone, known category or not: its
+        group is read to its end whatever its category (:mod:`schedd.merge`), and a
+        later job of the category is refused alike (what is free only shrinks in a
+        pass); the reasons it would note nobody reads (``why`` false)."""
         if self.why or (self.planner is not None and self.reservations_left > 0):
             return False
-        key = self.cats.key(job)
-        made, end = self.cats.known(job, key), self.now
-        if made is None:
-            return False
+        end = self.now
         if self.planner is not None:
             end += duration(job.hard_resources, self.view.default_duration)
+        if job.reserve:  # its group is read to its end: nothing asks for its category
+            compiled = compiled_requests(self.view, job)
+            return self.drop.too_wide(compiled, wanted_slots(job), self.planner, (self.now, end))
+        key = self.cats.key(job)
+        made = self.cats.known(job, key)
+        if made is None:
+            return False
         if not self.drop.too_wide(made.compiled, wanted_slots(job), self.planner, (self.now, end)):
             return False
         self.plan.reasons[job.job_id] = self.cats.exhaust(job, made, key).reasons
@@ -314,6 +345,15 @@ class _Pass:
             self.reservations_left -= 1
 
 
+def _plain(view: View, job: JobRequest) -> bool:
+    """Each of the job's slots asks for a ``slots`` and it wants one or more (False when
+    its requests do not resolve: its pass finds out)."""
+    try:
+        return wanted_slots(job) >= 1 and compiled_requests(view, job).slots_each
+    except Exception:  # as the pass's own walk would meet it
+        return False
+
+
 def schedule(view: View, now: float, *, cache: bool = True) -> Plan:
     """Place pending tasks by priority and submission order; say why the rest wait.
 
@@ -327,6 +367,8 @@ def schedule(view: View, now: float, *, cache: bool = True) -> Plan:
     grouped = view.groups is not None
     order = merged_order(view, run.cats, run.plan) if grouped else dispatch_order(view, now)
     for job in order:
+        if run.over():
+            break
         try:
             run.job(job)
         except Exception as exc:  # one job's fault must not stop the pass

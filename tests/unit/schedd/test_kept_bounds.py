@@ -150,3 +150,49 @@ def test_kept_bounds_that_differ_from_a_rebuild_are_reported() -> None:
     problems = _differ(kept, v, 0.0)
     assert any("all.q@h2') kept 4, rebuilt 0" in p for p in problems)
     assert any("queue sums differ" in p for p in problems)
+
+
+def _quiet(v: View) -> View:
+    v.job_info = False  # a search may take what the last one found only without job info
+    return v
+
+
+def test_a_later_search_with_nothing_changed_reserves_where_the_last_one_did() -> None:
+    """Pass 2 comes 50 s later, no task started or ended: it takes what pass 1 found, the
+    reservation a fresh search finds."""
+    qs, kept = _cell(), _kept()
+    first = _reserved(_quiet(_view(qs, ENDS, kept)), 0.0)
+    [bounds] = kept[0][KEPT_KEY].values()
+    assert bounds.outcome is not None
+    fresh = _reserved(_quiet(_view(_cell(), ENDS, None)), 50.0)
+    assert _reserved(_quiet(_view(qs, ENDS, kept)), 50.0) == fresh == first
+
+
+def test_a_later_search_sees_a_task_expected_to_end_sooner_without_job_info() -> None:
+    """As pass 1's, but one of h2's tasks is expected to end at 100 now: only the kept plan's
+    log tells; the search reserves at 100, not where pass 1 did."""
+    qs, kept = _cell(), _kept()
+    first = _reserved(_quiet(_view(qs, ENDS, kept)), 0.0)
+    sooner = {"h2": 100.0}
+    fresh = _reserved(_quiet(_view(_cell(), ENDS, None, sooner)), 10.0)
+    assert [start for _, start, _ in fresh] == [100.0] != [start for _, start, _ in first]
+    v = _quiet(_view(qs, ENDS, None, sooner))  # the keeper names nothing
+    v.kept, v.running_plan = kept
+    kept[1].put((1, 2), (("queue", "all.q@h2", "slots", 2.0), ("pe", "pe", "slots", 2.0)), 100.0)
+    assert _reserved(v, 10.0) == fresh
+
+
+def test_a_later_search_sees_a_queue_the_keeper_names_without_job_info() -> None:
+    """As pass 1's, but h2's queue instance has 8 slots now and the keeper names it (the
+    plan is as it was): the search reserves at 100, not where pass 1 did."""
+    qs, kept = _cell(), _kept()
+    first = _reserved(_quiet(_view(qs, ENDS, kept)), 0.0)
+    v = _quiet(_view(qs, ENDS, kept))
+    qs[1].queue_level.capacity["slots"] = 8.0
+    changed(kept[0], "queue", {"all.q@h2"})
+    fresh_qs = _cell()
+    fresh = _quiet(_view(fresh_qs, ENDS, None))
+    fresh_qs[1].queue_level.capacity["slots"] = 8.0
+    want = _reserved(fresh, 10.0)
+    assert [start for _, start, _ in want] == [100.0] != [start for _, start, _ in first]
+    assert _reserved(v, 10.0) == want

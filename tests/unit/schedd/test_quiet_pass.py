@@ -134,3 +134,22 @@ def test_a_fill_up_reservation_stops_offering_where_the_told_pass_does_not() -> 
         (100.0, (("a.q@h1", 2), ("a.q@h2", 2), ("b.q@h1", 2)))
     ]
     assert quiet.reservations == told.reservations
+
+
+def full(job_info: bool) -> View:
+    """A host of 2 slots, both busy, with a queue instance of 4 (2 free there); a serial
+    job, then one asking for no slot (``-l slots=0``), then another serial one."""
+    t = table()
+    hosts = [host(t, "h1", slots="2")]
+    qs = [queue(t, "all.q", "h1", 4)]
+    hosts[0].level.used["slots"] = qs[0].queue_level.used["slots"] = 2.0
+    jobs = [job(1), job(2, hard_resources={"slots": "0"}), job(3)]
+    return view(t, qs, jobs, hosts, job_info=job_info)
+
+
+def test_a_full_cell_still_starts_a_job_that_asks_for_no_slot() -> None:
+    """No free slot: a quiet pass may end its walk only where no later job could start; the
+    job asking for no slot still starts, as with job info."""
+    quiet, told = schedule(full(False), 0.0), schedule(full(True), 0.0)
+    assert placed(quiet) == placed(told)
+    assert set(placed(quiet)) == {2}
