@@ -281,8 +281,14 @@ class Daemon:
         return answer or Reply([])
 
     def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
-        """Run ``work`` in the daemon's task group."""
-        task = self._tasks.create_task(work, name=name)
+        """Run ``work`` in the daemon's task group (dropped once the group is closing: a
+        local task's end seen while the daemon stops is found again on its next start)."""
+        try:
+            task = self._tasks.create_task(work, name=name)
+        except RuntimeError:  # the task group is finished or shutting down
+            work.close()
+            log.info("background_work_dropped", work=name)
+            return
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 

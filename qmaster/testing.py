@@ -165,6 +165,22 @@ def create_cell(root: Path, conf: Path | None = None) -> RunningCell:
     return running
 
 
+def private_tmpdir(dest: Path, conf: Path | None = None) -> Path:
+    """A copy of ``conf`` (default: the project's ``conf/``) at ``dest``, whose queues'
+    ``tmpdir`` is ``dest/tmp``: local jobs of cells running side by side (parallel tests)
+    then do not share ``/tmp/JOBID.TASK.QUEUE`` directories, which one cell's job end
+    would remove under another's job."""
+    shutil.copytree(conf or DEFAULT_CONF_DIR, dest)
+    tmp = dest / "tmp"
+    tmp.mkdir()
+    tmp.chmod(0o1777)  # as /tmp: jobs of every user make their directories there
+    for queue in (dest / "cqueues").glob("*"):
+        lines = queue.read_text().splitlines()
+        kept = [f"tmpdir {tmp}" if ln.split()[:1] == ["tmpdir"] else ln for ln in lines]
+        queue.write_text("\n".join(kept) + "\n")
+    return dest
+
+
 def set_execution(running: RunningCell, mode: str) -> None:
     """Set the cell's ``execution`` (``simulated`` or ``local``) in its qmaster.toml."""
     if mode not in EXECUTION_MODES:
@@ -189,8 +205,11 @@ def minige_cell(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Runn
     """A temporary cell with a running qmaster; stopped when the test ends."""
     marker = request.node.get_closest_marker("minige_conf")
     conf = Path(marker.args[0]) if marker else None
+    execution = _execution(request)
+    if execution == "local":
+        conf = private_tmpdir(tmp_path / "conf", conf)
     running = create_cell(tmp_path / "sge", conf)
-    set_execution(running, _execution(request))
+    set_execution(running, execution)
     running.start()
     try:
         yield running

@@ -11,7 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from qmaster.testing import RunningCell, create_cell, fail_on_internal_errors, set_execution
+from qmaster.testing import (
+    RunningCell,
+    create_cell,
+    fail_on_internal_errors,
+    private_tmpdir,
+    set_execution,
+)
 from tests.e2e.cells import stop_quietly
 
 
@@ -20,7 +26,7 @@ def local_cell_at(request: pytest.FixtureRequest) -> Iterator[RunningCell]:
     a 0755 directory so that other users reach its socket."""
     base = Path(tempfile.mkdtemp(prefix="minige-local-"))
     base.chmod(0o755)
-    running = create_cell(base / "sge")
+    running = create_cell(base / "sge", private_tmpdir(base / "conf"))
     for path in (base / "sge", running.cell.path, running.cell.common, running.cell.spool):
         path.chmod(path.stat().st_mode | 0o055)
     set_execution(running, "local")

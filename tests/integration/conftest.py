@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from qmaster.conf.settings import DaemonSettings
-from qmaster.testing import fail_on_internal_errors, record_internal_errors
+from qmaster.testing import fail_on_internal_errors, private_tmpdir, record_internal_errors
 from tests.integration.live import LiveDaemon, start_daemon
 
 
@@ -20,8 +20,10 @@ def _no_internal_errors(request: pytest.FixtureRequest) -> Iterator[None]:
     fail_on_internal_errors(seen, request.node)
 
 
-def _serving(cell: Path, settings: DaemonSettings | None = None) -> Iterator[LiveDaemon]:
-    running = start_daemon(cell, settings)
+def _serving(
+    cell: Path, settings: DaemonSettings | None = None, conf: Path | None = None
+) -> Iterator[LiveDaemon]:
+    running = start_daemon(cell, settings, conf=conf)
     try:
         yield running
         if running.thread.is_alive() and not running.daemon.stopping.is_set():
@@ -40,5 +42,7 @@ def live(tmp_path: Path) -> Iterator[LiveDaemon]:
 
 @pytest.fixture
 def local(tmp_path: Path) -> Iterator[LiveDaemon]:
-    """The same, with ``execution = "local"``: its tasks run on this machine."""
-    yield from _serving(tmp_path / "sge", DaemonSettings(execution="local"))
+    """The same, with ``execution = "local"``: its tasks run on this machine (their
+    TMPDIR under the test's own directory)."""
+    conf = private_tmpdir(tmp_path / "conf")
+    yield from _serving(tmp_path / "sge", DaemonSettings(execution="local"), conf)

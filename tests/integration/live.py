@@ -89,12 +89,14 @@ def start_daemon(
     *,
     run: Callable[[Coroutine[Any, Any, None]], None] = asyncio.run,
     gc_policy: bool = False,
+    conf: Path | None = None,
 ) -> LiveDaemon:
     """Create a cell under ``root`` and serve it from a thread; return once it is ready
     (``run``: the event loop's runner, e.g. ``uvloop.run`` as ``qmaster start`` uses;
-    ``gc_policy``: freeze as a daemon process does, which freezes the test's objects too)."""
+    ``gc_policy``: freeze as a daemon process does, which freezes the test's objects too;
+    ``conf``: the configuration to create it from, else the project's)."""
     cell = Cell(root, "default")
-    init_cell(cell)
+    init_cell(cell, conf)
     daemon = Daemon(cell, settings or DaemonSettings(), clock=clock, gc_policy=gc_policy)
     ready = threading.Event()
     live = LiveDaemon(cell, daemon, threading.Thread(target=lambda: None))
