@@ -1,0 +1,59 @@
+"""Scenarios of Grid Engine's own testsuite (system_tests/scheduler, clients/qstat), run
+with the installed commands against a live cell, as its expect scripts run them."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from qmaster.testing import RunningCell
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _ok(cell: RunningCell, *args: str) -> str:
+    done = cell.run(*args)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _wait(check: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.2)
+
+
+def _state(cell: RunningCell, job: str) -> str:
+    for line in cell.run("qstat", "-u", "*").stdout.splitlines()[2:]:
+        fields = line.split()
+        if fields[0] == job:
+            return fields[4]
+    return ""
+
+
+def test_consumable_with_a_default_and_queue_limits_of_infinity(
+    served: RunningCell, tmp_path: Path
+) -> None:
+    """resource_reservation's setup: h_vmem made consumable with a default of 100M, one
+    host offering 5G. A job that requests nothing asks for the default; where the host
+    defines no h_vmem the queue's h_vmem INFINITY bounds nothing. The job runs (it was
+    kept pending: 'cannot convert float NaN to integer') and uses 100M of host1's 5G."""
+    complexes = [
+        "h_vmem h_vmem MEMORY <= YES YES 100M 0.0000001" if line.startswith("h_vmem ") else line
+        for line in _ok(served, "qconf", "-sc").splitlines()
+    ]
+    (tmp_path / "cx").write_text("\n".join(complexes) + "\n")
+    _ok(served, "qconf", "-Mc", str(tmp_path / "cx"))
+    _ok(served, "qconf", "-mattr", "exechost", "complex_values", "h_vmem=5G", "host1")
+    _ok(served, "qmod", "-d", "all.q@host2", "all.q@host3", "all.q@host4")
+    job = _ok(served, "qsub", "-terse", "-b", "y", "sleeper", "60").strip()
+    _wait(lambda: _state(served, job) == "r", "the job did not start")
+    shown = _ok(served, "qstat", "-F", "h_vmem", "-q", "all.q@host1")
+    assert "\thc:h_vmem=4.902G" in shown.splitlines()
+    _ok(served, "qmod", "-e", "all.q@host2")
+    other = _ok(served, "qsub", "-terse", "-q", "all.q@host2", "-b", "y", "sleeper", "60")
+    _wait(lambda: _state(served, other.strip()) == "r", "a job on a host without h_vmem")
