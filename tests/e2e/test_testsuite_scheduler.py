@@ -57,3 +57,26 @@ def test_consumable_with_a_default_and_queue_limits_of_infinity(
     _ok(served, "qmod", "-e", "all.q@host2")
     other = _ok(served, "qsub", "-terse", "-q", "all.q@host2", "-b", "y", "sleeper", "60")
     _wait(lambda: _state(served, other.strip()) == "r", "a job on a host without h_vmem")
+
+
+def _count(cell: RunningCell, *args: str) -> int:
+    lines = _ok(cell, "qstat", *args).splitlines()[2:]
+    return sum(1 for line in lines if line.split()[0].isdigit())
+
+
+def test_qstat_s_selects_as_the_testsuite_counts(served: RunningCell) -> None:
+    """clients/qstat check.60 qstat_option_s: a running job, a job suspended with qmod -s,
+    and jobs in user, system, operator and job dependency hold. A suspended job is not
+    running (-s r left it in, -s s found nothing)."""
+    sleeper = ["-o", "/dev/null", "-e", "/dev/null", "-N", "Sleeper", "-b", "y", "sleeper"]
+    first = _ok(served, "qsub", "-terse", *sleeper, "100000").strip()
+    suspended = _ok(served, "qsub", "-terse", *sleeper, "100000").strip()
+    _wait(lambda: _state(served, first) == _state(served, suspended) == "r", "no start")
+    _ok(served, "qmod", "-s", suspended)
+    held = [_ok(served, "qsub", "-terse", "-h", *sleeper, "1000").strip() for _ in range(3)]
+    for job, hold in zip(held[1:], ("s", "o"), strict=True):
+        _ok(served, "qalter", "-h", hold, job)
+        _ok(served, "qalter", "-h", "U", job)
+    _ok(served, "qsub", "-hold_jid", "Sleeper", *sleeper, "1000")
+    counts = {s: _count(served, "-s", s) for s in ("a", "h", "hu", "hs", "ho", "hj", "p", "r", "s")}
+    assert counts == {"a": 6, "h": 4, "hu": 1, "hs": 1, "ho": 1, "hj": 1, "p": 4, "r": 1, "s": 1}
