@@ -80,3 +80,24 @@ def test_qstat_s_selects_as_the_testsuite_counts(served: RunningCell) -> None:
     _ok(served, "qsub", "-hold_jid", "Sleeper", *sleeper, "1000")
     counts = {s: _count(served, "-s", s) for s in ("a", "h", "hu", "hs", "ho", "hj", "p", "r", "s")}
     assert counts == {"a": 6, "h": 4, "hu": 1, "hs": 1, "ho": 1, "hj": 1, "p": 4, "r": 1, "s": 1}
+
+
+def _info(cell: RunningCell, job: str) -> list[str]:
+    shown = _ok(cell, "qstat", "-j", job).splitlines()
+    return [line.split(":", 1)[1].strip() for line in shown if line.startswith("scheduling info:")]
+
+
+def test_scheduling_info_of_error_time_and_dependency_waits(served: RunningCell) -> None:
+    """scheduler/job_state_handling error_timehold_jobhold: qstat -j tells why each job
+    waits: in error state (its -wd is missing), its -a time not reached, its -hold_jid
+    predecessor (the error job had no message)."""
+    args = ["-o", "/dev/null", "-e", "/dev/null", "-b", "y", "sleeper", "15"]
+    error = _ok(served, "qsub", "-terse", "-wd", "/nonexistent/dir", *args).strip()
+    later = time.strftime("%Y%m%d%H%M.%S", time.localtime(time.time() + 600))
+    timed = _ok(served, "qsub", "-terse", "-a", later, *args).strip()
+    waiting = _ok(served, "qsub", "-terse", "-hold_jid", timed, *args).strip()
+    _wait(lambda: _state(served, error) == "Eqw", "the job did not go into error state")
+    _wait(lambda: _info(served, error) == ["Job is in error state"], "no error message")
+    assert _info(served, timed) == ["execution time not reached"]
+    assert _info(served, waiting) == ["job dropped because of job dependencies"]
+    assert _state(served, waiting) == "hqw"
