@@ -146,6 +146,8 @@ def room(
                 avail = avail if load is None or load > avail else load
         if per_job or amount <= 0:
             n = BIG if avail + _EPS >= amount else 0
+        elif avail == math.inf:  # a queue limit of INFINITY (h_vmem) bounds nothing
+            n = BIG
         else:
             n = int((avail + _EPS) // amount)
         if n < best:

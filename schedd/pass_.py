@@ -115,11 +115,14 @@ class _Pass:
         if cat.length < 0:
             cat.length = duration(job.hard_resources, self.view.default_duration)
         window = (self.now, self.now + cat.length)
-        for task_id in tasks:
+        for at, task_id in enumerate(tasks):
             placed = self.place(job, cat, window, timed=False)
             if placed is None:
                 self.plan.reasons[job.job_id] = cat.reasons
-                self.reserve(job, cat, task_id, window[1] - window[0])
+                # each pending task gets one while reservations are left (scheduler.c)
+                for waiting in tasks[at:]:
+                    if not self.reserve(job, cat, waiting, window[1] - window[0]):
+                        break
                 return
             self.book(job, cat, task_id, placed, window)
             self.limits.started(job)
@@ -327,9 +330,9 @@ class _Pass:
         slots = tuple((q.name, n) for q, n in assignment)
         self.plan.orders.append(Order(job.job_id, task_id, slots, booked, pe_name))
 
-    def reserve(self, job: JobRequest, cat: Category, task_id: int, length: float) -> None:
+    def reserve(self, job: JobRequest, cat: Category, task_id: int, length: float) -> bool:
         if not job.reserve or self.planner is None or self.reservations_left <= 0:
-            return
+            return False
 
         def place(
             window: tuple[float, float], among: list[QueueState] | None
@@ -343,6 +346,7 @@ class _Pass:
             slots = tuple((q.name, n) for q, n in placed[0])
             self.plan.reservations.append(Reservation(job.job_id, task_id, *window, slots))
             self.reservations_left -= 1
+        return found is not None
 
 
 def _plain(view: View, job: JobRequest) -> bool:

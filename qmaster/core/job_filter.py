@@ -2,10 +2,11 @@
 
 A pending row is kept when ``p`` is selected and, if any hold flag is
 selected, the job is in one of those holds; a row in a queue when ``r`` is
-selected or the job is in a selected user, operator, system or array hold (as
-Grid Engine's ``sge_print_jobs_queue`` tests them). ``-s z`` adds the last
-``finished_jobs`` (sge_conf(5)) jobs that finished, state ``z``; the qmaster
-keeps them in memory only, as Grid Engine keeps its zombie list. Each also keeps
+selected (``s`` for a job suspended by ``qmod -s``) or the job is in a selected
+user, operator, system or array hold (as Grid Engine's ``sge_print_jobs_queue``
+tests them). ``-s z`` adds the last ``finished_jobs`` (sge_conf(5)) jobs that
+finished, state ``z``; the qmaster keeps them in memory only, as Grid Engine
+keeps its zombie list. Each also keeps
 the ids of its tasks that never started (deleted while pending): ``qsub -sync y``
 learns from them at once that those tasks have no accounting record to wait for.
 """
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from qmaster.core.holds import hold_letters
 from qmaster.core.jobs import Job, format_id_runs
 from qmaster.core.taskids import TaskIds
-from qmaster.state_filter import PENDING, RUNNING, ZOMBIE, selected_holds
+from qmaster.state_filter import PENDING, RUNNING, SUSPENDED, ZOMBIE, selected_holds
 
 if TYPE_CHECKING:
     from qmaster.core.machine import Core
@@ -42,7 +43,9 @@ def keeps(
         pending = row["state"] in _PENDING_STATES
         if pending and PENDING not in bits:
             continue
-        if not pending and RUNNING in bits:
+        # a job suspended by qmod -s is not running (GE clears JRUNNING when it sets
+        # JSUSPENDED): -s r leaves it out, -s s shows it; a suspended queue's jobs run on
+        if not pending and (SUSPENDED if "s" in row["state"] else RUNNING) in bits:
             kept.append(row)
             continue
         wanted = holds if pending else holds & _QUEUE_HOLDS

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from qmaster.core.holds import hold_letters, not_yet
 from qmaster.core.jobs import Job
+from qmaster.core.states import TaskState
 from qmaster.core.taskholds import pending_bits
 from qmaster.digits import is_digits
 from schedd.reasons import Reason
@@ -44,6 +45,7 @@ _GE: dict[int, str] = {
     28: TURNED_OFF,
     29: NOT_EVERY_JOB,
     30: "Jobs can not run because execution time not reached",
+    31: "Jobs dropped because of error state",
     32: "Jobs dropped because of hold state",
     34: "Job dropped because of job dependencies",
     36: "Queue instances dropped because they are full",
@@ -82,7 +84,7 @@ _CODES = {
     "no_queue": 1003,
 }
 
-HOLD, DEPEND, EXECTIME, VERIFY = 32, 34, 30, 1004
+HOLD, DEPEND, EXECTIME, ERROR, VERIFY = 32, 34, 30, 31, 1004
 
 
 def message_number(reason: Reason) -> int:
@@ -142,6 +144,8 @@ def job_messages(core: Core, job: Job, now: float) -> list[tuple[int, str]]:
     if wait is not None:
         text = f"job waits for verification by the server JSV (try {wait.tries}): {wait.message}"
         out.append((VERIFY, text))
+    if any(t.state is TaskState.ERROR for t in job.tasks.values()):
+        out.append((ERROR, "Job is in error state"))  # split_jobs(): SPLIT_ERROR first
     if job.pending:
         out += _hold_messages(core, job, now)
     out += [(message_number(r), r.text) for r in core.reasons.get(job.job_id, [])]

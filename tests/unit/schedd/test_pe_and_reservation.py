@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from schedd import PeState, Running, schedule
-from tests.unit.schedd.helpers import job, placed, queue, table, view
+from tests.unit.schedd.helpers import global_level, job, placed, queue, table, view
 
 
 @pytest.mark.parametrize(
@@ -81,3 +81,34 @@ def test_a_reservation_holds_the_pe_slots_it_needs() -> None:
     assert 'cannot run in PE "pe" because it only offers 0 slots' in [
         r.text for r in plan.reasons[2]
     ]
+
+
+def _array_behind_a_license_holder(max_reservation: int):  # type: ignore[no-untyped-def]
+    t = table("license lic INT <= YES YES 0 0")
+    glob = global_level(t, license="4")
+    glob.used["license"] = 3.0
+    running = [Running((("global", "global", "license", 3.0),), 100.0)]
+    array = job(1, task_ids=[1, 2], reserve=True, hard_resources={"h_rt": "100", "license": "2"})
+    long_one = job(2, reserve=True, hard_resources={"h_rt": "500", "license": "1"})
+    qs = [queue(t, "all.q", "h1", 10)]
+    return view(t, qs, [array, long_one], glob=glob, running=running,
+                max_reservation=max_reservation)  # fmt: skip
+
+
+def test_each_pending_task_of_an_array_job_gets_a_reservation() -> None:
+    """resource_reservation's array case: both tasks of a -R y array job reserve their
+    licenses at t=100 (Grid Engine keeps the job pending while it has more tasks and
+    reservations are left), so a long 1-license job may not start before them."""
+    plan = schedule(_array_behind_a_license_holder(10), 0.0)
+    assert [(r.job_id, r.task_id, r.start) for r in plan.reservations[:2]] == [
+        (1, 1, 100.0),
+        (1, 2, 100.0),
+    ]
+    assert placed(plan) == {}
+
+
+def test_max_reservation_counts_the_tasks_of_an_array_job() -> None:
+    """With max_reservation 1 only the first task reserves; the long job then fits."""
+    plan = schedule(_array_behind_a_license_holder(1), 0.0)
+    assert [(r.job_id, r.task_id) for r in plan.reservations] == [(1, 1)]
+    assert sorted(placed(plan)) == [2]
