@@ -118,3 +118,31 @@ def test_qhold_of_one_task_of_an_array_waiting_for_its_start_time(
         f"modified hold of job-array task {job}.2\n"
     )
     _wait_for(lambda: ("r", "2") in _lines(minige_cell, job), "task 2 dispatched")
+
+
+def _jobs(cell: RunningCell, *argv: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """The job ids qstat lists, each once (what the testsuite's parse_qstat counts), and
+    (state, task ids) of its lines."""
+    out = [line.split() for line in cell.run("qstat", *argv).stdout.splitlines()[2:]]
+    return list(dict.fromkeys(w[0] for w in out)), [(w[4], w[-1]) for w in out]
+
+
+def test_qalter_h_of_an_array_with_running_tasks_as_the_testsuite_checks_issue_1800(
+    minige_cell: RunningCell,
+) -> None:
+    """qstat's check.60.exp (issue 1800): -t 1-1000 -l h=host1, 4 tasks run; -s p counts 1
+    job. After qalter -h u of the job, -s hu counts 1 job: its running tasks hold u too
+    (GE sets JAT_hold of enrolled tasks) and are listed hr with the hqw line of the rest.
+    The same for -h s / -s hs and -h o / -s ho, each 0 before."""
+    out = minige_cell.run("qsub", "-t", "1-1000", "-l", "h=host1", "-b", "y", "sleep", "1000")
+    job = out.stdout.split()[2].partition(".")[0]
+    _wait_for(lambda: len(_lines(minige_cell, job, "-s", "r")) == 4, "4 tasks running")
+    assert _jobs(minige_cell, "-s", "p") == ([job], [("qw", "5-1000:1")])
+    running = [("hr", str(t)) for t in (1, 2, 3, 4)]
+    for letter in "uso":
+        assert _jobs(minige_cell, "-s", f"h{letter}") == ([], [])
+        altered = minige_cell.run("qalter", "-h", letter, job)
+        assert altered.returncode == 0, altered.stderr
+        assert altered.stdout.splitlines()[-1] == f"modified hold of job-array task {job}.4"
+        assert _jobs(minige_cell, "-s", f"h{letter}") == ([job], [*running, ("hqw", "5-1000:1")])
+    assert _lines(minige_cell, job, "-s", "r") == running

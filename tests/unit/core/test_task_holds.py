@@ -170,3 +170,34 @@ def test_qstat_g_d_lists_each_pending_task_once_in_its_own_lines_state() -> None
     _hold(core, ALICE, "1.2", "u")
     listed = [(r["tasks"], r["state"]) for r in rows(core, group="d")]
     assert listed == [("1", "qw"), ("3", "qw"), ("2", "hqw")]
+
+
+def test_a_whole_job_hold_of_an_array_with_running_tasks_holds_them_too_issue_1800() -> None:
+    """Grid Engine's qstat check for issue 1800: 4 tasks of -t 1-1000 -l h=host1 run, then
+    qalter -h u of the job. mod_job_attributes() visits the enrolled tasks too and
+    job_set_hold_state() sets their JAT_hold, so they show hr; qstat -s hu lists them
+    (sge_qstat.c prints a queue's task whose JAT_hold matches a selected hold) beside the
+    hqw line of the pending tasks: 5 lines of one job, which the testsuite counts as 1
+    (parse_qstat indexes by job id). -s hs and -s ho stay empty until those holds are set."""
+    core = make_core()
+    submit(core, CMDARGS=["1000"], t_min=1, t_max=1000, l_hard={"h": "host1"})
+    run_until(core, T0 + 1)
+
+    def listed(filter_: str) -> list[tuple[str, str]]:
+        return [(r["state"], r["tasks"]) for r in rows(core, states=filter_)]
+
+    running = [("r", str(t)) for t in (1, 2, 3, 4)]
+    assert listed("p") == [("qw", "5-1000:1")]
+    assert listed("hu") == []
+    answers = _hold(core, ALICE, "1", "u")
+    assert len(answers) == 1000
+    assert answers[-4:] == [f"modified hold of job-array task 1.{t}" for t in (1, 2, 3, 4)]
+    held = [("hr", t) for _, t in running] + [("hqw", "5-1000:1")]
+    assert listed("hu") == held
+    assert {r["job_id"] for r in rows(core, states="hu")} == {1}
+    assert listed("p") == [("hqw", "5-1000:1")]  # -s p: pending lines only
+    assert listed("r") == [("hr", t) for _, t in running]  # the held tasks keep running
+    for letter, who in (("s", ROOT), ("o", ROOT)):
+        assert listed(f"h{letter}") == []
+        assert len(_hold(core, who, "1", letter)) == 1000
+        assert listed(f"h{letter}") == held
