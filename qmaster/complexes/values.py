@@ -110,13 +110,32 @@ def format_bool(value: float) -> str:
 
 
 def parse_int(text: str) -> float:
-    """An INT value: a C integer (decimal, hex, octal) or ``INFINITY``."""
-    if is_infinity(text):
-        return math.inf
+    """An INT value, read as Grid Engine 6.2u5 reads it: ``parse_ulong_val(TYPE_INT)`` is
+    ``sge_parse_num_val``, the number parser of TIME and MEMORY too, and the centry check
+    keeps its double. So an INT may have a fraction (``2.5``, booked and compared as 2.5),
+    a multiplier (``1k``), be hex or octal (``0x10``, ``010``), ``h:m:s``, ``true``/``false``
+    (1/0) or ``INFINITY``; a sign is read as ``strtod`` reads it (``-010`` is -10)."""
+    word = text.strip()
+    lowered = word.lower()
+    if lowered in ("true", "false"):
+        return 1.0 if lowered == "true" else 0.0
     try:
-        return float(parse_c_integer(text))
+        if word[:1] in ("+", "-"):
+            magnitude = _signed_magnitude(word[1:])
+            return -magnitude if word[0] == "-" and magnitude else magnitude
+        return parse_time_spec(word)
     except ValueError:
         raise ValueParseError(ValueType.INT, text) from None
+
+
+def _signed_magnitude(digits: str) -> float:
+    """A number after a sign, as ``strtod`` reads it: decimal (a leading 0 is not octal) or
+    hex, with a multiplier. ``-INFINITY`` and a signed ``h:m:s`` stay refused."""
+    if not digits or not (digits[0].isdigit() or digits[0] == ".") or ":" in digits:
+        raise ValueError(digits)
+    if digits[:2].lower() == "0x" or "." in digits:
+        return parse_time_spec(digits)
+    return parse_time_spec(digits.lstrip("0") or "0")
 
 
 def parse_double(text: str) -> float:

@@ -101,3 +101,23 @@ def test_scheduling_info_of_error_time_and_dependency_waits(served: RunningCell)
     assert _info(served, timed) == ["execution time not reached"]
     assert _info(served, waiting) == ["job dropped because of job dependencies"]
     assert _state(served, waiting) == "hqw"
+
+
+def test_int_consumable_requested_with_a_fraction(served: RunningCell, tmp_path: Path) -> None:
+    """resource_reservation's array case: ``license`` an INT consumable, 5 in the global
+    host; ``-t 1-2 -l license=2.5`` is taken (6.2u5 reads an INT with its number parser,
+    keeping the fraction), both tasks run on the 5 licenses, and a job asking one more waits."""
+    complexes = _ok(served, "qconf", "-sc").splitlines()
+    complexes.insert(-1, "license lic INT <= YES YES 0 100")
+    (tmp_path / "cx").write_text("\n".join(complexes) + "\n")
+    _ok(served, "qconf", "-Mc", str(tmp_path / "cx"))
+    _ok(served, "qconf", "-mattr", "exechost", "complex_values", "license=5", "global")
+    array = _ok(served, "qsub", "-terse", "-t", "1-2", "-l", "license=2.5", "-b", "y",
+                "sleeper", "60")  # fmt: skip
+    job = array.split(".")[0].strip()
+    _wait(lambda: _count(served, "-s", "r") == 2, "the two tasks of license=2.5 did not run")
+    assert "license=2.5" in _ok(served, "qstat", "-j", job)
+    assert "\tgc:license=0" in _ok(served, "qstat", "-F", "license").splitlines()
+    one = _ok(served, "qsub", "-terse", "-l", "lic=1", "-b", "y", "sleeper", "60").strip()
+    time.sleep(2)
+    assert _state(served, one) == "qw"

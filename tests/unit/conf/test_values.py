@@ -72,7 +72,28 @@ def test_cstring_and_host_compare_without_case() -> None:
 def test_parse_value_error_is_a_value_error() -> None:
     """Callers can catch a bad value as ValueError."""
     with pytest.raises(ValueError, match="INT expected"):
-        parse_value(ValueType.INT, "1.5")
+        parse_value(ValueType.INT, "1.5x")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("2.5", 2.5), (".5", 0.5), ("3", 3), ("010", 8), ("0x10", 16), ("1k", 1000),
+     ("1.5K", 1536), ("1:00:00", 3600), ("TRUE", 1), ("false", 0), ("-2.5", -2.5),
+     ("-010", -10), ("-0x10", -16), ("-0", 0), ("infinity", math.inf)],
+)  # fmt: skip
+def test_int_values_are_read_by_the_number_parser(text: str, expected: float) -> None:
+    """An INT is read as Grid Engine 6.2u5's parse_ulong_val(TYPE_INT) reads it: its one
+    number parser (sge_parse_num_val), keeping the double, so ``license=2.5`` is 2.5 (the
+    testsuite's resource_reservation check.60 submits such requests and expects them run);
+    minige used to refuse a fraction here."""
+    assert parse_value(ValueType.INT, text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "x", "2.5x", "-", "--1", "- 1", "-1:0:0", "-INFINITY", "0x"])  # fmt: skip
+def test_int_values_that_are_no_number_are_refused(text: str) -> None:
+    """What sge_parse_num_val refuses (no number, a bad trailer) stays an INT type error."""
+    with pytest.raises(ValueParseError, match="INT expected"):
+        parse_value(ValueType.INT, text)
 
 
 @given(st.integers(min_value=0, max_value=2**50))
