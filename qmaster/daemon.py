@@ -162,11 +162,9 @@ class Daemon:
             raise StartupError(str(exc)) from exc
 
     def _reload(self) -> None:
-        """After a failed commit, memory goes back to what the spool holds.
-
-        Requests waiting for the server JSV are forgotten with the core that kept them:
-        their clients are told (nothing of theirs was acknowledged).
-        """
+        """After a failed commit, memory goes back to what the spool holds. Requests
+        waiting for the server JSV are forgotten with the core that kept them: their
+        clients are told (nothing of theirs was acknowledged)."""
         self.core = self._recover()
         self.verifier.forget()
 
@@ -281,16 +279,14 @@ class Daemon:
         return answer or Reply([])
 
     def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
-        """Run ``work`` in the daemon's task group (dropped once the group is closing: a
-        local task's end seen while the daemon stops is found again on its next start)."""
+        """Run ``work`` in the daemon's task group (dropped once the group is closing)."""
         try:
             task = self._tasks.create_task(work, name=name)
-        except RuntimeError:  # the task group is finished or shutting down
-            work.close()
-            log.info("background_work_dropped", work=name)
-            return
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        except RuntimeError:  # finished or shutting down: a local task's end seen now is
+            work.close()  # found again on the next start (LocalExecutor.adopt)
+        else:
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
 
     async def apply(self, out: Outcome) -> Reply | asyncio.Future[Reply] | None:
         """Execute an outcome's effects in order: the spool first, the reply last.
