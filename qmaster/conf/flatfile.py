@@ -25,6 +25,9 @@ class Pair(NamedTuple):
 
 
 def _join(head: str, tail: str) -> str:
+    """GE's scanner: a continued part ends in one space, none after a comma; empty parts vanish."""
+    if not tail:
+        return head
     if not head or head.endswith(","):
         return head + tail
     return f"{head} {tail}"
@@ -52,8 +55,8 @@ def read_pairs(text: str, path: str) -> list[Pair]:
     """The attributes of a flat file in order; a line without a value is a :class:`ConfigError`."""
     pairs: list[Pair] = []
     for number, line in _logical_lines(text):
-        key, _, value = line.partition(" ") if " " in line else line.partition("\t")
-        key, value = key.strip(), value.strip()
+        key, value = (line.split(None, 1) + [""])[:2]
+        value = value.strip()
         if not value:
             raise ConfigError(path, number, f'missing value for attribute "{key}"')
         pairs.append(Pair(key, value, number))

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from qmaster.cell import DEFAULT_CONF_DIR
-from qmaster.conf.flatfile import add_line_breaks
+from qmaster.conf.flatfile import add_line_breaks, read_pairs
 from qmaster.conf.queue import HostgroupConf
 from qmaster.conf.store import ClusterConfig
 
@@ -164,3 +164,26 @@ def test_pe_commands_may_name_only_grid_engines_variables(attr: str) -> None:
     assert add("/bin/sh $pe_hostfile $host $job_id $fs_stdin_tmp_path") == [
         'root@h added "t" to parallel environment list'
     ]
+
+
+# Files of qconf_backslash_*_check (check.60): continuations, commas and tabs as Grid
+# Engine's flatfile scanner joins them (a continued part ends in one blank, none after
+# a comma; a line that is only a backslash adds nothing).
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("hostlist @a \\\n@b @c\n", "@a @b @c"),
+        ("hostlist @a\\\n @b\n", "@a @b"),
+        ("hostlist @a \\\n\\\n\\\n@b\n", "@a @b"),
+        ("hostlist @a \\\n   \\\n@b\n", "@a @b"),
+        ("hostlist \\\n@a \\\n@b\n", "@a @b"),
+        ("hostlist\t@a @b\n", "@a @b"),
+        ("hostlist\t\t   \t\t@a\n", "@a"),
+        ("hostlist \t\\\t\n\t\\\t\n@a,@b, \\\n@c\n", "@a,@b,@c"),
+        ("hostlist @a,\\ \n \\ \n @b\n", "@a,@b"),
+    ],
+)
+def test_continued_lines_join_as_grid_engines_scanner(text: str, value: str) -> None:
+    """One logical line per attribute, tab or blanks between name and value."""
+    (pair,) = read_pairs(text, "f")
+    assert (pair.key, pair.value) == ("hostlist", value)
