@@ -14,8 +14,11 @@ from typing import Any
 import pytest
 
 from qmaster.cell import DEFAULT_CONF_DIR
+from qmaster.conf.access import PeConf, UsersetConf
+from qmaster.conf.errors import ConfigError
 from qmaster.conf.flatfile import add_line_breaks, read_pairs
-from qmaster.conf.queue import HostgroupConf
+from qmaster.conf.model import ConfObject
+from qmaster.conf.queue import HostgroupConf, QueueConf
 from qmaster.conf.store import ClusterConfig
 
 LONG = "@" + "really" * 18 + "longname1"  # longer than a line
@@ -187,3 +190,43 @@ def test_continued_lines_join_as_grid_engines_scanner(text: str, value: str) -> 
     """One logical line per attribute, tab or blanks between name and value."""
     (pair,) = read_pairs(text, "f")
     assert (pair.key, pair.value) == ("hostlist", value)
+
+
+# What the qmaster's verifiers answer for a value they refuse (pe_validate(),
+# cqueue_verify_*(), verify_str_key(), the host resolution of issue 1715): their own
+# sentence, without the file's path and line.
+@pytest.mark.parametrize(
+    ("cls", "text", "answer"),
+    [
+        (PeConf, "pe_name p\nurgency_slots invalid\n", 'rejecting invalid urgency_slots setting "invalid"'),
+        (PeConf, "pe_name p\nallocation_rule $fill\n", 'parameter allocation_rule of pe "p": unknown variable "fill"'),
+        (PeConf, "pe_name p\nslots 10000000\n", '10000000 is an invalid value for the "slots" attribute - it must be a value between 0 and 9999999'),
+        (PeConf, "pe_name a:b\n", "Colon (':') not allowed in objectname\nInvalid character in pe name of pe \"a:b\""),
+        (QueueConf, "qname q\npriority 21\n", "Priority not in range -20 to +20"),
+        (QueueConf, "qname q\npriority x\n", "Invalid character"),
+        (QueueConf, "qname q\npriority 0,[h=-21]\n", "Priority not in range -20 to +20"),
+        (QueueConf, "qname q\ninitial_state on\n", 'Invalid value "on" as initial state'),
+        (QueueConf, "qname q\nshell_start_mode sh\n", 'Invalid value "sh" as shell start mode'),
+        (QueueConf, "qname q\nslots 1,[=1]\n", 'invalid hostname ""'),
+        (QueueConf, "qname q/r\n", "Slash ('/') not allowed in objectname\ncluster queue name \"q/r\" is not valid"),
+        (UsersetConf, "name u%\n", "Percent ('%') not allowed in objectname"),
+    ],
+)  # fmt: skip
+def test_verifier_refusals_answer_in_the_qmasters_words(
+    cls: type[ConfObject], text: str, answer: str
+) -> None:
+    with pytest.raises(ConfigError) as info:
+        cls.parse(text, "f")
+    assert info.value.verbatim
+    assert info.value.answer == answer
+
+
+@pytest.mark.parametrize(
+    ("cls", "text"),
+    [
+        (PeConf, "pe_name p\nurgency_slots AVG\nallocation_rule $round_robin\nslots 9999999\n"),
+        (QueueConf, "qname q\npriority -20\ninitial_state Disabled\nshell_start_mode UNIX_BEHAVIOR\n"),
+    ],
+)  # fmt: skip
+def test_verifiers_take_what_grid_engine_takes(cls: type[ConfObject], text: str) -> None:
+    cls.parse(text, "f")
