@@ -85,3 +85,12 @@ def test_removing_a_complex_still_set_is_refused(
         f'Complex attribute "gpu" is still referenced in {where}'
     ]
     assert "gpu" in conf.complexes
+
+
+@pytest.mark.parametrize("line", ["complex1161", "complex1161 c1161"])
+def test_a_complex_line_without_type_is_type_0(conf: ClusterConfig, line: str) -> None:
+    """Issue 1161: -mc with a line of only a name; the qmaster answers for type 0."""
+    assert _modify(conf, conf.complexes.render() + line + "\n") == [
+        "unknown complex attribute type 0"
+    ]
+    assert "complex1161" not in conf.complexes
