@@ -168,3 +168,20 @@ def test_qmaster_verifiers_answer_in_their_words(
     _qconf(shared_served, "-Mc", str(tmp_path / "c"))
     answer = 'Complex attribute "tsgpu" is still referenced in host "global".'
     assert (done.returncode, done.stderr.strip()) == (1, answer)
+
+
+def test_qsub_output_path_hosts_as_issue_540(shared_served: RunningCell) -> None:
+    """Issue 540: two files for the default host and an unknown host are refused by the
+    qmaster; a path holding a colon after an empty host is taken."""
+    refused = [
+        (":out:put.txt,:out:put.txt", "ERROR! two files are specified for the same host"),
+        ("qwdfvb:out:put.txt", 'can\'t resolve hostname "qwdfvb"'),
+    ]
+    for paths, reason in refused:
+        done = shared_served.run("qsub", "-o", paths, "-b", "y", "true")
+        assert (done.returncode, done.stderr) == (1, f"Unable to run job: {reason}.\nExiting.\n")
+    done = shared_served.run("qsub", "-terse", "-h", "-o", ":out:put.txt", "-b", "y", "true")
+    assert done.returncode == 0, done.stderr
+    shown = shared_served.run("qstat", "-j", done.stdout.strip()).stdout
+    shared_served.run("qdel", done.stdout.strip())
+    assert "stdout_path_list:           NONE:NONE:out:put.txt\n" in shown
