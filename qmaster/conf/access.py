@@ -16,7 +16,7 @@ def _check_allocation_rule(text: str) -> None:
     if text in ("$pe_slots", "$fill_up", "$round_robin"):
         return
     if (problem := variables_problem(text, ALLOCATION_VARIABLES)) is not None:
-        raise Refused(f'parameter allocation_rule of pe "{{name}}": {problem}')
+        raise Refused(f'parameter allocation_rule of pe "{{name}}": {problem}', named=True)
     try:
         f.check_uint(text)
     except ValueError:

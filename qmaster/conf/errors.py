@@ -26,11 +26,15 @@ class ConfigError(ValueError):
 class Refused(ValueError):
     """A value Grid Engine's qmaster refuses, with the qmaster's text (pe_validate(),
     cqueue_verify_*(), verify_str_key() ...) rather than a parse error's framing.
-    ``{name}`` in the text stands for the object's name."""
+    With ``named``, ``{name}`` in the text stands for the object's name."""
+
+    def __init__(self, text: str, named: bool = False) -> None:
+        super().__init__(text)
+        self.named = named
 
     def for_object(self, name: str) -> str:
         """The text naming the object (as ``%-.100s``: its first 100 characters)."""
-        return str(self).replace("{name}", name[:100])
+        return str(self).replace("{name}", name[:100]) if self.named else str(self)
 
 
 class ConfNotFound(LookupError):

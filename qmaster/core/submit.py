@@ -60,16 +60,19 @@ def check_name(name: str) -> None:
 def check_path_hosts(core: Core, items: Sequence[str]) -> None:
     """job_resolve_host_for_path_list(): each ``host:`` names a host Grid Engine knows
     (no name service here: an execution, admin or submit host), and once only."""
-    conf = core.config.state
-    known = {h.lower() for h in (*conf.exechosts, *conf.adminhosts, *conf.submithosts)}
     seen: set[str] = set()  # "" for the paths without a host
     for item in items:
-        host = item.partition(":")[0] if ":" in item[1:] else ""
-        if host and host.lower() not in known:
-            raise InvalidRequest(f'can\'t resolve hostname "{host}"')
-        if host.lower() in seen:
+        host = item.partition(":")[0].lower() if ":" in item[1:] else ""
+        if host and not _known_host(core, host):
+            raise InvalidRequest(f'can\'t resolve hostname "{item.partition(":")[0]}"')
+        if host in seen:
             raise InvalidRequest("ERROR! two files are specified for the same host")
-        seen.add(host.lower())
+        seen.add(host)
+
+
+def _known_host(core: Core, name: str) -> bool:
+    conf = core.config.state
+    return any(h.lower() == name for h in (*conf.exechosts, *conf.adminhosts, *conf.submithosts))
 
 
 def task_range(spec: JobSpec) -> TaskRange | None:

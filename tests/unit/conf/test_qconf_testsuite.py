@@ -15,6 +15,7 @@ import pytest
 
 from qmaster.cell import DEFAULT_CONF_DIR
 from qmaster.conf.access import PeConf, UsersetConf
+from qmaster.conf.cluster import GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError
 from qmaster.conf.flatfile import add_line_breaks, read_pairs
 from qmaster.conf.model import ConfObject
@@ -210,6 +211,8 @@ def test_continued_lines_join_as_grid_engines_scanner(text: str, value: str) -> 
         (QueueConf, "qname q\nslots 1,[=1]\n", 'invalid hostname ""'),
         (QueueConf, "qname q/r\n", "Slash ('/') not allowed in objectname\ncluster queue name \"q/r\" is not valid"),
         (UsersetConf, "name u%\n", "Percent ('%') not allowed in objectname"),
+        (SchedConf, "algorithm foo\n", 'attribute "foo" is not a valid algorithm name.'),
+        (GlobalConf, "#global:\ngid_range 5-10\n", "minimum group id in gid_range may not be less than 100 in cluster configuration"),
     ],
 )  # fmt: skip
 def test_verifier_refusals_answer_in_the_qmasters_words(
