@@ -15,7 +15,7 @@ from qmaster.complexes.pattern import ExpressionError, check_expression
 from qmaster.complexes.rules import check_builtins, check_definition
 from qmaster.complexes.types import Consumable, Relop, Requestable, ValueType
 from qmaster.complexes.values import ValueParseError, parse_double, parse_value
-from qmaster.conf.errors import ConfigError
+from qmaster.conf.errors import ConfigError, Refused
 
 COLUMNS = ("name", "shortcut", "type", "relop", "requestable", "consumable", "default", "urgency")
 FOOTER = "# >#< starts a comment but comments are not saved across edits --------"
@@ -73,6 +73,8 @@ def _word(enum: type[ValueType | Relop | Requestable | Consumable], text: str, w
 
 def entry_from_fields(fields: list[str]) -> ComplexEntry:
     """A :class:`ComplexEntry` from its eight column texts; ``ValueError`` with the reason."""
+    if len(fields) < 3:  # no type: the qmaster's centry check sees type 0 (issue 1161)
+        raise Refused("unknown complex attribute type 0")
     if len(fields) != len(COLUMNS):
         raise ValueError(f"expected {len(COLUMNS)} fields, got {len(fields)}")
     name, shortcut, vtype, relop, req, cons, default, urgency = fields
@@ -151,6 +153,8 @@ class ComplexTable:
         for number, row in _rows(text):
             try:
                 table._add(entry_from_fields(row.split()))
+            except Refused as exc:
+                raise ConfigError(path, number, str(exc), verbatim=True) from None
             except ValueError as exc:
                 raise ConfigError(path, number, str(exc)) from None
         table.validate()

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 from qmaster.conf import fields as f
+from qmaster.conf.errors import Refused
 from qmaster.conf.model import Attr, ConfObject, Format
+from qmaster.conf.names import check_key, variables_problem
+
+ALLOCATION_VARIABLES = frozenset({"pe_slots", "fill_up", "round_robin"})
 
 
 def _check_allocation_rule(text: str) -> None:
+    """pe_validate(): the ``$`` words are pe_alloc_rule_variables; minige also wants
+    what is left to be a number (Grid Engine stores any other word)."""
     if text in ("$pe_slots", "$fill_up", "$round_robin"):
         return
+    if (problem := variables_problem(text, ALLOCATION_VARIABLES)) is not None:
+        raise Refused(f'parameter allocation_rule of pe "{{name}}": {problem}', named=True)
     try:
         f.check_uint(text)
     except ValueError:
@@ -19,15 +27,19 @@ def _check_allocation_rule(text: str) -> None:
 
 
 def _check_urgency_slots(text: str) -> None:
-    if text.lower() not in ("min", "max", "avg"):
-        f.check_uint(text)
+    """pe_validate_urgency_slots(): min, max, avg or a number (minige: a whole one)."""
+    if text.lower() in ("min", "max", "avg"):
+        return
+    if not text[:1].isdigit():
+        raise Refused(f'rejecting invalid urgency_slots setting "{text}"')
+    f.check_uint(text)
 
 
 PE_FORMAT = Format(
     kind="pe",
     attrs=(
-        Attr("pe_name", None, f.check_name),
-        Attr("slots", "0", f.check_uint),
+        Attr("pe_name", None, check_key("pe")),
+        Attr("slots", "0", f.check_slots),
         Attr("user_lists", "NONE", f.check_names),
         Attr("xuser_lists", "NONE", f.check_names),
         Attr("start_proc_args", "NONE", f.check_any),
@@ -61,7 +73,7 @@ class PeConf(ConfObject):
 USERSET_FORMAT = Format(
     kind="userset",
     attrs=(
-        Attr("name", None, f.check_name),
+        Attr("name", None, check_key("userset")),
         Attr("type", "ACL", f.check_word_list("ACL", "DEPT")),
         Attr("fshare", "0", f.check_uint),
         Attr("oticket", "0", f.check_uint),

@@ -166,13 +166,15 @@ def plan_attr(state: ConfState, args: dict[str, Any], who: str) -> Change:
     except AttrRefused as exc:
         return Change([error(str(exc), Status.ESYNTAX)])
     except ConfigError as exc:
-        return Change([error(str(exc), Status.ESYNTAX)])
+        return Change([error(exc.answer, Status.ESYNTAX)])
     text = type(obj)(attrs=attrs).render()
     try:
         return _modify_object(state, {"kind": kind, "text": text}, "-", who)
-    except ConfigError:
+    except ConfigError as exc:
         if args.get("text") is not None:
             raise
+        if exc.verbatim:  # the qmaster's verifier answers, as for -M*
+            return Change([error(exc.answer, Status.ESYNTAX)])
         # a value given on the command line that does not parse (qconf's own wording)
         attr, value = _given_pairs(args)[0]
         return Change([error(BAD_ARGS.format(attr, value), Status.ESYNTAX)])

@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from qmaster.conf import fields as f
 from qmaster.conf.model import Attr, ConfObject, Format
+from qmaster.conf.names import check_key
 from qmaster.digits import is_digits
 
 STATES = ("on", "off", "suspended")
@@ -133,7 +134,7 @@ def _check_week(text: str) -> None:
 CALENDAR_FORMAT = Format(
     kind="calendar",
     attrs=(
-        Attr("calendar_name", None, f.check_name),
+        Attr("calendar_name", None, check_key("calendar")),
         Attr("year", "NONE", _check_year),
         Attr("week", "NONE", _check_week),
     ),

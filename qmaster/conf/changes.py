@@ -10,12 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from qmaster.complexes.formula import parse_formula
 from qmaster.complexes.rules import BUILTIN_TYPES
 from qmaster.complexes.table import ComplexTable
 from qmaster.conf.access import UsersetConf, parse_managers
 from qmaster.conf.calendar import queues_using
 from qmaster.conf.cluster import OPTIONAL_ON_MODIFY, GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError
+from qmaster.conf.fields import split_pairs
 from qmaster.conf.flatfile import read_pairs
 from qmaster.conf.loading import (
     GLOBAL_HOST,
@@ -85,6 +87,22 @@ def _with_object(state: ConfState, kind: str, name: str, obj: Any | None) -> Con
     return state.evolve(**{STATE_FIELDS[kind]: objects})
 
 
+def _complex_reference(state: ConfState, name: str) -> str | None:
+    """centry_is_referenced(): where a complex still is set, in the qmaster's words."""
+    for queue in state.cqueues.values():
+        values = queue.host_values("complex_values")
+        if any(name in split_pairs(v) for v in (values.default, *values.overrides.values())):
+            return f'Complex attribute "{name}" is still referenced in queue "{queue.name}".'
+    for host in state.exechosts.values():
+        if name in split_pairs(host.attrs["complex_values"]):
+            return f'Complex attribute "{name}" is still referenced in host "{host.name}".'
+    sched = state.sched_conf.attrs
+    formula = [n for _, n in parse_formula(sched["load_formula"]) if n is not None]
+    if name in split_pairs(sched["job_load_adjustments"]) or name in formula:
+        return f'Complex attribute "{name}" is still referenced in scheduler configuration.'
+    return None
+
+
 def _modify_complex(state: ConfState, text: str, source: str, who: str) -> Change:
     new = ComplexTable.parse(text, source)
     change = Change(touched=[("complex", SINGLE_NAMES["complex"])])
@@ -92,6 +110,8 @@ def _modify_complex(state: ConfState, text: str, source: str, who: str) -> Chang
     for name in sorted(old_names - set(new.names)):
         if name in BUILTIN_TYPES:
             change.answers.append(error(f'The built-in complex "{name}" cannot be deleted'))
+        elif (where := _complex_reference(state, name)) is not None:
+            change.answers.append(error(where))
         else:
             change.answers.append(ok(f'{who} removed "{name}" from complex list'))
     for entry in new:

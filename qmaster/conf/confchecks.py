@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from qmaster.complexes.values import parse_c_integer
 from qmaster.conf import fields as f
+from qmaster.conf.errors import Refused
 
 GID_RANGE_NOT_ALLOWED_ID = 100
 """The lowest group id gid_range may give out (GID_RANGE_NOT_ALLOWED_ID)."""
@@ -29,7 +30,7 @@ def check_script_path(name: str) -> Callable[[str], None]:
         if cut is not None and cut.group() == "@":
             script = script[cut.end() :]
         if not script.startswith("/"):
-            raise ValueError(f'denied: the path given for "{name}" must start with a "/"')
+            raise Refused(f'denied: the path given for "{name}" must start with a "/"')
 
     return check
 
@@ -45,9 +46,9 @@ def check_gid_range(text: str) -> None:
         return
     ranges = [_ID_RANGE.fullmatch(item) for item in value.split(",")]
     if not value or any(m is None or (m[2] and int(m[2]) < int(m[1])) for m in ranges):
-        raise ValueError(f'incorrect value "{value}" given for configuration attribute "gid_range"')
+        raise Refused(f'incorrect value "{value}" given for configuration attribute "gid_range"')
     if any(m is not None and int(m[1]) < GID_RANGE_NOT_ALLOWED_ID for m in ranges):
-        raise ValueError(
+        raise Refused(
             "minimum group id in gid_range may not be less than "
             f"{GID_RANGE_NOT_ALLOWED_ID} in cluster configuration"
         )
@@ -62,16 +63,16 @@ def check_job_info(text: str) -> None:
     word, *rest = text.split(None, 1) or [""]
     ids = rest[0] if rest else ""
     if word not in ("true", "false", "job_list"):
-        raise ValueError('attribute "schedd_job_info " is not a valid parameter')
+        raise Refused('attribute "schedd_job_info " is not a valid parameter')
     items = ids.replace(",", " ").split()
     if word == "job_list" and not (items and all(_JOB_IDS.fullmatch(i) for i in items)):
-        raise ValueError('attribute "schedd_job_info" is not a valid job_list')
+        raise Refused('attribute "schedd_job_info" is not a valid job_list')
 
 
 def check_algorithm(text: str) -> None:
     """``default``, ``simple_sched`` or an ``ext_`` name (sconf_validate_config_())."""
     if text not in ("default", "simple_sched") and not text.startswith("ext_"):
-        raise ValueError(f'attribute "{text}" is not a valid algorithm name.')
+        raise Refused(f'attribute "{text}" is not a valid algorithm name.')
 
 
 def check_policy_hierarchy(text: str) -> None:
@@ -79,7 +80,7 @@ def check_policy_hierarchy(text: str) -> None:
     if text.upper() == "NONE":
         return
     if any(c not in "OFSD" for c in text) or len(set(text)) != len(text):
-        raise ValueError("Invalid policy hierachy string. Disabling policy hierachy.")
+        raise Refused("Invalid policy hierachy string. Disabling policy hierachy.")
 
 
 _LEADING_NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
@@ -94,10 +95,10 @@ def check_halflife_decay(text: str) -> None:
         parts = [p for p in item.split("=") if p]  # strtok() skips empty fields
         if len(parts) >= 2 and _LEADING_NUMBER.match(parts[1]):
             return
-    raise ValueError("Invalid halflife_day_list. Ignoring the setting.")
+    raise Refused("Invalid halflife_day_list. Ignoring the setting.")
 
 
 def check_pending_tasks(text: str) -> None:
     f.check_uint(text)
     if parse_c_integer(text) == 0:
-        raise ValueError('invalid setting for param: "max_pending_tasks_per_job"(should be ">0")')
+        raise Refused('invalid setting for param: "max_pending_tasks_per_job"(should be ">0")')

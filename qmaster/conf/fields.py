@@ -18,6 +18,7 @@ from qmaster.complexes.values import (
     parse_memory,
     parse_time,
 )
+from qmaster.conf.errors import Refused
 from qmaster.gdi.localtime import U_LONG32_MAX
 
 Check = Callable[[str], None]
@@ -51,6 +52,20 @@ def split_pairs(text: str) -> dict[str, str]:
 
 def check_any(text: str) -> None:
     """Any text."""
+
+
+MAX_SEQNUM = 9999999
+"""The most slots a queue or a parallel environment may have (MAX_SEQNUM)."""
+
+
+def check_slots(text: str) -> None:
+    """A u_long32 of at most MAX_SEQNUM (cqueue_verify_job_slots(), pe_validate_slots())."""
+    check_uint(text)
+    if (value := parse_c_integer(text)) > MAX_SEQNUM:
+        raise Refused(
+            f'{value} is an invalid value for the "slots" attribute - '
+            f"it must be a value between 0 and {MAX_SEQNUM}"
+        )
 
 
 def check_int(text: str) -> None:

@@ -9,11 +9,13 @@ Engine's spool_flatfile_add_line_breaks() breaks it, continuing with `` \\``
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from qmaster.conf.errors import ConfigError
 
 WRAP_AT = 80
+_BLANKS = re.compile(r"[ \t]+")
 
 
 class Pair(NamedTuple):
@@ -25,6 +27,9 @@ class Pair(NamedTuple):
 
 
 def _join(head: str, tail: str) -> str:
+    """GE's scanner: a continued part ends in one space, none after a comma; empty parts vanish."""
+    if not tail:
+        return head
     if not head or head.endswith(","):
         return head + tail
     return f"{head} {tail}"
@@ -52,8 +57,8 @@ def read_pairs(text: str, path: str) -> list[Pair]:
     """The attributes of a flat file in order; a line without a value is a :class:`ConfigError`."""
     pairs: list[Pair] = []
     for number, line in _logical_lines(text):
-        key, _, value = line.partition(" ") if " " in line else line.partition("\t")
-        key, value = key.strip(), value.strip()
+        key, *rest = _BLANKS.split(line, maxsplit=1)
+        value = rest[0].strip() if rest else ""
         if not value:
             raise ConfigError(path, number, f'missing value for attribute "{key}"')
         pairs.append(Pair(key, value, number))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from qmaster.conf.errors import Refused
+
 
 @dataclass(frozen=True, slots=True)
 class HostValues:
@@ -28,6 +30,8 @@ class HostValues:
             if not rest.startswith("[") or end < 0:
                 raise ValueError(f'malformed host override in "{text}"')
             key, eq, value = rest[1:end].partition("=")
+            if eq and not key.strip():  # the qmaster resolves the host first (issue 1715)
+                raise Refused(f'invalid hostname "{key.strip()}"')
             if not eq or not key.strip() or not value.strip():
                 raise ValueError(f'malformed host override "{rest[: end + 1]}"')
             if key.strip() in overrides:

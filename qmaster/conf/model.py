@@ -14,7 +14,7 @@ from typing import ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict
 
-from qmaster.conf.errors import ConfigError
+from qmaster.conf.errors import ConfigError, Refused
 from qmaster.conf.fields import Check
 from qmaster.conf.flatfile import Pair, read_pairs, render_pairs
 from qmaster.conf.hostvalues import HostValues
@@ -73,6 +73,9 @@ def parse_attrs(fmt: Format, pairs: Iterable[Pair], path: str) -> dict[str, str]
             raise ConfigError(path, pair.line, f'Attribute "{pair.key}" appears more than once')
         try:
             _check_value(fmt, attr, pair.value)
+        except Refused as exc:
+            text = exc.for_object(found.get(fmt.name_key, ""))
+            raise ConfigError(path, pair.line, text, verbatim=True) from None
         except ValueError as exc:
             reason = f'invalid value for attribute "{pair.key}": {exc}'
             raise ConfigError(path, pair.line, reason) from None

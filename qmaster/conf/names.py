@@ -4,20 +4,31 @@ its name, and the ``$variables`` of a parallel environment's start and stop comm
 The qmaster checks a new cluster queue, parallel environment, checkpointing
 environment, access list or calendar with verify_str_key() (its KEY_TABLE):
 at most 512 characters, not starting with ``.`` or ``#``, and not one of the
-keywords NONE, ALL or TEMPLATE (in any case). The characters a name may not
-hold anywhere are refused already where the object's text is read
-(:func:`qmaster.conf.fields.check_names`).
+keywords NONE, ALL or TEMPLATE (in any case), none of its list and path characters
+anywhere. A name holding one of those is refused already where the object's text
+is read (:func:`check_key`), with the qmaster's words.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Final
+
+from qmaster.conf.errors import Refused
 
 MAX_VERIFY_STRING: Final = 512
 CHECKED_KINDS: Final = frozenset({"cqueue", "pe", "ckpt", "userset", "calendar"})
 _FIRST: Final = {".": "Dot", "#": "Hash"}
 _KEYWORDS: Final = ("NONE", "ALL", "TEMPLATE")
+# KEY_TABLE's mid_characters in its order; a printable one is shown as ('c').
+_MID: Final = (
+    ("\n", "Return"), ("\t", "Tabulator"), ("\r", "Carriage return"), (" ", "Space"),
+    ("/", "Slash"), (":", "Colon"), ("'", "Quote"), ('"', "Double quote"),
+    ("\\", "Backslash"), ("[", "Brackets"), ("]", "Brackets"), ("{", "Braces"),
+    ("}", "Braces"), ("|", "Pipe"), ("(", "Parenthesis"), (")", "Parenthesis"),
+    ("@", "At"), ("%", "Percent"), (",", "Comma"),
+)  # fmt: skip
 _VARIABLE: Final = re.compile(r"\$([A-Za-z0-9_]*)")
 _FS_PARTS: Final = ("host", "path", "tmp_path", "file_staging")
 # What the qmaster adds after verify_str_key()'s own line, for some kinds.
@@ -33,6 +44,10 @@ def key_problem(name: str) -> str | None:
         return f"string is longer than {MAX_VERIFY_STRING}, this is not allowed for objectnames"
     if name[:1] in _FIRST:
         return f"{_FIRST[name[0]]} ('{name[0]}') not allowed as first character of objectname"
+    for char, what in _MID:
+        if char in name:
+            shown = f" ('{char}')" if char.isprintable() else ""
+            return f"{what}{shown} not allowed in objectname"
     if name.upper() in _KEYWORDS:
         return f'Keyword ("{name.upper()}") not allowed as objectname'
     return None
@@ -46,6 +61,17 @@ def name_refusals(kind: str, name: str) -> list[str]:
         return []
     wrapper = _WRAPPERS.get(kind)
     return [problem] + ([wrapper.format(name[:100])] if wrapper else [])
+
+
+def check_key(kind: str) -> Callable[[str], None]:
+    """The name check of a ``kind`` the qmaster checks with verify_str_key(): a name
+    holding a character no name may hold is refused with the qmaster's lines."""
+
+    def check(name: str) -> None:
+        if any(char in name for char, _ in _MID):
+            raise Refused("\n".join(name_refusals(kind, name)))
+
+    return check
 
 
 # The variables a PE's start_proc_args and stop_proc_args may name (config_file.c).

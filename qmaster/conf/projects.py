@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from qmaster.conf import fields as f
 from qmaster.conf.model import Attr, ConfObject, Format
+from qmaster.conf.names import check_key
 
 PROJECT_FORMAT = Format(
     kind="project",
@@ -48,7 +49,7 @@ def _check_when(text: str) -> None:
 CKPT_FORMAT = Format(
     kind="ckpt",
     attrs=(
-        Attr("ckpt_name", None, f.check_name),
+        Attr("ckpt_name", None, check_key("ckpt")),
         Attr("interface", "userdefined", _check_interface),
         Attr("ckpt_command", "none", f.check_any),
         Attr("migr_command", "none", f.check_any),

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from qmaster.complexes.values import parse_memory, parse_time
 from qmaster.conf import fields as f
+from qmaster.conf.errors import Refused
 from qmaster.conf.model import Attr, ConfObject, Format
+from qmaster.conf.names import check_key
 
 LIMITS = (
     "s_rt", "h_rt", "s_cpu", "h_cpu", "s_fsize", "h_fsize", "s_data", "h_data",
@@ -25,22 +29,47 @@ def _no_suspension(name: str) -> f.Check:
     return check
 
 
+_ATOI = re.compile(r"\s*[+-]?\d+")
+
+
+def _check_priority(text: str) -> None:
+    """cqueue_verify_priority(): atoi() of the text from -20 to 20, 0 only as "0..."."""
+    found = _ATOI.match(text)
+    value = int(found.group()) if found else 0
+    if value == 0 and not text.startswith("0"):
+        raise Refused("Invalid character")
+    if not -20 <= value <= 20:
+        raise Refused("Priority not in range -20 to +20")
+    f.check_int(text)
+
+
+def _one_of(what: str, *choices: str) -> f.Check:
+    """cqueue_verify_initial_state() and _shell_start_mode(): a word of ``choices``."""
+    allowed = {c.lower() for c in choices}
+
+    def check(text: str) -> None:
+        if text.lower() not in allowed:
+            raise Refused(f'Invalid value "{text}" as {what}')
+
+    return check
+
+
 _QUEUE_ATTRS = (
-    Attr("qname", None, f.check_name),
+    Attr("qname", None, check_key("cqueue")),
     Attr("hostlist", "NONE", f.check_names),
     Attr("seq_no", "0", f.check_uint),
     Attr("load_thresholds", "np_load_avg=1.75", f.check_pairs),
     Attr("suspend_thresholds", "NONE", _no_suspension("suspend_thresholds")),
     Attr("nsuspend", "1", f.check_uint),
     Attr("suspend_interval", "00:05:00", f.check_time),
-    Attr("priority", "0", f.check_int),
+    Attr("priority", "0", _check_priority),
     Attr("min_cpu_interval", "00:05:00", f.check_time),
     Attr("processors", "UNDEFINED", f.check_any),
     Attr("qtype", "BATCH INTERACTIVE", f.check_word_list("BATCH", "INTERACTIVE")),
     Attr("ckpt_list", "NONE", f.check_names),
     Attr("pe_list", "make", f.check_names),
     Attr("rerun", "FALSE", f.check_bool),
-    Attr("slots", "1", f.check_uint),
+    Attr("slots", "1", f.check_slots),
     Attr("tmpdir", "/tmp", f.check_any),
     Attr("shell", "/bin/csh", f.check_any),
     Attr("prolog", "NONE", f.check_any),
@@ -48,7 +77,7 @@ _QUEUE_ATTRS = (
     Attr(
         "shell_start_mode",
         "posix_compliant",
-        f.check_words("posix_compliant", "unix_behavior", "script_from_stdin"),
+        _one_of("shell start mode", "posix_compliant", "unix_behavior", "script_from_stdin"),
     ),
     Attr("starter_method", "NONE", f.check_any),
     Attr("suspend_method", "NONE", f.check_any),
@@ -63,7 +92,7 @@ _QUEUE_ATTRS = (
     Attr("projects", "NONE", f.check_names),
     Attr("xprojects", "NONE", f.check_names),
     Attr("calendar", "NONE", f.check_names),
-    Attr("initial_state", "default", f.check_words("default", "enabled", "disabled")),
+    Attr("initial_state", "default", _one_of("initial state", "default", "enabled", "disabled")),
     *(
         Attr(name, "INFINITY", f.check_time if name in TIME_LIMITS else f.check_memory)
         for name in LIMITS

@@ -176,10 +176,13 @@ class _Checker:
         return [obj.attrs[key]]
 
     def names(self, kind: str, obj: ConfObject, key: str, known: object, what: str) -> None:
+        """Each name of ``key`` exists; ``what`` is a kind (``unknown <what> "name"``)
+        or, with ``{}``, the qmaster verifier's own sentence."""
         for text in self.values(obj, key):
             for item in f.split_list(text):
                 if item not in known:  # type: ignore[operator]
-                    self.fail(kind, obj, key, f'unknown {what} "{item}"')
+                    reason = what.format(item) if "{}" in what else f'unknown {what} "{item}"'
+                    self.fail(kind, obj, key, reason)
 
     def complex_values(self, kind: str, obj: ConfObject) -> None:
         for text in self.values(obj, "complex_values"):
@@ -224,9 +227,10 @@ class _Checker:
         s = self.state
         for q in s.cqueues.values():
             self.hostlist("cqueue", q)
-            self.names("cqueue", q, "pe_list", s.pes, "parallel environment")
-            self.names("cqueue", q, "ckpt_list", s.ckpts, "checkpointing environment")
-            self.names("cqueue", q, "calendar", s.calendars, "calendar")
+            # cqueue_verify_pe_list(), _ckpt_list(), _calendar()
+            self.names("cqueue", q, "pe_list", s.pes, 'Parallel environment "{}" does not exist')
+            self.names("cqueue", q, "ckpt_list", s.ckpts, 'Ckpt "{}" does not exist')
+            self.names("cqueue", q, "calendar", s.calendars, 'Calendar "{}" does not exist')
             self.names("cqueue", q, "projects", s.projects, "project")
             self.names("cqueue", q, "xprojects", s.projects, "project")
             self.names("cqueue", q, "user_lists", s.usersets, "userset")

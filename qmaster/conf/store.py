@@ -207,7 +207,7 @@ class ClusterConfig:
         try:
             change = plan_request(self._state, op, args, f"{user}@{host}")
         except ConfigError as exc:
-            return ConfChange([error(str(exc), Status.ESYNTAX)])
+            return ConfChange([error(exc.answer, Status.ESYNTAX)])
         return self._commit(change, veto)
 
     def _commit(

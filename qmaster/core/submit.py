@@ -57,6 +57,24 @@ def check_name(name: str) -> None:
     check_qsub_key(name)
 
 
+def check_path_hosts(core: Core, items: Sequence[str]) -> None:
+    """job_resolve_host_for_path_list(): each ``host:`` names a host Grid Engine knows
+    (no name service here: an execution, admin or submit host), and once only."""
+    seen: set[str] = set()  # "" for the paths without a host
+    for item in items:
+        host = item.partition(":")[0].lower() if ":" in item[1:] else ""
+        if host and not _known_host(core, host):
+            raise InvalidRequest(f'can\'t resolve hostname "{item.partition(":")[0]}"')
+        if host in seen:
+            raise InvalidRequest("ERROR! two files are specified for the same host")
+        seen.add(host)
+
+
+def _known_host(core: Core, name: str) -> bool:
+    conf = core.config.state
+    return any(h.lower() == name for h in (*conf.exechosts, *conf.adminhosts, *conf.submithosts))
+
+
 def task_range(spec: JobSpec) -> TaskRange | None:
     """The array range of a specification, or None for a plain job."""
     if spec.task_first is None:
@@ -78,6 +96,8 @@ def validate_spec(core: Core, spec: JobSpec, who: Identity | None = None) -> Job
     checkpointing environment and ``-c``, the user (``enforce_user``), the project.
     """
     check_account(spec)
+    for paths in (spec.stdout, spec.stderr, spec.stdin):
+        check_path_hosts(core, paths or ())
     spec = _stored_requests(core, spec)
     for pattern in [*(spec.hard_queues or ()), *(spec.master_queues or ())]:
         if not _names_any(core, "cqueue", pattern.partition("@")[0] or "*"):

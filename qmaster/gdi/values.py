@@ -377,7 +377,8 @@ def path_list(text: str, option: str) -> list[str]:
     ``-i`` is refused with ``-e``'s text, as ``parse_qsub.c`` does.
     """
     items = [item for item in text.split(",") if item]
-    if not items or any(item.count(":") > 1 or item.endswith(":") for item in items):
+    # cull_parse_path_list(): the host ends at the first colon, the path may hold more
+    if not items or any(item.endswith(":") for item in items):
         what = _PATH_LIST_WHAT.get(option, "path list")
         shown = option if option in _PATH_LIST_WHAT else "-e"
         raise bad_value(f'ERROR! Wrong {what} format "{text}" specified to {shown} option')

@@ -59,7 +59,7 @@ def test_attr_verbs_validate_like_modify(minige_cell: RunningCell, tmp_path: Pat
     assert 'The attribute name ("nosuch") and/or value ("1") is invalid' in unknown.stderr
     pe = minige_cell.run("qconf", "-aattr", "queue", "pe_list", "nope", "all.q")
     assert pe.returncode == 1
-    assert 'unknown parallel environment "nope"' in pe.stderr
+    assert 'Parallel environment "nope" does not exist' in pe.stderr
     obj = minige_cell.run("qconf", "-mattr", "calendar", "x", "1", "c")
     assert obj.returncode == 1
     assert 'Modification of object "calendar" not supported' in obj.stderr

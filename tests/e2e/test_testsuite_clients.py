@@ -123,3 +123,65 @@ def test_qrstat_shows_an_ar_as_the_testsuite_parses_it(shared_served: RunningCel
     assert (shown["acl_list"].strip(), shown["xacl_list"].strip()) == ("sgetest2", "sgetest1,root")
     assert shown["account"].strip() == "test_ar_account"
     shared_served.run("qrdel", ar)
+
+
+def test_tab_delimited_and_continued_files_are_read(
+    shared_served: RunningCell, tmp_path: Path
+) -> None:
+    """qconf_backslash_*_check: a tab between name and value (backslash_comma_userlist10)
+    and continued lines, empty ones too (backslash_space_hostgroup11)."""
+    (tmp_path / "u").write_text(
+        "# This tests tabs as field/value delimiter\n"
+        "name\t\ttsuserlist10\ntype\t\tACL DEPT\nfshare\t0\noticket\t0\n"
+        "entries\troot, \\\n \\\nbin, \\\n  \\\nsys\n"
+    )
+    _qconf(shared_served, "-Au", str(tmp_path / "u"))
+    shown = _qconf(shared_served, "-su", "tsuserlist10")
+    _qconf(shared_served, "-dul", "tsuserlist10")
+    assert "entries root,bin,sys\n" in shown
+
+
+def test_qmaster_verifiers_answer_in_their_words(
+    shared_served: RunningCell, tmp_path: Path
+) -> None:
+    """qconf_issue1767 and issue 1715: a value the qmaster refuses is answered once, in its
+    words, exit 1; the same for -Ap, -aattr/-mattr; -Mc of a complex still set says where."""
+    (tmp_path / "pe").write_text(
+        "pe_name tsverify\nslots 9\nuser_lists NONE\nxuser_lists NONE\nstart_proc_args NONE\n"
+        "stop_proc_args NONE\nallocation_rule $pe_slots\ncontrol_slaves FALSE\n"
+        "job_is_first_task TRUE\nurgency_slots invalid\naccounting_summary FALSE\n"
+    )
+    cases = [
+        (["-Ap", str(tmp_path / "pe")], 'rejecting invalid urgency_slots setting "invalid"'),
+        (["-aattr", "queue", "slots", "[=1]", "all.q"], 'invalid hostname ""'),
+    ]
+    for args, answer in cases:
+        done = shared_served.run("qconf", *args)
+        assert (done.returncode, done.stderr.strip(), done.stdout) == (1, answer, "")
+    table = _qconf(shared_served, "-sc")
+    (tmp_path / "c").write_text(table + "tsgpu tsgpu INT <= YES YES 0 0\n")
+    _qconf(shared_served, "-Mc", str(tmp_path / "c"))
+    _qconf(shared_served, "-aattr", "exechost", "complex_values", "tsgpu=1", "global")
+    (tmp_path / "c").write_text(table)
+    done = shared_served.run("qconf", "-Mc", str(tmp_path / "c"))
+    _qconf(shared_served, "-dattr", "exechost", "complex_values", "tsgpu", "global")
+    _qconf(shared_served, "-Mc", str(tmp_path / "c"))
+    answer = 'Complex attribute "tsgpu" is still referenced in host "global".'
+    assert (done.returncode, done.stderr.strip()) == (1, answer)
+
+
+def test_qsub_output_path_hosts_as_issue_540(shared_served: RunningCell) -> None:
+    """Issue 540: two files for the default host and an unknown host are refused by the
+    qmaster; a path holding a colon after an empty host is taken."""
+    refused = [
+        (":out:put.txt,:out:put.txt", "ERROR! two files are specified for the same host"),
+        ("qwdfvb:out:put.txt", 'can\'t resolve hostname "qwdfvb"'),
+    ]
+    for paths, reason in refused:
+        done = shared_served.run("qsub", "-o", paths, "-b", "y", "true")
+        assert (done.returncode, done.stderr) == (1, f"Unable to run job: {reason}.\nExiting.\n")
+    done = shared_served.run("qsub", "-terse", "-h", "-o", ":out:put.txt", "-b", "y", "true")
+    assert done.returncode == 0, done.stderr
+    shown = shared_served.run("qstat", "-j", done.stdout.strip()).stdout
+    shared_served.run("qdel", done.stdout.strip())
+    assert "stdout_path_list:           NONE:NONE:out:put.txt\n" in shown

@@ -85,10 +85,10 @@ def test_new_option_means_the_same_in_every_source(
         (["-ot", "x"], "ERROR! invalid override tickets, must be an unsigned integer"),
         (["-tc", "-1"], "invalid task concurrency number -1. Must be an integer greater or"),
         (["-hold_jid_ad", ","], 'Wrong jid_hold_ad list format "," specified to -hold_jid_ad'),
-        (["-o", "a:b:c"], 'ERROR! Wrong stdout path list format "a:b:c" specified to -o option'),
+        (["-o", "a:"], 'ERROR! Wrong stdout path list format "a:" specified to -o option'),
         (["-e", "h:"], 'ERROR! Wrong path list format "h:" specified to -e option'),
         (["-i", "h:"], 'ERROR! Wrong path list format "h:" specified to -e option'),
-        (["-S", "a:b:c"], 'ERROR! Wrong shell list format "a:b:c" specified to -S option'),
+        (["-S", "a:"], 'ERROR! Wrong shell list format "a:" specified to -S option'),
     ],
 )
 def test_bad_values_are_refused_in_grid_engine_words(argv: list[str], message: str) -> None:
@@ -96,6 +96,14 @@ def test_bad_values_are_refused_in_grid_engine_words(argv: list[str], message: s
     with pytest.raises(OptionError) as caught:
         build_qsub([*argv, "job.sh"], inputs(SCRIPT))
     assert message in caught.value.message
+
+
+@pytest.mark.parametrize("option", ["-o", "-e", "-i", "-S"])
+def test_a_path_may_hold_colons_after_the_host(option: str) -> None:
+    """Issue 540: cull_parse_path_list() ends the host at the first colon; the path keeps
+    the others (``:out:put.txt`` is out:put.txt on any host)."""
+    spec = build_qsub([option, ":out:put.txt,h:a:b", "job.sh"], inputs(SCRIPT)).spec
+    assert spec[option[1:]] == [":out:put.txt", "h:a:b"]
 
 
 def test_a_later_binding_replaces_the_earlier_one() -> None:

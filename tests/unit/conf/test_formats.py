@@ -91,7 +91,7 @@ def test_long_values_wrap_with_backslash_and_read_back() -> None:
         (QueueConf, "qname q\nslots 1\nslots 2\n", 3, 'Attribute "slots" appears more than once'),
         (QueueConf, "hostlist NONE\n", 1, 'Required attribute "qname" is missing'),
         (QueueConf, "qname q\nslots\n", 2, 'missing value for attribute "slots"'),
-        (PeConf, "pe_name p\nallocation_rule $any\n", 2, "not a valid allocation rule"),
+        (PeConf, "pe_name p\nallocation_rule any\n", 2, "not a valid allocation rule"),
         (ExecHostConf, "hostname h\nload_values arch\n", 2, "not of the form name=value"),
         (GlobalConf, "#global:\nmax_jobs -1\n", 2, '"-1" is not an unsigned integer'),
         # object_parse_ulong32_from_string(): past 2**32 - 1 it is refused, not stored
@@ -167,27 +167,39 @@ def test_schedd_job_info_is_checked_as_sconf_validate_config(
     assert reason in info.value.reason
 
 
-@pytest.mark.parametrize("name", ["bad,x", "bad x"])
 @pytest.mark.parametrize(
-    ("cls", "key"),
+    ("name", "key_text"),
+    [("bad,x", "Comma (',') not allowed in objectname"), ("bad x", "Space (' ') not allowed")],
+)
+@pytest.mark.parametrize(
+    ("cls", "key", "checked"),
     [
-        (QueueConf, "qname"),
-        (PeConf, "pe_name"),
-        (UsersetConf, "name"),
-        (ExecHostConf, "hostname"),
-        (HostgroupConf, "group_name"),
-        (ProjectConf, "name"),
-        (CkptConf, "ckpt_name"),
-        (UserConf, "name"),
+        (QueueConf, "qname", 'cluster queue name "{}" is not valid'),
+        (PeConf, "pe_name", 'Invalid character in pe name of pe "{}"'),
+        (UsersetConf, "name", ""),
+        (ExecHostConf, "hostname", None),
+        (HostgroupConf, "group_name", None),
+        (ProjectConf, "name", None),
+        (CkptConf, "ckpt_name", ""),
+        (UserConf, "name", None),
     ],
 )
-def test_an_objects_name_is_one_name(cls: type[ConfObject], key: str, name: str) -> None:
+def test_an_objects_name_is_one_name(
+    cls: type[ConfObject], key: str, checked: str | None, name: str, key_text: str
+) -> None:
     """qconf -Aprj/-Aq/... of 'bad,x' or 'bad x' added an object no list could name; the
-    key check refuses a list's separators in a name."""
+    key check refuses a list's separators in a name (in verify_str_key()'s words, and the
+    qmaster's second line, for the kinds it checks so)."""
     value = f"@{name}" if key == "group_name" else name
     with pytest.raises(ConfigError) as info:
         cls.parse(f"{key} {value}\n", "f")
-    assert info.value.reason.endswith(f'"{value}" is not a valid object name')
+    if checked is None:
+        assert info.value.reason.endswith(f'"{value}" is not a valid object name')
+    else:
+        assert info.value.verbatim
+        lines = info.value.reason.split("\n")
+        assert lines[0].startswith(key_text)
+        assert lines[1:] == ([checked.format(value)] if checked else [])
 
 
 @pytest.mark.parametrize(

@@ -14,8 +14,12 @@ from typing import Any
 import pytest
 
 from qmaster.cell import DEFAULT_CONF_DIR
-from qmaster.conf.flatfile import add_line_breaks
-from qmaster.conf.queue import HostgroupConf
+from qmaster.conf.access import PeConf, UsersetConf
+from qmaster.conf.cluster import GlobalConf, SchedConf
+from qmaster.conf.errors import ConfigError
+from qmaster.conf.flatfile import add_line_breaks, read_pairs
+from qmaster.conf.model import ConfObject
+from qmaster.conf.queue import HostgroupConf, QueueConf
 from qmaster.conf.store import ClusterConfig
 
 LONG = "@" + "really" * 18 + "longname1"  # longer than a line
@@ -164,3 +168,68 @@ def test_pe_commands_may_name_only_grid_engines_variables(attr: str) -> None:
     assert add("/bin/sh $pe_hostfile $host $job_id $fs_stdin_tmp_path") == [
         'root@h added "t" to parallel environment list'
     ]
+
+
+# Files of qconf_backslash_*_check (check.60): continuations, commas and tabs as Grid
+# Engine's flatfile scanner joins them (a continued part ends in one blank, none after
+# a comma; a line that is only a backslash adds nothing).
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("hostlist @a \\\n@b @c\n", "@a @b @c"),
+        ("hostlist @a\\\n @b\n", "@a @b"),
+        ("hostlist @a \\\n\\\n\\\n@b\n", "@a @b"),
+        ("hostlist @a \\\n   \\\n@b\n", "@a @b"),
+        ("hostlist \\\n@a \\\n@b\n", "@a @b"),
+        ("hostlist\t@a @b\n", "@a @b"),
+        ("hostlist\t\t   \t\t@a\n", "@a"),
+        ("hostlist \t\\\t\n\t\\\t\n@a,@b, \\\n@c\n", "@a,@b,@c"),
+        ("hostlist @a,\\ \n \\ \n @b\n", "@a,@b"),
+    ],
+)
+def test_continued_lines_join_as_grid_engines_scanner(text: str, value: str) -> None:
+    """One logical line per attribute, tab or blanks between name and value."""
+    (pair,) = read_pairs(text, "f")
+    assert (pair.key, pair.value) == ("hostlist", value)
+
+
+# What the qmaster's verifiers answer for a value they refuse (pe_validate(),
+# cqueue_verify_*(), verify_str_key(), the host resolution of issue 1715): their own
+# sentence, without the file's path and line.
+@pytest.mark.parametrize(
+    ("cls", "text", "answer"),
+    [
+        (PeConf, "pe_name p\nurgency_slots invalid\n", 'rejecting invalid urgency_slots setting "invalid"'),
+        (PeConf, "pe_name p\nallocation_rule $fill\n", 'parameter allocation_rule of pe "p": unknown variable "fill"'),
+        (PeConf, "pe_name p\nslots 10000000\n", '10000000 is an invalid value for the "slots" attribute - it must be a value between 0 and 9999999'),
+        (PeConf, "pe_name a:b\n", "Colon (':') not allowed in objectname\nInvalid character in pe name of pe \"a:b\""),
+        (QueueConf, "qname q\npriority 21\n", "Priority not in range -20 to +20"),
+        (QueueConf, "qname q\npriority x\n", "Invalid character"),
+        (QueueConf, "qname q\npriority 0,[h=-21]\n", "Priority not in range -20 to +20"),
+        (QueueConf, "qname q\ninitial_state on\n", 'Invalid value "on" as initial state'),
+        (QueueConf, "qname q\nshell_start_mode sh\n", 'Invalid value "sh" as shell start mode'),
+        (QueueConf, "qname q\nslots 1,[=1]\n", 'invalid hostname ""'),
+        (QueueConf, "qname q/r\n", "Slash ('/') not allowed in objectname\ncluster queue name \"q/r\" is not valid"),
+        (UsersetConf, "name u%\n", "Percent ('%') not allowed in objectname"),
+        (SchedConf, "algorithm foo\n", 'attribute "foo" is not a valid algorithm name.'),
+        (GlobalConf, "#global:\ngid_range 5-10\n", "minimum group id in gid_range may not be less than 100 in cluster configuration"),
+    ],
+)  # fmt: skip
+def test_verifier_refusals_answer_in_the_qmasters_words(
+    cls: type[ConfObject], text: str, answer: str
+) -> None:
+    with pytest.raises(ConfigError) as info:
+        cls.parse(text, "f")
+    assert info.value.verbatim
+    assert info.value.answer == answer
+
+
+@pytest.mark.parametrize(
+    ("cls", "text"),
+    [
+        (PeConf, "pe_name p\nurgency_slots AVG\nallocation_rule $round_robin\nslots 9999999\n"),
+        (QueueConf, "qname q\npriority -20\ninitial_state Disabled\nshell_start_mode UNIX_BEHAVIOR\n"),
+    ],
+)  # fmt: skip
+def test_verifiers_take_what_grid_engine_takes(cls: type[ConfObject], text: str) -> None:
+    cls.parse(text, "f")

@@ -56,3 +56,41 @@ def test_refused_table_prints_no_added_lines(conf: ClusterConfig) -> None:
     assert _modify(conf, text) == ['The built-in complex "arch" cannot be deleted']
     assert conf.to_rows() == before
     assert "gpu" not in conf.complexes
+
+
+@pytest.mark.parametrize(
+    ("kind", "name", "attr", "value", "where"),
+    [
+        ("exechost", "global", "complex_values", "gpu=2", 'host "global".'),
+        ("cqueue", "all.q", "complex_values", "NONE,[@allhosts=gpu=1]", 'queue "all.q".'),
+        ("sched", None, "job_load_adjustments", "gpu=1", "scheduler configuration."),
+    ],
+)
+def test_removing_a_complex_still_set_is_refused(
+    conf: ClusterConfig, kind: str, name: str | None, attr: str, value: str, where: str
+) -> None:
+    """-Mc without a complex that a host, queue or the scheduler still sets: the qmaster's
+    centry_is_referenced() answer, and the complex stays."""
+    conf.apply("conf_modify", {"kind": "complex", "text": conf.complexes.render() +
+               "gpu gpu INT <= YES YES 0 0\n"}, "root", "h", True)  # fmt: skip
+    if kind == "sched":
+        text = conf.sched_conf.render().replace("job_load_adjustments", "#", 1)
+        text += f"{attr} {value}\n"
+        done = conf.apply("conf_modify", {"kind": "sched", "text": text}, "root", "h", True)
+    else:
+        args = {"kind": kind, "mode": "set", "name": name, "pairs": [(attr, value)]}
+        done = conf.apply("conf_attr", args, "root", "h", True)
+    assert not any(a.is_error for a in done.answers), done.answers
+    assert _modify(conf, STOCK.read_text()) == [
+        f'Complex attribute "gpu" is still referenced in {where}'
+    ]
+    assert "gpu" in conf.complexes
+
+
+@pytest.mark.parametrize("line", ["complex1161", "complex1161 c1161"])
+def test_a_complex_line_without_type_is_type_0(conf: ClusterConfig, line: str) -> None:
+    """Issue 1161: -mc with a line of only a name; the qmaster answers for type 0."""
+    assert _modify(conf, conf.complexes.render() + line + "\n") == [
+        "unknown complex attribute type 0"
+    ]
+    assert "complex1161" not in conf.complexes

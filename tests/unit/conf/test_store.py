@@ -55,7 +55,7 @@ def test_rows_round_trip(conf: ClusterConfig) -> None:
     [
         ("cqueues/all.q", "@allhosts", "@allhosts,nosuch", 'unknown host "nosuch" in hostlist'),
         ("cqueues/all.q", "@allhosts", "@nogroup", 'unknown host group "@nogroup" in hostlist'),
-        ("cqueues/all.q", "make mpi", "make fast", 'unknown parallel environment "fast"'),
+        ("cqueues/all.q", "make mpi", "make fast", 'Parallel environment "fast" does not exist'),
         ("exechosts/host2", "complex_values        NONE", "complex_values        gpu=1",
          'unknown resource "gpu"'),
         ("exechosts/host2", "complex_values        NONE", "complex_values        h_vmem=big",
@@ -139,7 +139,7 @@ def test_refused_modify_leaves_store_unchanged(conf: ClusterConfig) -> None:
     text = conf.show("cqueue", "all.q")["text"].replace("make mpi", "nope")
     change = conf.apply("conf_modify", {"kind": "cqueue", "text": text}, "root", "h", True)
     assert change.answers[0].is_error
-    assert 'unknown parallel environment "nope"' in change.answers[0].text
+    assert 'Parallel environment "nope" does not exist' in change.answers[0].text
     assert change.upserts == []
     assert conf.to_rows() == rows
 

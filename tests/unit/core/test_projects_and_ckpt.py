@@ -108,7 +108,7 @@ def test_ckpt_objects_and_reservations() -> None:
     bad = queue.replace("ckpt_list             NONE", "ckpt_list             nosuch")
     refused = texts(request(core, ROOT, "conf_modify", kind="cqueue", text=bad))
     assert refused
-    assert 'unknown checkpointing environment "nosuch"' in refused[0]
+    assert 'Ckpt "nosuch" does not exist' in refused[0]
     gone = request(core, ROOT, "conf_delete", kind="ckpt", name="nosuch", members=[])
     assert texts(gone) == ['denied: checkpointing environment "nosuch" does not exist']
 
