@@ -196,12 +196,20 @@ def exec_line(job: Job, where: Placement) -> tuple[str, list[str], str]:
 
 
 def environment(
-    job: Job, task: Task, where: Placement, cell: Cell, out: Path, err: Path
+    job: Job,
+    task: Task,
+    where: Placement,
+    cell: Cell,
+    out: Path,
+    err: Path,
+    inherited: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
-    """The task's environment in Grid Engine's order (exec_job.c): its PATH, then the
-    job's ``-v``/``-V`` and ``SGE_O_*`` variables, then Grid Engine's own, which win."""
+    """The task's environment in Grid Engine's order (exec_job.c): the execution daemon's
+    own (``inherited``, with execd_params INHERIT_ENV), its PATH, then the job's
+    ``-v``/``-V`` and ``SGE_O_*`` variables, then Grid Engine's own, which win."""
     owner = job.owner.user
-    env = {"PATH": f"{where.tmpdir}:{DEFAULT_PATH}"}
+    env = dict(inherited or {})
+    env["PATH"] = f"{where.tmpdir}:{DEFAULT_PATH}"
     env.update(as_map(job.spec.env))
     chosen = job.spec.wd or job.spec.cwd
     if chosen:
