@@ -158,10 +158,15 @@ def make_cell_env(root: Path, name: str = "default") -> dict[str, str]:
 
 
 def create_cell(root: Path, conf: Path | None = None) -> RunningCell:
-    """Create (but do not start) a cell at ``root`` from ``conf``."""
+    """Create (but do not start) a cell at ``root`` from ``conf``, as ``qmaster init --from
+    conf`` does, in this process: the configuration's modules are imported once per test
+    session rather than once per cell (a second a cell). Raises ConfigError for a bad ``conf``.
+    """
+    from qmaster.cell_init import init_cell
+
     env = make_cell_env(root)
     running = RunningCell(Cell(root, "default"), env)
-    running.run("qmaster", "init", "--from", str(conf or DEFAULT_CONF_DIR), check=True)
+    init_cell(running.cell, conf or DEFAULT_CONF_DIR)
     return running
 
 

@@ -74,15 +74,19 @@ def request_files(inputs: SubmitInputs) -> list[str]:
 
 
 def environment_essentials(inputs: SubmitInputs) -> dict[str, str]:
-    """The ``SGE_O_*`` variables qsub passes with every job."""
+    """The ``SGE_O_*`` variables qsub passes with every job, as job_initialize_env() sets
+    them: HOME, LOGNAME, PATH, SHELL, TZ and MAIL of the caller's environment, then HOST
+    and WORKDIR (LOGNAME falls back to USER where the environment has no LOGNAME)."""
     env = inputs.env
     found = {
         "SGE_O_HOME": env.get("HOME", ""),
+        "SGE_O_LOGNAME": env.get("LOGNAME") or env.get("USER", ""),
         "SGE_O_PATH": env.get("PATH", ""),
         "SGE_O_SHELL": env.get("SHELL", ""),
-        "SGE_O_WORKDIR": inputs.cwd,
+        "SGE_O_TZ": env.get("TZ", ""),
+        "SGE_O_MAIL": env.get("MAIL", ""),
         "SGE_O_HOST": inputs.host,
-        "SGE_O_LOGNAME": env.get("LOGNAME") or env.get("USER", ""),
+        "SGE_O_WORKDIR": inputs.cwd,
     }
     return {key: value for key, value in found.items() if value}
 

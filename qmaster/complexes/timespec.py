@@ -10,7 +10,8 @@ wherever it is given. The forms are those Grid Engine's number parser
   empty (``1::1`` is one hour and one second, ``:30:`` thirty minutes).
   Grid Engine's own parser reads only the three-field form; minige reads the
   documented two-field form too, rather than refuse what the manual promises;
-* a decimal number of seconds, possibly fractional (``90``, ``1.5``);
+* a decimal number of seconds, possibly fractional, with an exponent as ``strtod`` reads
+  one (``90``, ``1.5``, ``1e3``);
 * a hexadecimal (``0x10``) or octal (``010``) integer;
 * any plain number may end in a multiplier ``k``/``K``/``m``/``M``/``g``/``G``
   (1000/1024 and their powers), as every number in Grid Engine may;
@@ -24,7 +25,7 @@ import re
 
 _FIELD = r"(?:\d+(?:\.\d*)?|\.\d+)?"
 _HMS = re.compile(rf"(?:({_FIELD}):)?({_FIELD}):({_FIELD})\s*")
-_DECIMAL = re.compile(r"(\d+(?:\.\d*)?|\.\d+)([kKmMgG]?)")
+_DECIMAL = re.compile(r"((?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)([kKmMgG]?)")  # as strtod
 _HEX_OCT = re.compile(r"(0[xX][0-9a-fA-F]+|0[0-7]*)([kKmMgG]?)")
 MULTIPLIERS = {  # k/K/m/M/g/G of every Grid Engine number (get_multiplier)
     "": 1,
@@ -48,14 +49,15 @@ def parse_time_spec(text: str) -> float:
             raise ValueError(text)
         hours, minutes, seconds = (float(f) if f else 0.0 for f in hms.groups())  # h absent: 0
         return hours * 3600 + minutes * 60 + seconds
-    number = _number(stripped)
+    number = parse_number(stripped)
     if number is None:
         raise ValueError(text)
     return number
 
 
-def _number(text: str) -> float | None:
-    """A plain number with an optional multiplier, read as decimal or C hex/octal."""
+def parse_number(text: str) -> float | None:
+    """A plain number with an optional multiplier, read as decimal (``strtod``) or, when it
+    starts with ``0`` and has no ``.``, as C hex/octal (``strtol``): None when it is none."""
     if "." in text or not text.startswith("0"):
         decimal = _DECIMAL.fullmatch(text)
         if decimal is None:

@@ -10,13 +10,11 @@ from __future__ import annotations
 import math
 import re
 
-from qmaster.complexes.timespec import MULTIPLIERS, parse_time_spec
+from qmaster.complexes.timespec import MULTIPLIERS, parse_number, parse_time_spec
 from qmaster.complexes.types import ValueType
 
 INFINITY = "INFINITY"
 
-_MEMORY_UNITS = MULTIPLIERS
-_MEMORY_RE = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)([kKmMgG]?)$")
 _INT_RE = re.compile(r"^[+-]?(?:0[xX][0-9a-fA-F]+|0[0-7]*|[1-9]\d*)$")
 _TRUE_WORDS = frozenset({"true", "1", "yes", "y", "t"})
 _FALSE_WORDS = frozenset({"false", "0", "no", "n", "f"})
@@ -53,14 +51,14 @@ def parse_c_integer(text: str) -> int:
 
 
 def parse_memory(text: str) -> float:
-    """Bytes of a memory specifier: ``512``, ``1.5G``, ``4k`` (k=1000, K=1024), ``INFINITY``."""
+    """Bytes of a memory specifier as Grid Engine's number parser reads one: ``512``,
+    ``1.5G``, ``4k`` (k=1000, K=1024), ``1e9`` (strtod), ``0x100``/``010`` (strtol: hex,
+    octal), ``INFINITY``."""
     if is_infinity(text):
         return math.inf
-    match = _MEMORY_RE.match(text.strip())
-    if not match:
+    value = parse_number(text.strip())
+    if value is None:
         raise ValueParseError(ValueType.MEMORY, text)
-    number, unit = match.groups()
-    value = float(number) * _MEMORY_UNITS[unit]
     return float(int(value)) if value.is_integer() else value
 
 
@@ -72,7 +70,7 @@ def format_memory(value: float) -> str:
         return repr(float(value))
     whole = int(value)
     for unit in ("G", "M", "K"):
-        size = _MEMORY_UNITS[unit]
+        size = MULTIPLIERS[unit]
         if whole and whole % size == 0:
             return f"{whole // size}{unit}"
     return str(whole)

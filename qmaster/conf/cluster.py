@@ -192,6 +192,14 @@ class GlobalConf(ConfObject):
         return split_params(self.attrs["qmaster_params"])
 
     @cached_property
+    def inherit_env(self) -> bool:
+        """``execd_params INHERIT_ENV`` (default true): jobs start with the execution
+        daemon's environment under their own, as parse_bool_param() reads it (a bare
+        name, or a value starting 1/t/T, is true)."""
+        value = split_params(self.attrs["execd_params"]).get("inherit_env", "true")
+        return value[:1] in ("1", "t", "T")
+
+    @cached_property
     def jsv_timeout(self) -> float:
         """Seconds to wait for the JSV's answer (``qmaster_params jsv_timeout``, default 10)."""
         value = parse_c_integer(self.qmaster_params.get("jsv_timeout", "10"))

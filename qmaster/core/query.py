@@ -62,8 +62,9 @@ def _row(job: Job, prior: float, state: str, **kw: Any) -> dict[str, Any]:
 def job_rows(core: Core, job: Job, prior: float) -> list[dict[str, Any]]:
     """qstat's rows of one job: one per active task, one per run of pending tasks of the
     same holds (see :func:`qmaster.core.holds.pending_groups`); a started task with a hold
-    (or a ``-hold_jid`` predecessor in the system) shows the ``h`` too (``hr``), as Grid
-    Engine's sge_handle_job() sets JHELD from ``JAT_hold``. Each row carries the
+    (or a ``-hold_jid`` predecessor in the system) shows the ``h`` too (``hr``, ``Ehqw``), as
+    Grid Engine's sge_handle_job() sets JHELD from ``JAT_hold``; a task in error state shows
+    its submission time, as its start time was reset when it failed. Each row carries the
     hold letters ``qstat -s`` selects it by (``LETTERS``, taken off by the filter)."""
     rows: list[dict[str, Any]] = []
     derived: set[str] | None = None
@@ -74,11 +75,12 @@ def job_rows(core: Core, job: Job, prior: float) -> list[dict[str, Any]]:
             derived = derived_letters(core, job)
         bits = task_bits(job, task.task_id) if job.holds else frozenset()
         shown = task_state(task)
+        failed = shown == TaskState.ERROR.value  # its start time is reset (JAT_start_time 0)
         row = _row(
             job,
             prior,
-            held_state(shown) if (bits or "j" in derived) and shown != "Eqw" else shown,
-            start_time=task.start_time or task.dispatch_time,
+            held_state(shown) if bits or "j" in derived else shown,
+            start_time=None if failed else task.start_time or task.dispatch_time,
             queue=task.queue,
             slots=task.slots or job.slots,
             tasks=str(task.task_id) if job.array else None,

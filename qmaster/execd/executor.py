@@ -131,7 +131,10 @@ class LocalExecutor:
         )
         out = jobenv.output_path(job, task, host, workdir, "o")
         err = out if job.spec.join else jobenv.output_path(job, task, host, workdir, "e")
-        env = jobenv.environment(job, task, where, self.cell, out, err)
+        inherit = self._core().config.global_conf.inherit_env
+        env = jobenv.environment(
+            job, task, where, self.cell, out, err, os.environ if inherit else None
+        )
         env["SGE_STDIN_PATH"] = stdin = self._stdin(job, task, host, workdir)
         if jobenv.script_on_stdin(job, where):
             stdin = str(script)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import math
 import pwd
+import sysconfig
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,8 @@ DEFAULT_PATH = "/usr/local/bin:/usr/ucb:/bin:/usr/bin:"
 DEFAULT_ACCOUNT = "sge"
 DEFAULT_SHELL = "/bin/sh"
 ARCH = "lx-amd64"  # what the cell's util/arch and its hosts' arch load value say
+# Grid Engine's $SGE_ROOT/bin/$ARCH: where this installation's commands are
+BINARY_PATH = sysconfig.get_path("scripts")
 
 
 # queue_conf(5)'s s_/h_ limits and the rlimit each pair sets (setrlimits.c), whether it is
@@ -193,12 +196,20 @@ def exec_line(job: Job, where: Placement) -> tuple[str, list[str], str]:
 
 
 def environment(
-    job: Job, task: Task, where: Placement, cell: Cell, out: Path, err: Path
+    job: Job,
+    task: Task,
+    where: Placement,
+    cell: Cell,
+    out: Path,
+    err: Path,
+    inherited: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
-    """The task's environment in Grid Engine's order (exec_job.c): its PATH, then the
-    job's ``-v``/``-V`` and ``SGE_O_*`` variables, then Grid Engine's own, which win."""
+    """The task's environment in Grid Engine's order (exec_job.c): the execution daemon's
+    own (``inherited``, with execd_params INHERIT_ENV), its PATH, then the job's
+    ``-v``/``-V`` and ``SGE_O_*`` variables, then Grid Engine's own, which win."""
     owner = job.owner.user
-    env = {"PATH": f"{where.tmpdir}:{DEFAULT_PATH}"}
+    env = dict(inherited or {})
+    env["PATH"] = f"{where.tmpdir}:{DEFAULT_PATH}"
     env.update(as_map(job.spec.env))
     chosen = job.spec.wd or job.spec.cwd
     if chosen:
@@ -213,6 +224,7 @@ def environment(
             "LOGNAME": owner,
             "JOB_NAME": job.name,
             "JOB_SCRIPT": str(where.script or job.spec.command or ""),
+            "SGE_BINARY_PATH": BINARY_PATH,
             "REQUEST": job.name,
             "HOSTNAME": where.host,
             "QUEUE": where.queue.partition("@")[0],

@@ -59,6 +59,7 @@ def main() -> None:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Advance reservations: a file of qrsub lines ('@T' first: asked T s after the start).",
 )
+@click.option("--no-plots", is_flag=True, help="Draw no PNG plots (about a second less).")
 def run(
     trace: Path,
     cell: Path,
@@ -68,12 +69,15 @@ def run(
     pe: str,
     jsv: str | None,
     ars: Path | None,
+    no_plots: bool,
 ) -> None:
     """Replay TRACE (SWF 2.2, gzipped or not, or an accounting file).
 
     Prints the totals and the per-queue figures; summary.txt has the per-user ones too."""
     try:
-        options = ReplayOptions(trace, cell, out, until_seconds(until), seed, pe, jsv, ars)
+        options = ReplayOptions(
+            trace, cell, out, until_seconds(until), seed, pe, jsv, ars, plots=not no_plots
+        )
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--until") from None
     started = time.perf_counter()
@@ -93,7 +97,8 @@ def run(
     if len(done.trace.skipped) > 10:
         click.echo(f"qsim: ... {len(done.trace.skipped) - 10} more lines skipped", err=True)
     click.echo(to_text(done.summary, users=False), nl=False)
-    click.echo(done.plots)
+    if done.plots:
+        click.echo(done.plots)
     rate = len(done.results) / wall if wall > 0 else 0.0
     click.echo(
         f"replayed {len(done.results)} jobs in {wall:.2f} s ({rate:.0f} jobs/s); outputs in {out}"
@@ -117,6 +122,9 @@ def _keep(bars: list[progress.Bar], bar: progress.Bar | None) -> progress.Bar | 
 )
 @click.option("--workers", type=click.IntRange(min=1), help="Local processes (default: cores).")
 @click.option("--dask", "address", metavar="ADDRESS", help="Run on this Dask scheduler.")
-def sweep_command(grid: Path, out: Path, workers: int | None, address: str | None) -> None:
+@click.option("--no-plots", is_flag=True, help="Draw neither sweep.png nor the points' plots.")
+def sweep_command(
+    grid: Path, out: Path, workers: int | None, address: str | None, no_plots: bool
+) -> None:
     """Replay every point of GRID (TOML: traces x configuration axes); one table of all."""
-    sys.exit(sweep_cli.run(grid, out, workers, address))
+    sys.exit(sweep_cli.run(grid, out, workers, address, plots=not no_plots))

@@ -48,6 +48,7 @@ class Job:
     seed: int | None
     pe: str
     ars: Path | None
+    plots: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +78,9 @@ class SweepResult:
 def run_point(job: Job) -> Outcome:
     """Replay one point into ``job.out`` (runs in a worker process)."""
     started = time.perf_counter()
-    options = ReplayOptions(job.trace, job.cell, job.out, job.until, job.seed, job.pe, ars=job.ars)
+    options = ReplayOptions(
+        job.trace, job.cell, job.out, job.until, job.seed, job.pe, ars=job.ars, plots=job.plots
+    )
     try:
         summary = replay(options).summary
     except FAILURES as exc:
@@ -85,8 +88,9 @@ def run_point(job: Job) -> Outcome:
     return Outcome(job.index, summary, None, time.perf_counter() - started)
 
 
-def prepare(grid: Grid, out: Path) -> tuple[list[Point], list[Job]]:
-    """Write every point's cell under ``out`` and check it loads; the jobs to run."""
+def prepare(grid: Grid, out: Path, plots: bool = True) -> tuple[list[Point], list[Job]]:
+    """Write every point's cell under ``out`` and check it loads; the jobs to run (each
+    drawing its point's plots when ``plots``)."""
     until = until_seconds(grid.until)
     pts = points(grid)
     jobs = []
@@ -96,7 +100,7 @@ def prepare(grid: Grid, out: Path) -> tuple[list[Point], list[Job]]:
         ClusterConfig.load_dir(cell)  # a bad value stops the sweep here, naming its file
         pe = grid.pe or DEFAULT_PE
         jobs.append(
-            Job(index, point.name, point.trace, cell, folder, until, grid.seed, pe, grid.ars)
+            Job(index, point.name, point.trace, cell, folder, until, grid.seed, pe, grid.ars, plots)
         )
     return pts, jobs
 
@@ -130,10 +134,12 @@ def sweep(
     out: Path,
     runner: Callable[[list[Job]], Iterable[Outcome]],
     told: Callable[[str, Outcome], None] | None = None,
+    plots: bool = True,
 ) -> SweepResult:
-    """Run the sweep into ``out``: the points' folders, sweep.csv, sweep.json, sweep.png."""
+    """Run the sweep into ``out``: the points' folders, sweep.csv, sweep.json and, when
+    ``plots``, sweep.png and each point's plots."""
     out.mkdir(parents=True, exist_ok=True)
-    pts, jobs = prepare(grid, out)
+    pts, jobs = prepare(grid, out, plots)
     outcomes: dict[int, Outcome] = {}
     for outcome in runner(jobs):
         outcomes[outcome.index] = outcome
@@ -142,4 +148,4 @@ def sweep(
     rows = [row(p, outcomes[i].summary, outcomes[i].error) for i, p in enumerate(pts)]
     cols = columns([axis for axis, _ in grid.axes])
     write_table(out, cols, rows)
-    return SweepResult(cols, rows, write_plot(out, rows))
+    return SweepResult(cols, rows, write_plot(out, rows) if plots else "")

@@ -13,7 +13,9 @@ from qmaster.sim.sweep import Outcome, dask_runner, local_runner, sweep
 NO_DASK = "qsim: --dask needs the distributed package (pip install 'minige[sim]')"
 
 
-def run(grid_file: Path, out: Path, workers: int | None, address: str | None) -> int:
+def run(
+    grid_file: Path, out: Path, workers: int | None, address: str | None, plots: bool = True
+) -> int:
     """Run the sweep; the exit code (0: every point replayed, 1: any failed or bad input)."""
     if workers is not None and address is not None:
         click.echo("qsim: --workers and --dask exclude each other", err=True)
@@ -29,12 +31,13 @@ def run(grid_file: Path, out: Path, workers: int | None, address: str | None) ->
         click.echo(NO_DASK, err=True)
         return 1
     try:
-        done = sweep(grid, out, runner, _told)
+        done = sweep(grid, out, runner, _told, plots)
     except (ConfigError, GridError, OSError, ValueError) as exc:
         click.echo(f"qsim: {exc}", err=True)
         return 1
     click.echo(f"table: {out / 'sweep.csv'}, {out / 'sweep.json'}")
-    click.echo(done.plot)
+    if done.plot:
+        click.echo(done.plot)
     if done.failed:
         click.echo(f"qsim: {done.failed} of {len(done.rows)} points failed", err=True)
         return 1

@@ -25,9 +25,13 @@ PLOTS = ("utilisation.png", "queue_length.png", "wait_by_size.png")
 pytestmark = pytest.mark.timeout(120)
 
 
-def qsim(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def qsim(
+    *argv: str, env: dict[str, str] | None = None, plots: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """Run qsim; a replay draws its plots only when the test looks at them (a second each)."""
+    extra = [] if plots or argv[:1] != ("run",) else ["--no-plots"]
     return subprocess.run(
-        ["qsim", *argv], capture_output=True, text=True, env=env, timeout=100, check=False
+        ["qsim", *argv, *extra], capture_output=True, text=True, env=env, timeout=100, check=False
     )
 
 
@@ -47,6 +51,8 @@ def test_golden_replay_and_qacct(tmp_path: Path) -> None:
     assert (out / "accounting").read_bytes() == (EXAMPLES / "golden.accounting").read_bytes()
     for name in OUTPUTS:
         assert (out / name).stat().st_size > 0
+    assert not [p for p in out.iterdir() if p.suffix == ".png"]  # --no-plots
+    assert "plots" not in done.stdout
     assert "ended           18\n" in done.stdout
     assert "never started   1\n" in done.stdout
     assert "qsim: line 19: job 10: run time unknown" in done.stderr
@@ -76,7 +82,7 @@ def test_same_trace_same_bytes(tmp_path: Path) -> None:
         out = tmp_path / hash_seed
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
         args = ("run", str(GOLDEN), "--cell", str(CELL), "--out", str(out), "--seed", "5")
-        done = qsim(*args, env=env)
+        done = qsim(*args, env=env, plots=True)
         assert done.returncode == 0, done.stderr
         runs.append({name: (out / name).read_bytes() for name in names})
     assert runs[0] == runs[1]
@@ -89,7 +95,7 @@ def test_without_matplotlib_plots_are_skipped(tmp_path: Path) -> None:
     (blocker / "matplotlib" / "__init__.py").write_text("raise ImportError('blocked')\n")
     env = {**os.environ, "PYTHONPATH": str(blocker)}
     out = tmp_path / "out"
-    done = qsim("run", str(GOLDEN), "--cell", str(CELL), "--out", str(out), env=env)
+    done = qsim("run", str(GOLDEN), "--cell", str(CELL), "--out", str(out), env=env, plots=True)
     assert done.returncode == 0, done.stderr
     assert "plots skipped: matplotlib is not installed (pip install 'minige[sim]')" in done.stdout
     assert not (out / "utilisation.png").exists()
@@ -133,6 +139,7 @@ def test_progress_bar_only_on_a_terminal(tmp_path: Path) -> None:
     """On a terminal stderr shows a progress bar (jobs, rate); redirected, stderr has none."""
     pytest.importorskip("tqdm")
     args = ["qsim", "run", str(GOLDEN), "--cell", str(CELL), "--out", str(tmp_path / "t")]
+    args.append("--no-plots")
     main, child = pty.openpty()
     fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=child)

@@ -44,7 +44,7 @@ def test_sweep_runs_every_point_and_gathers_one_table(tmp_path: Path) -> None:
     """A 2 x 2 sweep writes each point's replay in its folder and one table whose rows are the
     points' summaries, in the grid's order, the same bytes whatever the number of workers."""
     grid = _grid(tmp_path, "max_reservation = [0, 1]\nreserve = [false, true]\n")
-    done = qsim("sweep", str(grid), "--out", str(tmp_path / "a"), "--workers", "2")
+    done = qsim("sweep", str(grid), "--out", str(tmp_path / "a"), "--workers", "2", "--no-plots")
     assert done.returncode == 0, done.stderr
     out = tmp_path / "a"
     rows = _rows(out)
@@ -66,7 +66,7 @@ def test_sweep_runs_every_point_and_gathers_one_table(tmp_path: Path) -> None:
     # only a reservation asked for by the job and allowed by the scheduler changes the schedule
     assert rows[3]["makespan"] != rows[1]["makespan"]
     assert rows[0]["makespan"] == rows[1]["makespan"] == rows[2]["makespan"]
-    again = qsim("sweep", str(grid), "--out", str(tmp_path / "b"), "--workers", "1")
+    again = qsim("sweep", str(grid), "--out", str(tmp_path / "b"), "--workers", "1", "--no-plots")
     assert again.returncode == 0, again.stderr
     for name in ("sweep.csv", "sweep.json"):
         assert (tmp_path / "b" / name).read_bytes() == (out / name).read_bytes()
@@ -79,11 +79,13 @@ def test_sweep_runs_every_point_and_gathers_one_table(tmp_path: Path) -> None:
         "1",
         "--out",
         str(tmp_path / "alone"),
+        "--no-plots",
     )
     assert alone.returncode == 0, alone.stderr
     accounting = (tmp_path / "alone" / "accounting").read_bytes()
     assert accounting == (out / NAMES[3] / "accounting").read_bytes()
-    assert "plot: sweep.png" in done.stdout or "sweep plot skipped" in done.stdout
+    assert not list(out.glob("**/*.png"))  # --no-plots
+    assert "plot" not in done.stdout
 
 
 def test_jsv_axis_runs_the_server_jsv_only_where_asked(tmp_path: Path) -> None:
@@ -97,6 +99,11 @@ def test_jsv_axis_runs_the_server_jsv_only_where_asked(tmp_path: Path) -> None:
     assert (rows[0]["jsv"], rows[0]["refused"]) == ("none", "0")
     assert rows[1]["jsv"] == "example_jsv.py"
     assert int(rows[1]["refused"]) > 0
+    if "plot: sweep.png" in done.stdout:
+        assert (tmp_path / "sweep.png").stat().st_size > 0
+        assert all((tmp_path / r["point"] / "utilisation.png").exists() for r in rows)
+    else:
+        assert "sweep plot skipped" in done.stdout
 
 
 def test_bad_grid_value_stops_before_any_replay(tmp_path: Path) -> None:

@@ -142,6 +142,28 @@ def test_stop_after_a_crash_does_not_signal_the_process_named_in_a_stale_pidfile
         bystander.wait()
 
 
+def test_qmaster_init_creates_a_cell_once(tmp_path: Path) -> None:
+    """'qmaster init' run as a command creates the cell a start then serves; a second init of
+    the same cell, or one from a folder that is not a configuration, fails and changes nothing."""
+    env = make_cell_env(tmp_path)
+
+    def qmaster(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["qmaster", *argv], check=False, env=env, capture_output=True, text=True, timeout=30
+        )
+
+    missing = qmaster("init", "--from", str(tmp_path / "nowhere"))
+    assert missing.returncode != 0
+    assert not (tmp_path / "default").exists()
+    created = qmaster("init")
+    assert (created.returncode, created.stdout) == (0, f'created cell "{tmp_path / "default"}"\n')
+    spool = (tmp_path / "default" / "spool").stat().st_mtime_ns
+    again = qmaster("init")
+    assert again.returncode == 1
+    assert "already exists" in again.stderr
+    assert (tmp_path / "default" / "spool").stat().st_mtime_ns == spool
+
+
 def test_start_on_a_missing_cell_says_how_to_create_one(tmp_path: Path) -> None:
     """'qmaster start' with SGE_ROOT at an empty directory fails and points at 'qmaster init'."""
     root = tmp_path / "empty"

@@ -178,3 +178,26 @@ def test_the_jobs_limits_are_its_processes_rlimits(local: LiveDaemon, tmp_path: 
     assert local.call("submit", binary("ulimit -v; ulimit -f", **spec)).ok
     wait_for(lambda: acct_of(local, 1), what="accounting line of job 1")
     assert (tmp_path / "lim.o1").read_text().split() == ["1048576", "2048"]
+
+
+def test_a_job_inherits_the_execds_environment_unless_inherit_env_is_false(
+    local: LiveDaemon, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """execd_params INHERIT_ENV (default true): a job starts with the execution daemon's
+    environment under Grid Engine's variables, which win (JOB_ID); with INHERIT_ENV=false
+    it gets Grid Engine's variables only (functional/job_environment's INHERIT_ENV check)."""
+    monkeypatch.setenv("MINIGE_EXECD_ONLY", "from-the-execd")
+    monkeypatch.setenv("JOB_ID", "not-this")
+    text = 'echo "${MINIGE_EXECD_ONLY:-unset} $JOB_ID"\n'
+    assert local.call("submit", script(text, N="a", cwd=str(tmp_path))).ok
+    wait_for(lambda: acct_of(local, 1), what="accounting line of job 1")
+    assert (tmp_path / "a.o1").read_text() == "from-the-execd 1\n"
+    shown = local.call("conf_show", {"kind": "global", "name": None}).data["text"]
+    text_conf = "\n".join(
+        "execd_params INHERIT_ENV=false" if ln.split()[:1] == ["execd_params"] else ln
+        for ln in str(shown).splitlines()
+    )
+    assert local.call("conf_modify", {"kind": "global", "text": text_conf + "\n"}).ok
+    assert local.call("submit", script(text, N="b", cwd=str(tmp_path))).ok
+    wait_for(lambda: acct_of(local, 2), what="accounting line of job 2")
+    assert (tmp_path / "b.o2").read_text() == "unset 2\n"

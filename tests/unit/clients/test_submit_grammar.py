@@ -116,13 +116,18 @@ def test_variables_take_missing_values_from_the_environment() -> None:
 
 
 def test_job_environment_essentials_are_passed() -> None:
-    """qsub passes SGE_O_HOME, SGE_O_WORKDIR, SGE_O_HOST and friends in v."""
+    """qsub passes SGE_O_HOME, SGE_O_WORKDIR, SGE_O_HOST and friends in v; SGE_O_TZ and
+    SGE_O_MAIL where the caller's environment has TZ and MAIL (job_initialize_env)."""
     v = build_qsub(["job.sh"], inputs(SCRIPT)).spec["v"]
     assert v["SGE_O_HOME"] == "/home/alice"
     assert v["SGE_O_WORKDIR"] == "/work"
     assert v["SGE_O_HOST"] == "submit1"
     assert v["SGE_O_LOGNAME"] == "alice"
     assert v["SGE_O_PATH"] == "/bin"
+    assert "SGE_O_TZ" not in v
+    assert "SGE_O_MAIL" not in v
+    v = build_qsub(["job.sh"], inputs(SCRIPT, TZ="Europe/Berlin", MAIL="/var/mail/a")).spec["v"]
+    assert (v["SGE_O_TZ"], v["SGE_O_MAIL"]) == ("Europe/Berlin", "/var/mail/a")
 
 
 def test_cwd_only_when_requested() -> None:

@@ -64,3 +64,15 @@ def test_qmaster_params_may_be_separated_by_semicolons() -> None:
     """qmaster_params entries separated by ';' are read as Grid Engine reads them."""
     conf = GlobalConf.parse("qmaster_params jsv_timeout=4;jsv_threshold=7\n")
     assert (conf.jsv_timeout, conf.jsv_threshold) == (4.0, 7.0)
+
+
+@pytest.mark.parametrize(
+    ("params", "inherit"),
+    [("none", True), ("INHERIT_ENV=false", False), ("inherit_env=0", False),
+     ("INHERIT_ENV", True), ("INHERIT_ENV=TRUE,SET_LIB_PATH=true", True),
+     ("KEEP_ACTIVE=true INHERIT_ENV=no", False)],
+)  # fmt: skip
+def test_inherit_env_is_read_from_execd_params(params: str, inherit: bool) -> None:
+    """execd_params INHERIT_ENV as parse_bool_param reads it: true unless given a value
+    that does not start with 1, t or T."""
+    assert GlobalConf.parse(f"execd_params {params}\n").inherit_env is inherit

@@ -33,6 +33,21 @@ def test_memory_multipliers(text: str, expected: float) -> None:
 
 @pytest.mark.parametrize(
     ("text", "expected"),
+    [("1e3", 1000), ("1.5e3K", 1_536_000), ("2E1", 20), ("0x10", 16), ("010", 8), ("0", 0)],
+)  # fmt: skip
+def test_memory_is_read_by_the_number_parser(text: str, expected: float) -> None:
+    """As sge_parse_num_val reads a value: an exponent (strtod), hex and octal (strtol)."""
+    assert parse_memory(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [("1e2", 100), ("1.5e1", 15), ("1e1k", 10_000)])
+def test_time_seconds_may_have_an_exponent(text: str, expected: float) -> None:
+    """A number of seconds is read as strtod reads it, multiplier and all."""
+    assert parse_time(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
     [("1::1", 3601), ("0:0:15", 15), ("::", 0), ("1:30:0", 5400), ("90", 90), ("0x10", 16),
      ("010", 8), ("INFINITY", math.inf)],
 )  # fmt: skip
@@ -48,7 +63,7 @@ def test_bad_time_is_refused(text: str) -> None:
         parse_time(text)
 
 
-@pytest.mark.parametrize("text", ["12x", "G", "1.2.3", "-1"])
+@pytest.mark.parametrize("text", ["12x", "G", "1.2.3", "-1", "1e", "0e3", "08", "1:00"])
 def test_bad_memory_is_refused(text: str) -> None:
     """A malformed memory value is refused with a GE-style message."""
     with pytest.raises(ValueParseError, match=f'"{text}" - MEMORY expected'):

@@ -81,6 +81,8 @@ def test_the_environment_has_grid_engines_variables() -> None:
         "BATCH",
     )
     assert (env["SGE_ROOT"], env["SGE_CELL"], env["TMPDIR"]) == ("/sge", "c", "/tmp/x")
+    # where this installation's commands are, so a job can run $SGE_BINARY_PATH/qstat
+    assert (Path(env["SGE_BINARY_PATH"]) / "qstat").exists()
 
 
 def test_a_multi_host_pe_job_sees_its_hosts_queues_and_hostfile() -> None:
