@@ -7,7 +7,7 @@ jobs', and the global message ``(Scheduler job information not available for
 every job)``. Each message has Grid Engine's number (``SCHEDD_INFO_*``, the
 ``MES_message_number`` of ``qstat -j -xml``) and the summary text ``qstat -j``
 without a job list prints above the ids of the jobs it applies to. Held jobs
-get Grid Engine's hold, dependency and start time messages.
+get Grid Engine's hold, dependency or start time message, as split_jobs() sorts them.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from qmaster.core.holds import hold_letters, not_yet
+from qmaster.core.holds import ad_held_tasks, held_by_jid, not_yet
 from qmaster.core.jobs import Job
 from qmaster.core.states import TaskState
-from qmaster.core.taskholds import pending_bits
+from qmaster.core.taskholds import free_pending, pending_bits
 from qmaster.digits import is_digits
 from schedd.reasons import Reason
 
@@ -153,14 +153,19 @@ def job_messages(core: Core, job: Job, now: float) -> list[tuple[int, str]]:
 
 
 def _hold_messages(core: Core, job: Job, now: float) -> list[tuple[int, str]]:
-    letters = hold_letters(core, job)
+    """split_jobs() puts each pending task in one list: the held ones (a user, operator or
+    system hold, or a ``-hold_jid_ad`` wait) in the hold list; the others in the
+    predecessor list while a ``-hold_jid`` job is in the system, else in the time list
+    while the ``-a`` time has not come. A job gets the message of each list it is in."""
+    waiting = ad_held_tasks(core, job)
     out: list[tuple[int, str]] = []
-    if pending_bits(job):  # a pending task is held (not only a running one)
+    if pending_bits(job) or waiting:
         out.append((HOLD, "Job is in hold state"))
-    if letters & {"j", "d"}:
-        out.append((DEPEND, "job dropped because of job dependencies"))
-    if not_yet(job, now):
-        out.append((EXECTIME, "execution time not reached"))
+    if free_pending(job) - waiting:
+        if held_by_jid(core, job):
+            out.append((DEPEND, "job dropped because of job dependencies"))
+        elif not_yet(job, now):
+            out.append((EXECTIME, "execution time not reached"))
     return out
 
 
