@@ -144,29 +144,37 @@ def job_messages(core: Core, job: Job, now: float) -> list[tuple[int, str]]:
     if wait is not None:
         text = f"job waits for verification by the server JSV (try {wait.tries}): {wait.message}"
         out.append((VERIFY, text))
-    if any(t.state is TaskState.ERROR for t in job.tasks.values()):
-        out.append((ERROR, "Job is in error state"))  # split_jobs(): SPLIT_ERROR first
-    if job.pending:
-        out += _hold_messages(core, job, now)
+    out += [(n, SPLIT_TEXTS[n]) for n in split_lists(core, job, now)]
     out += [(message_number(r), r.text) for r in core.reasons.get(job.job_id, [])]
     return out
 
 
-def _hold_messages(core: Core, job: Job, now: float) -> list[tuple[int, str]]:
-    """split_jobs() puts each pending task in one list: the held ones (a user, operator or
-    system hold, or a ``-hold_jid_ad`` wait) in the hold list; the others in the
+SPLIT_TEXTS = {
+    ERROR: "Job is in error state",
+    HOLD: "Job is in hold state",
+    DEPEND: "job dropped because of job dependencies",
+    EXECTIME: "execution time not reached",
+}
+
+
+def split_lists(core: Core, job: Job, now: float) -> list[int]:
+    """The lists of split_jobs() the job's tasks are in (their message numbers): a task in
+    error state in the error list; of the pending tasks, the held ones (a user, operator or
+    system hold, or a ``-hold_jid_ad`` wait) in the hold list, the others in the
     predecessor list while a ``-hold_jid`` job is in the system, else in the time list
-    while the ``-a`` time has not come. A job gets the message of each list it is in."""
+    while the ``-a`` time has not come."""
+    found = [ERROR] if any(t.state is TaskState.ERROR for t in job.tasks.values()) else []
+    if not job.pending:
+        return found
     waiting = ad_held_tasks(core, job)
-    out: list[tuple[int, str]] = []
     if pending_bits(job) or waiting:
-        out.append((HOLD, "Job is in hold state"))
+        found.append(HOLD)
     if free_pending(job) - waiting:
         if held_by_jid(core, job):
-            out.append((DEPEND, "job dropped because of job dependencies"))
+            found.append(DEPEND)
         elif not_yet(job, now):
-            out.append((EXECTIME, "execution time not reached"))
-    return out
+            found.append(EXECTIME)
+    return found
 
 
 def scheduling_info(core: Core, job: Job, now: float) -> list[tuple[int, str]]:
