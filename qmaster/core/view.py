@@ -177,6 +177,7 @@ class _ViewConf:
     pes: list[PeConf]
     global_user_lists: tuple[str, ...]
     global_xuser_lists: tuple[str, ...]
+    global_projects: tuple[tuple[str, ...], tuple[str, ...]]
 
 
 def _conf(core: Core) -> _ViewConf:
@@ -184,10 +185,17 @@ def _conf(core: Core) -> _ViewConf:
 
 
 def _read_conf(core: Core) -> _ViewConf:
-    attrs = core.config.global_conf.attrs
-    users = tuple(f.split_list(attrs.get("user_lists", "NONE")))
-    xusers = tuple(f.split_list(attrs.get("xuser_lists", "NONE")))
-    return _ViewConf(_weights(core), _usersets(core), _pe_confs(core), users, xusers)
+    """The global host's access lists and projects hold for every host (the cluster
+    configuration's lists are checked at submission)."""
+    glob = core.config.exechosts.get(GLOBAL_HOST)
+    attrs = glob.attrs if glob is not None else {}
+    users, xusers, projects, xprojects = (
+        tuple(f.split_list(attrs.get(key, "NONE")))
+        for key in ("user_lists", "xuser_lists", "projects", "xprojects")
+    )
+    return _ViewConf(
+        _weights(core), _usersets(core), _pe_confs(core), users, xusers, (projects, xprojects)
+    )
 
 
 def _running(core: Core, now: float) -> list[Running]:
@@ -269,6 +277,7 @@ def assemble(
         pes=_pes(core, booked),
         global_user_lists=parts.global_user_lists,
         global_xuser_lists=parts.global_xuser_lists,
+        global_projects=parts.global_projects,
         max_reservation=sched.max_reservation,
         default_duration=sched.default_duration if sched.default_duration >= 0 else math.inf,
         running=[]
