@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from functools import partial
 from typing import TYPE_CHECKING
 
 from qmaster.complexes.booking import Bookings, Debit
@@ -43,7 +44,7 @@ from qmaster.core.schedlevels import (
 from qmaster.core.states import TaskState
 from qmaster.core.viewload import load_settings
 from schedd import Booked, HostState, JobRequest, PeState, QueueState, Running, View
-from schedd.load import load_alarm
+from schedd.load import consumable_left, load_alarm, names_consumable
 from schedd.matching import debits
 from schedd.priority import Weights
 from schedd.requests import compile_requests, duration
@@ -125,8 +126,10 @@ def _hosts(core: Core, booked: Bookings) -> tuple[Level, dict[str, HostState]]:
 
 
 def queue_alarms(core: Core) -> set[str]:
-    """Queue instances whose host load passes their ``load_thresholds`` (qstat's state ``a``)."""
-    _, hosts = _hosts(core, core.booked)
+    """Queue instances whose host load passes their ``load_thresholds`` (qstat's state
+    ``a``), or what is left of a consumable among them (sge_load_alarm(), consumables
+    checked, as qstat 6.2 checks them)."""
+    glob, hosts = _hosts(core, core.booked)
     table = core.config.complexes
     out: set[str] = set()
     for qi in core.config.queue_instances():
@@ -140,7 +143,13 @@ def queue_alarms(core: Core) -> set[str]:
             found = values.get(name)
             return found if isinstance(found, float) else None
 
-        if load_alarm(table, thresholds.items(), value) is not None:
+        if names_consumable(table, thresholds.items()):
+            held = (glob, state.level, queue_level(qi, table, core.booked))
+            left = partial(consumable_left, held)
+            found = load_alarm(table, thresholds.items(), value, left)
+        else:
+            found = load_alarm(table, thresholds.items(), value)
+        if found is not None:
             out.add(qi.name)
     return out
 
