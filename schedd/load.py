@@ -7,9 +7,9 @@
   jobs dispatched in this pass and, decaying linearly over
   ``load_adjustment_decay_time``, before it; ``np_*`` values are divided by
   the host's ``num_proc``.
-- ``load_thresholds`` put a queue instance in load alarm when a value passes
-  its threshold: it takes no job in the pass ("dropped because it is
-  overloaded"). A consumable as threshold is what is left of it for the
+- ``load_thresholds`` put a queue instance in load alarm when a value reaches
+  its threshold (``load relop threshold`` holds): it takes no job in the pass
+  ("dropped because it is overloaded"). A consumable as threshold is what is left of it for the
   instance (the least its global, host and queue levels have left, as
   get_attribute_by_name() merges them); it alarms when that amount compares
   with the threshold by the relop (``test1 <=`` with threshold 2: 2 left and
@@ -230,9 +230,10 @@ def passed_thresholds(
     left: Callable[[str], float | None] | None = None,
 ) -> Iterator[tuple[ComplexEntry, str, float]]:
     """Each of a queue's ``load_thresholds`` its load passes, as (complex, threshold text,
-    load); a value not reported raises no alarm. A consumable is judged by what is
-    ``left`` of it, in alarm when ``left relop threshold`` holds (load_check_alarm()),
-    and only when ``left`` is given."""
+    load); a value not reported raises no alarm. A number is in alarm when ``load relop
+    threshold`` holds (load_check_alarm(): np_load_avg ``>=`` 1.75 at 1.75), a string
+    when it differs. A consumable is judged by what is ``left`` of it, and only when
+    ``left`` is given."""
     for name, text in thresholds:
         entry = table.get(name)
         if entry is None:
@@ -247,10 +248,10 @@ def passed_thresholds(
             threshold = entry.parse(text)
         except ValueParseError:
             continue
-        if consumable:
-            if satisfies(entry.type, entry.relop, load, threshold):
+        if isinstance(threshold, str):  # a string differs from the threshold
+            if not satisfies(entry.type, entry.relop, threshold, load):
                 yield entry, text, load
-        elif not satisfies(entry.type, entry.relop, threshold, load):
+        elif satisfies(entry.type, entry.relop, load, threshold):
             yield entry, text, load
 
 
