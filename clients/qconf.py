@@ -99,6 +99,7 @@ usage: qconf [options]
    [-shgrp_resolved group]                  show host group with resolved hostlist
    [-ke[j] host_list|all]                   shutdown execution host(s) (-kej: kill jobs)
    [-ks]                                    shutdown scheduler
+   [-tsm]                                   trigger scheduler monitoring
    [-sobjl obj_spec attr_name val]          show objects whose attribute matches val
    [-acal calendar_name] [-Acal fname] [-mcal calendar_name] [-Mcal fname]
                                             add/modify a calendar ($EDITOR or file)
@@ -344,6 +345,7 @@ ACTIONS: dict[str, Action] = {
     "-ke": Action(1, more.kill_execds(jobs=False)),
     "-kej": Action(1, more.kill_execds(jobs=True)),
     "-ks": Action(0, more.kill_scheduler),
+    "-tsm": Action(0, more.trigger_monitoring),
     "-sobjl": Action(3, more.show_object_list),
 }
 

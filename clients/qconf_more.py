@@ -150,6 +150,13 @@ def kill_execds(*, jobs: bool) -> Callable[[Transport, list[str]], int]:
     return run
 
 
+def trigger_monitoring(transport: Transport, _words: list[str]) -> int:
+    """``-tsm``: the next scheduler run writes its decisions to ``common/schedd_runlog``."""
+    reply = transport("sched_monitor", {})
+    print_answers(reply.answers)
+    return exit_code(reply.answers)
+
+
 def kill_scheduler(_transport: Transport, _words: list[str]) -> int:
     """``-ks``: refused; minige's scheduler is part of the qmaster."""
     err("qconf -ks: minige's scheduler runs inside the qmaster; qconf -km stops both")

@@ -6,9 +6,8 @@ JSV and the clock. Requests become stimuli at the boundary
 the JSV's verdicts; :meth:`Daemon.apply` executes each outcome's typed
 effects: spool rows are committed first (several outcomes per transaction
 when they arrive together), report records are buffered for the event files
-and published to ``qevent`` subscribers, jobs are verified by the JSV pool,
-and the reply goes last. A request the core hands to the JSV is answered when
-the verdict's outcome carries its reply.
+and published to ``qevent`` subscribers, jobs are verified by the JSV pool, and
+the reply goes last (a request handed to the JSV: when its verdict's does).
 """
 
 from __future__ import annotations
@@ -325,6 +324,8 @@ class Daemon:
                 return self.verifier.verify(effect)
             case fx.StartTask() | fx.KillTask() | fx.SignalTask():
                 self.execd.perform(effect)  # a simulated host's part the core plays itself
+            case fx.RunLog(at, lines):
+                self.events.runlog(at, lines)
             case fx.ConfigChanged():
                 self._configure_events()
                 await self.jsv.configure(self.core.config.global_conf)

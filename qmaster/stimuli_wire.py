@@ -40,6 +40,7 @@ KINDS: dict[str, type[S.Asked]] = {
     "conf_delete": S.ConfChange,
     "conf_attr": S.ConfChange,
     "shutdown": S.Shutdown,
+    "sched_monitor": S.SchedMonitor,
     "kill_execd": S.KillExecd,
     "ar_submit": S.ArSubmit,
     "ar_list": S.ArList,

@@ -315,7 +315,11 @@ def _job_level(view: View, job: JobRequest, cat: Category) -> bool:
             cat.note(Reason("offers_only", GLOBAL, GLOBAL, name, text, "(bad value)"))
         return True
     if not may_access(job, view.global_user_lists, view.global_xuser_lists, view.usersets):
-        cat.note(Reason("no_access", GLOBAL, GLOBAL))
+        cat.note(Reason("no_access", "host", GLOBAL))  # sge_host_match_static() of global
+        return True
+    no_project = project_reason(job.project, *view.global_projects, "host", GLOBAL)
+    if no_project is not None:
+        cat.note(no_project)
         return True
     if job.pe_name and not cat.pes:
         cat.note(Reason("pe_none", "job", job.pe_name))

@@ -39,17 +39,24 @@ class Dropped:
         alarm: Callable[[QueueState], Reason | None],
         order: Callable[[QueueState], tuple[float, float, str]],
         why: bool,
+        consumable: Callable[[QueueState], bool] = lambda _q: False,
     ) -> None:
         self.view = view
         self.why = why
+        self.alarm = alarm
         nofree = no_free_slot(view)
         if nofree is None:
             nofree = {q.name for q in view.queues if q.queue_level.available("slots") < 1}
         self.alarmed: dict[str, Reason] = {}
+        self.watch: list[QueueState] = []
+        """The instances not in alarm whose thresholds name a consumable: a dispatch may
+        put them in alarm (:meth:`rewatch`)."""
         for q in with_thresholds(view):
             found = alarm(q)
             if found is not None:
                 self.alarmed[q.name] = found
+            elif consumable(q):
+                self.watch.append(q)
         self.nofree = nofree
         """The queue instances without a free slot as the pass began: the set kept from
         pass to pass (not copied, as nothing changes it during a pass: read only here)."""
@@ -85,6 +92,17 @@ class Dropped:
             self.full.add(q.name)
             if self.why:
                 self.reasons[q.name] = slot_reason(q)
+
+    def rewatch(self) -> None:
+        """After a dispatch, the watched instances whose consumable thresholds the pass's
+        bookings passed are dropped for the jobs after it (sge_load_list_alarm())."""
+        for q in self.watch:
+            found = None if self.dropped(q.name) else self.alarm(q)
+            if found is not None:
+                self.alarmed[q.name] = found
+                self.full.add(q.name)
+                if self.why:
+                    self.reasons[q.name] = found
 
     def booked(self, hosts: list[str]) -> None:
         """The pass booked slots on these hosts: their free slots count no more."""

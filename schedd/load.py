@@ -7,9 +7,13 @@
   jobs dispatched in this pass and, decaying linearly over
   ``load_adjustment_decay_time``, before it; ``np_*`` values are divided by
   the host's ``num_proc``.
-- ``load_thresholds`` put a queue instance in load alarm when a value passes
-  its threshold: it takes no job in the pass ("dropped because it is
-  overloaded").
+- ``load_thresholds`` put a queue instance in load alarm when a value reaches
+  its threshold (``load relop threshold`` holds): it takes no job in the pass
+  ("dropped because it is overloaded"). A consumable as threshold is what is left of it for the
+  instance (the least its global, host and queue levels have left, as
+  get_attribute_by_name() merges them); it alarms when that amount compares
+  with the threshold by the relop (``test1 <=`` with threshold 2: 2 left and
+  less), before the pass and after each job the pass dispatches.
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ from functools import lru_cache
 
 from qmaster.complexes.compare import satisfies
 from qmaster.complexes.formula import evaluate, parse_formula
+from qmaster.complexes.levels import Level
 from qmaster.complexes.table import ComplexEntry, ComplexTable
+from qmaster.complexes.types import Consumable
 from qmaster.complexes.values import ValueParseError
 from schedd.kept import KeyLog, alarms, base_loads, changes, kept_for, on_host, sort_keys
 from schedd.reasons import Reason
@@ -45,6 +51,7 @@ class LoadModel:
         self.base = base_loads(view)
         self.kept_keys = sort_keys(view)
         self.alarms = alarms(view)
+        self._consumable: dict[tuple[tuple[str, str], ...], bool] = {}
         self.on_host = on_host(view)
         decay = view.load_decay
         for hosts, when in view.recent:
@@ -166,9 +173,10 @@ class LoadModel:
 
     def alarm(self, q: QueueState) -> Reason | None:
         """Why the queue instance is in load alarm (a threshold passed), or None (kept
-        with the host's values it was worked out from while no adjustment applies)."""
+        with the host's values it was worked out from while no adjustment applies and
+        no threshold is a consumable)."""
         alarms = self.alarms
-        if alarms is None or q.host in self.added:
+        if alarms is None or q.host in self.added or self.consumable_alarm(q):
             return self._alarm(q)
         values = self.view.host(q.host).level.values
         kept = alarms.get(q.name)
@@ -176,31 +184,74 @@ class LoadModel:
             kept = alarms[q.name] = (values, self._alarm(q))
         return kept[1]
 
+    def consumable_alarm(self, q: QueueState) -> bool:
+        """Some ``load_thresholds`` of the instance names a consumable (its alarm follows
+        the bookings: looked at anew, and again after each dispatch)."""
+        found = self._consumable.get(q.load_thresholds)
+        if found is None:
+            found = self._consumable[q.load_thresholds] = names_consumable(
+                self.view.complexes, q.load_thresholds
+            )
+        return found
+
     def _alarm(self, q: QueueState) -> Reason | None:
-        found = load_alarm(self.view.complexes, q.load_thresholds, lambda n: self.value(q.host, n))
+        levels = (self.view.global_level, self.view.host(q.host).level, q.queue_level)
+        found = load_alarm(
+            self.view.complexes,
+            q.load_thresholds,
+            lambda n: self.value(q.host, n),
+            lambda n: consumable_left(levels, n),
+        )
         if found is None:
             return None
         name, text, detail = found
         return Reason("overloaded", "queue", q.name, name, text, detail)
 
 
+def names_consumable(table: ComplexTable, thresholds: Iterable[tuple[str, str]]) -> bool:
+    """Some of the thresholds is a consumable."""
+    return any(
+        (entry := table.get(name)) is not None and entry.consumable is not Consumable.NO
+        for name, _ in thresholds
+    )
+
+
+def consumable_left(levels: Iterable[Level], name: str) -> float | None:
+    """What is left of a consumable for a queue instance: the least of what its levels
+    that hold it have left (None: none holds it)."""
+    found = [level.available(name) for level in levels if name in level.capacity]
+    return min(found) if found else None
+
+
 def passed_thresholds(
     table: ComplexTable,
     thresholds: Iterable[tuple[str, str]],
     value: Callable[[str], float | None],
+    left: Callable[[str], float | None] | None = None,
 ) -> Iterator[tuple[ComplexEntry, str, float]]:
     """Each of a queue's ``load_thresholds`` its load passes, as (complex, threshold text,
-    load); a value not reported raises no alarm."""
+    load); a value not reported raises no alarm. A number is in alarm when ``load relop
+    threshold`` holds (load_check_alarm(): np_load_avg ``>=`` 1.75 at 1.75), a string
+    when it differs. A consumable is judged by what is ``left`` of it, and only when
+    ``left`` is given."""
     for name, text in thresholds:
         entry = table.get(name)
-        load = value(entry.name) if entry else None
-        if entry is None or load is None:
+        if entry is None:
+            continue
+        consumable = entry.consumable is not Consumable.NO
+        if consumable and left is None:
+            continue
+        load = left(entry.name) if consumable and left is not None else value(entry.name)
+        if load is None:
             continue
         try:
             threshold = entry.parse(text)
         except ValueParseError:
             continue
-        if not satisfies(entry.type, entry.relop, threshold, load):
+        if isinstance(threshold, str):  # a string differs from the threshold
+            if not satisfies(entry.type, entry.relop, threshold, load):
+                yield entry, text, load
+        elif satisfies(entry.type, entry.relop, load, threshold):
             yield entry, text, load
 
 
@@ -208,11 +259,12 @@ def load_alarm(
     table: ComplexTable,
     thresholds: Iterable[tuple[str, str]],
     value: Callable[[str], float | None],
+    left: Callable[[str], float | None] | None = None,
 ) -> tuple[str, str, str] | None:
     """The first of a queue's ``load_thresholds`` its load passes, as (name, threshold,
     ``name=value relop threshold``), or None. ``qstat`` shows the alarm state ``a``
     with the same test.
     """
-    for entry, text, load in passed_thresholds(table, thresholds, value):
+    for entry, text, load in passed_thresholds(table, thresholds, value, left):
         return entry.name, text, f"{entry.name}={load:f} {entry.relop.value} {text}"
     return None

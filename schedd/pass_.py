@@ -57,7 +57,9 @@ class _Pass:
         self.reservations_left = view.max_reservation
         self.limits = Limits(view)
         self.why = view.job_info  # collect why jobs wait (off: schedd_job_info false)
-        self.drop = Dropped(view, self.by_name, self.load.alarm, self.load.key, self.why)
+        self.drop = Dropped(
+            view, self.by_name, self.load.alarm, self.load.key, self.why, self.load.consumable_alarm
+        )
         self._looked: tuple[int, int] | None = None
         """The orders and reservations left when :meth:`over` last looked."""
         self._plain: bool | None = None
@@ -325,6 +327,8 @@ class _Pass:
             self.planner.add(booked, window[0], window[1])
         for q, _ in assignment:
             self.drop.check(q)
+        if self.drop.watch:
+            self.drop.rewatch()
         self.drop.booked([q.host for q, _ in assignment])
         self.load.dispatched(assignment)
         slots = tuple((q.name, n) for q, n in assignment)

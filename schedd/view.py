@@ -168,6 +168,9 @@ class View:
     pes: dict[str, PeState] = field(default_factory=dict)
     global_user_lists: tuple[str, ...] = ()
     global_xuser_lists: tuple[str, ...] = ()
+    """The global host's access lists (they hold for every host)."""
+    global_projects: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    """The global host's ``projects`` and ``xprojects``."""
     max_reservation: int = 0
     default_duration: float = math.inf
     running: Sequence[Running] = ()

@@ -177,4 +177,5 @@ def build_qalter(argv: Sequence[str], inputs: SubmitInputs, prog: str = "qalter"
     )
     request.users = state.users
     request.tasked, request.lonely_tasks = state.tasked, state.lonely_tasks
+    request.show_only = state.show_only
     return request

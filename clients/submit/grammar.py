@@ -310,7 +310,7 @@ def _users(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
 
 QALTER_HOLD = Option(1, _hold)
 QSUB_HOLD = Option(0, _hold)
-QSUB_ONLY = frozenset({"-b", "-shell", "-sync", "-verify", "-now"})
+QSUB_ONLY = frozenset({"-b", "-shell", "-sync", "-now"})
 QALTER_TABLE = {
     **{k: v for k, v in OPTIONS.items() if k not in QSUB_ONLY},
     "-h": QALTER_HOLD,

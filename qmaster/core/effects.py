@@ -93,6 +93,15 @@ class SignalTask:
 
 
 @dataclass(frozen=True, slots=True)
+class RunLog:
+    """The lines of a scheduler run monitored after ``qconf -tsm``, for the file
+    ``schedd_runlog``; ``at`` is the run's time."""
+
+    at: float
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ConfigChanged:
     """The configuration changed: settings taken from it are read again."""
 
@@ -121,6 +130,7 @@ Effect = (
     | StartTask
     | KillTask
     | SignalTask
+    | RunLog
     | ConfigChanged
     | StopQmaster
     | Reply

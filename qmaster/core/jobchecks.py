@@ -3,6 +3,7 @@
 Whatever a value came through (qsub's command line, a request file, a ``#$``
 line, a client or server JSV, qalter), it passes here before it is stored:
 
+* the cluster configuration's ``user_lists``/``xuser_lists`` admit the submitter;
 * ``-c`` needs ``-ckpt``, and ``-ckpt`` refuses ``-c n``;
 * ``-dl`` needs the submitter in the ``deadlineusers`` user set;
 * ``-hold_jid_ad`` is for array jobs waiting on arrays of the same range;
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from qmaster.conf import fields as f
 from qmaster.core.errors import InvalidRequest, PermissionDenied
 from qmaster.core.jobs import Identity, Job, TaskRange
 from qmaster.core.jobspec import JobSpec
@@ -28,6 +30,24 @@ def is_deadline_user(core: Core, who: Identity) -> bool:
     userset = core.config.usersets.get(DEADLINE_USERS)
     entries = set(userset.entries) if userset is not None else set()
     return who.user in entries or f"@{who.group}" in entries
+
+
+def check_cluster_access(core: Core, who: Identity) -> None:
+    """The cluster configuration's ``user_lists`` and ``xuser_lists`` say who may submit
+    jobs (sge_gdi_add_job(); the scheduler does not look at them)."""
+    attrs = core.config.global_conf.attrs
+    users = f.split_list(attrs.get("user_lists", "NONE"))
+    xusers = f.split_list(attrs.get("xuser_lists", "NONE"))
+    if not users and not xusers:
+        return
+
+    def member(names: Iterable[str]) -> bool:
+        sets = (core.config.usersets.get(name) for name in names)
+        return any(s is not None and (who.user in s.entries or f"@{who.group}" in s.entries)
+                   for s in sets)  # fmt: skip
+
+    if member(xusers) or (users and not member(users)):
+        raise PermissionDenied(f"job rejected: {who.user}@{who.host} is not allowed to submit jobs")
 
 
 def check_deadline(core: Core, who: Identity, spec: JobSpec) -> None:

@@ -117,6 +117,8 @@ class Core:
         self.sched_dirty = True
         """Something a pass looks at changed since the last pass (Grid Engine's scheduler
         runs on events: a tick with nothing changed runs no pass)."""
+        self.monitor_next_pass = False
+        """``qconf -tsm`` asked for the next pass's decisions (:mod:`qmaster.core.runlog`)."""
         self._timers: list[Timer] = []
         self._seq = itertools.count()
         self._qi_by_name: dict[str, QueueInstanceConf] | None = None

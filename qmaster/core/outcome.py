@@ -19,6 +19,7 @@ from qmaster.core.effects import (
     LogLine,
     Reply,
     ReportRecord,
+    RunLog,
     SignalTask,
     SpoolWrite,
     StartTask,
@@ -42,7 +43,9 @@ class Outcome:
     events: list[dict[str, Any]] = field(default_factory=list)
     config_changed: bool = False
     shutdown: bool = False
-    emitted: list[VerifyJob | StartTask | KillTask | SignalTask] = field(default_factory=list)
+    emitted: list[VerifyJob | StartTask | KillTask | SignalTask | RunLog] = field(
+        default_factory=list
+    )
     answered: bool = True
     """The answers go to a client now (False: a tick, or a request waiting for the JSV)."""
     request: int | None = None
@@ -51,7 +54,7 @@ class Outcome:
     def log(self, event: str, **fields: Any) -> None:
         self.logs.append((event, fields))
 
-    def emit(self, effect: VerifyJob | StartTask | KillTask | SignalTask) -> None:
+    def emit(self, effect: VerifyJob | StartTask | KillTask | SignalTask | RunLog) -> None:
         """Ask the driver for one more effect."""
         self.emitted.append(effect)
 

@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING
 from qmaster.complexes.levels import HOST, LETTER, QUEUE, Level, build_level
 from qmaster.complexes.load import running_slots_by_host, simulated_load
 from qmaster.complexes.table import ComplexEntry, ComplexTable
-from qmaster.complexes.types import Relop, ValueType
+from qmaster.complexes.types import Consumable, Relop, ValueType
 from qmaster.complexes.values import ValueParseError
 from qmaster.conf import fields as f
 from qmaster.conf.state import QueueInstanceConf
 from qmaster.core.view import global_level, queue_level
-from schedd.load import passed_thresholds
+from schedd.load import consumable_left, passed_thresholds
 
 if TYPE_CHECKING:
     from qmaster.core.machine import Core
@@ -195,10 +195,15 @@ def queue_resources(
 
 
 def alarm_reasons(
-    table: ComplexTable, qi: QueueInstanceConf, hlevel: Level | None, report: dict[str, str]
+    table: ComplexTable,
+    qi: QueueInstanceConf,
+    hlevel: Level | None,
+    report: dict[str, str],
+    levels: tuple[Level, ...] = (),
 ) -> list[str]:
     """Why the queue instance is in load alarm: one ``alarm hl:<name>=<value as reported>
-    load-threshold=<threshold>`` line per passed threshold, as ``sge_load_alarm_reason``."""
+    load-threshold=<threshold>`` line per passed threshold, as ``sge_load_alarm_reason``;
+    a consumable shows what is left of it at the level with least left (``qc:``...)."""
     if hlevel is None:
         return []
 
@@ -206,11 +211,20 @@ def alarm_reasons(
         load = hlevel.values.get(name)
         return load if isinstance(load, float) else None
 
+    def shown(entry: ComplexEntry, load: float) -> str:
+        if entry.consumable is Consumable.NO:
+            return f"hl:{entry.name}={report.get(entry.name) or _text(entry, load, 'l', None)}"
+        least = min(
+            (lv for lv in levels if entry.name in lv.capacity),
+            key=lambda lv: lv.available(entry.name),
+        )
+        return f"{LETTER[least.kind]}c:{entry.name}={_text(entry, load, 'c', None)}"
+
     thresholds = f.split_pairs(qi.attrs.get("load_thresholds", "NONE")).items()
+    left = (lambda n: consumable_left(levels, n)) if levels else None
     return [
-        f"alarm hl:{entry.name}={report.get(entry.name) or _text(entry, load, 'l', None)} "
-        f"load-threshold={text}"
-        for entry, text, load in passed_thresholds(table, thresholds, value)
+        f"alarm {shown(entry, load)} load-threshold={text}"
+        for entry, text, load in passed_thresholds(table, thresholds, value, left)
     ]
 
 

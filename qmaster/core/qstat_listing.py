@@ -122,7 +122,8 @@ def decorate_queues(
             continue
         if args.explain and "a" in args.explain:  # the state itself is the scheduler's (queue_rows)
             host = levels.hosts.get(qi.host)
-            row["explain"] = alarm_reasons(table, qi, host, levels.loads.get(qi.host, {}))
+            held = tuple(lv for lv in (levels.glob, host, qlevels[qi.name]) if lv is not None)
+            row["explain"] = alarm_reasons(table, qi, host, levels.loads.get(qi.host, {}), held)
         if args.queue_resources is not None:
             row["resources"] = queue_resources(table, levels, qlevels[qi.name], qi, names)
     return rows, levels

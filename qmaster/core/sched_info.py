@@ -7,7 +7,7 @@ jobs', and the global message ``(Scheduler job information not available for
 every job)``. Each message has Grid Engine's number (``SCHEDD_INFO_*``, the
 ``MES_message_number`` of ``qstat -j -xml``) and the summary text ``qstat -j``
 without a job list prints above the ids of the jobs it applies to. Held jobs
-get Grid Engine's hold, dependency and start time messages.
+get Grid Engine's hold, dependency or start time message, as split_jobs() sorts them.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from qmaster.core.holds import hold_letters, not_yet
+from qmaster.core.holds import ad_held_tasks, held_by_jid, not_yet
 from qmaster.core.jobs import Job
 from qmaster.core.states import TaskState
-from qmaster.core.taskholds import pending_bits
+from qmaster.core.taskholds import free_pending, pending_bits
 from qmaster.digits import is_digits
 from schedd.reasons import Reason
 
@@ -144,24 +144,37 @@ def job_messages(core: Core, job: Job, now: float) -> list[tuple[int, str]]:
     if wait is not None:
         text = f"job waits for verification by the server JSV (try {wait.tries}): {wait.message}"
         out.append((VERIFY, text))
-    if any(t.state is TaskState.ERROR for t in job.tasks.values()):
-        out.append((ERROR, "Job is in error state"))  # split_jobs(): SPLIT_ERROR first
-    if job.pending:
-        out += _hold_messages(core, job, now)
+    out += [(n, SPLIT_TEXTS[n]) for n in split_lists(core, job, now)]
     out += [(message_number(r), r.text) for r in core.reasons.get(job.job_id, [])]
     return out
 
 
-def _hold_messages(core: Core, job: Job, now: float) -> list[tuple[int, str]]:
-    letters = hold_letters(core, job)
-    out: list[tuple[int, str]] = []
-    if pending_bits(job):  # a pending task is held (not only a running one)
-        out.append((HOLD, "Job is in hold state"))
-    if letters & {"j", "d"}:
-        out.append((DEPEND, "job dropped because of job dependencies"))
-    if not_yet(job, now):
-        out.append((EXECTIME, "execution time not reached"))
-    return out
+SPLIT_TEXTS = {
+    ERROR: "Job is in error state",
+    HOLD: "Job is in hold state",
+    DEPEND: "job dropped because of job dependencies",
+    EXECTIME: "execution time not reached",
+}
+
+
+def split_lists(core: Core, job: Job, now: float) -> list[int]:
+    """The lists of split_jobs() the job's tasks are in (their message numbers): a task in
+    error state in the error list; of the pending tasks, the held ones (a user, operator or
+    system hold, or a ``-hold_jid_ad`` wait) in the hold list, the others in the
+    predecessor list while a ``-hold_jid`` job is in the system, else in the time list
+    while the ``-a`` time has not come."""
+    found = [ERROR] if any(t.state is TaskState.ERROR for t in job.tasks.values()) else []
+    if not job.pending:
+        return found
+    waiting = ad_held_tasks(core, job)
+    if pending_bits(job) or waiting:
+        found.append(HOLD)
+    if free_pending(job) - waiting:
+        if held_by_jid(core, job):
+            found.append(DEPEND)
+        elif not_yet(job, now):
+            found.append(EXECTIME)
+    return found
 
 
 def scheduling_info(core: Core, job: Job, now: float) -> list[tuple[int, str]]:

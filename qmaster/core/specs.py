@@ -145,13 +145,14 @@ def apply_context_ops(context: Mapping[str, str], ops: Iterable[Sequence[str]]) 
 def altered_spec(spec: JobSpec, changes: Mapping[str, Any]) -> JobSpec:
     """A job's specification with qalter's ``changes`` (JSV-keyed, as they came).
 
-    The context operations are applied to the job's own context, and a new
-    ``-binding`` replaces every ``binding_*`` key of the old one.
+    The context operations are applied to the job's own context (one they empty is
+    gone, as Grid Engine frees the emptied list), and a new ``-binding`` replaces every
+    ``binding_*`` key of the old one.
     """
     given = dict(changes)
     ops = given.pop("context_ops", None)
     if ops is not None:
-        given["ac"] = apply_context_ops(as_map(spec.context), ops)
+        given["ac"] = apply_context_ops(as_map(spec.context), ops) or None
     if any(key.startswith("binding_") for key in given):
         spec = spec.changed(**dict.fromkeys(BINDING_ATTRS))
     return spec.with_dict_changes(given)

@@ -132,6 +132,11 @@ class Shutdown(Asked):
 
 
 @dataclass(frozen=True, slots=True)
+class SchedMonitor(Asked):
+    """qconf -tsm."""
+
+
+@dataclass(frozen=True, slots=True)
 class KillExecd(Asked):
     """qconf -ke[j]."""
 
@@ -263,6 +268,7 @@ Stimulus = (
     | ArSubmit
     | ArDelete
     | Shutdown
+    | SchedMonitor
     | KillExecd
     | JsvVerdict
     | TaskEnded

@@ -20,6 +20,7 @@ from qmaster.core.holds import start_time_of
 from qmaster.core.jobchecks import (
     check_array_holds,
     check_checkpointing,
+    check_cluster_access,
     check_deadline,
     check_predecessor_refs,
 )
@@ -270,6 +271,7 @@ def admitted_job(
         job_id = core.allocate_job_id()
     verifying = args.verify in ("v", "p")
     check_limits(core, args.identity.user, verifying=verifying)
+    check_cluster_access(core, args.identity)
     spec = validate_spec(core, spec, args.identity)
     start_time_of(spec)
     check_deadline(core, args.identity, spec)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from functools import partial
 from typing import TYPE_CHECKING
 
 from qmaster.complexes.booking import Bookings, Debit
@@ -43,7 +44,7 @@ from qmaster.core.schedlevels import (
 from qmaster.core.states import TaskState
 from qmaster.core.viewload import load_settings
 from schedd import Booked, HostState, JobRequest, PeState, QueueState, Running, View
-from schedd.load import load_alarm
+from schedd.load import consumable_left, load_alarm, names_consumable
 from schedd.matching import debits
 from schedd.priority import Weights
 from schedd.requests import compile_requests, duration
@@ -125,8 +126,10 @@ def _hosts(core: Core, booked: Bookings) -> tuple[Level, dict[str, HostState]]:
 
 
 def queue_alarms(core: Core) -> set[str]:
-    """Queue instances whose host load passes their ``load_thresholds`` (qstat's state ``a``)."""
-    _, hosts = _hosts(core, core.booked)
+    """Queue instances whose host load passes their ``load_thresholds`` (qstat's state
+    ``a``), or what is left of a consumable among them (sge_load_alarm(), consumables
+    checked, as qstat 6.2 checks them)."""
+    glob, hosts = _hosts(core, core.booked)
     table = core.config.complexes
     out: set[str] = set()
     for qi in core.config.queue_instances():
@@ -140,7 +143,13 @@ def queue_alarms(core: Core) -> set[str]:
             found = values.get(name)
             return found if isinstance(found, float) else None
 
-        if load_alarm(table, thresholds.items(), value) is not None:
+        if names_consumable(table, thresholds.items()):
+            held = (glob, state.level, queue_level(qi, table, core.booked))
+            left = partial(consumable_left, held)
+            found = load_alarm(table, thresholds.items(), value, left)
+        else:
+            found = load_alarm(table, thresholds.items(), value)
+        if found is not None:
             out.add(qi.name)
     return out
 
@@ -177,6 +186,7 @@ class _ViewConf:
     pes: list[PeConf]
     global_user_lists: tuple[str, ...]
     global_xuser_lists: tuple[str, ...]
+    global_projects: tuple[tuple[str, ...], tuple[str, ...]]
 
 
 def _conf(core: Core) -> _ViewConf:
@@ -184,10 +194,17 @@ def _conf(core: Core) -> _ViewConf:
 
 
 def _read_conf(core: Core) -> _ViewConf:
-    attrs = core.config.global_conf.attrs
-    users = tuple(f.split_list(attrs.get("user_lists", "NONE")))
-    xusers = tuple(f.split_list(attrs.get("xuser_lists", "NONE")))
-    return _ViewConf(_weights(core), _usersets(core), _pe_confs(core), users, xusers)
+    """The global host's access lists and projects hold for every host (the cluster
+    configuration's lists are checked at submission)."""
+    glob = core.config.exechosts.get(GLOBAL_HOST)
+    attrs = glob.attrs if glob is not None else {}
+    users, xusers, projects, xprojects = (
+        tuple(f.split_list(attrs.get(key, "NONE")))
+        for key in ("user_lists", "xuser_lists", "projects", "xprojects")
+    )
+    return _ViewConf(
+        _weights(core), _usersets(core), _pe_confs(core), users, xusers, (projects, xprojects)
+    )
 
 
 def _running(core: Core, now: float) -> list[Running]:
@@ -269,6 +286,7 @@ def assemble(
         pes=_pes(core, booked),
         global_user_lists=parts.global_user_lists,
         global_xuser_lists=parts.global_xuser_lists,
+        global_projects=parts.global_projects,
         max_reservation=sched.max_reservation,
         default_duration=sched.default_duration if sched.default_duration >= 0 else math.inf,
         running=[]

@@ -1,4 +1,5 @@
-"""The daemon's writer of the cell's ``reporting`` and ``accounting`` files.
+"""The daemon's writer of the cell's ``reporting`` and ``accounting`` files (and of
+``schedd_runlog``, the scheduler run a ``qconf -tsm`` asked about, appended at once).
 
 Theory of operation. Records are buffered by :meth:`EventFiles.add` and
 written by :meth:`EventFiles.flush`, which the daemon calls when
@@ -26,7 +27,8 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -120,6 +122,7 @@ class EventFiles:
         self.flush_interval = flush_interval
         self.reporting = AppendFile(Path(common_dir) / "reporting")
         self.accounting = AppendFile(Path(common_dir) / "accounting")
+        self.runlog_path = Path(common_dir) / "schedd_runlog"
         self._do_reporting = reporting
         self._do_accounting = accounting
         self._on_error = on_error or _log_error
@@ -144,6 +147,16 @@ class EventFiles:
             self.reporting.pending.append(record.acct_line(line) + "\n")
         if self._do_accounting:
             self.accounting.pending.append(line + "\n")
+
+    def runlog(self, at: float, lines: Iterable[str]) -> None:
+        """Append a monitored scheduler run's lines to ``schedd_runlog``, each after the
+        run's time as ``ctime()`` prints it and a ``|``, as Grid Engine's schedd_log()."""
+        stamp = time.ctime(at)
+        try:
+            with open(self.runlog_path, "a", encoding="utf-8") as f:
+                f.write("".join(f"{stamp}|{line}\n" for line in lines))
+        except OSError as exc:
+            self._on_error(self.runlog_path, exc.strerror or str(exc))
 
     @property
     def pending(self) -> int:

@@ -342,6 +342,7 @@ ARGS: dict[str, type[BaseModel]] = {
     "conf_delete": ConfMembersArgs,
     "conf_attr": ConfAttrArgs,
     "shutdown": NoArgs,
+    "sched_monitor": NoArgs,
     "subscribe": SubscribeArgs,
     "event_clients": NoArgs,
     "event_kill": EventKillArgs,

@@ -87,6 +87,8 @@ Operations and their ``args`` -> ``data``:
                    "pairs": [[attr, value]] | null, "text": str | null, "source": str}
                   qconf -rattr/-mattr/-aattr/-dattr/-purge (text: the -?attr file form)
     shutdown      {}                                    (managers only; qconf -km)
+    sched_monitor {}                                    the next scheduler run writes
+                  common/schedd_runlog (managers only; qconf -tsm)
     subscribe     {"kinds": [str] | null}               a stream of replies, one per event (qevent)
     event_clients {}   -> {"clients": [{"id": int, "name": str, "host": str}],
                            "scheduler_host": str}       (qconf -secl, -sss)
@@ -171,6 +173,7 @@ OPS: Final = frozenset(
         "conf_delete",
         "conf_attr",
         "shutdown",
+        "sched_monitor",
         "subscribe",
         "event_clients",
         "event_kill",

@@ -3,6 +3,8 @@ the installed commands against a live cell, as its expect scripts run them."""
 
 from __future__ import annotations
 
+import re
+import time
 from pathlib import Path
 
 import pytest
@@ -185,3 +187,37 @@ def test_qsub_output_path_hosts_as_issue_540(shared_served: RunningCell) -> None
     shown = shared_served.run("qstat", "-j", done.stdout.strip()).stdout
     shared_served.run("qdel", done.stdout.strip())
     assert "stdout_path_list:           NONE:NONE:out:put.txt\n" in shown
+
+
+def test_qalter_dc_of_every_variable_set_by_ac(shared_served: RunningCell) -> None:
+    """clients/qalter qalter_ac, qalter_dc: -ac twice, then -dc of both variables is taken
+    (it was refused as 'Wrong context list format -ac ""'); the job has no context left."""
+    job = shared_served.run("qsub", "-terse", "-h", "-b", "y", "sleep", "15").stdout.strip()
+    for options in (["-ac", "myvar=test", "-ac", "myvar2=test2"], ["-dc", "myvar,myvar2"]):
+        done = shared_served.run("qalter", *options, job)
+        assert (done.returncode, done.stdout) == (0, f"modified context of job {job}\n")
+    assert "context:" not in shared_served.run("qstat", "-j", job).stdout
+    shared_served.run("qdel", job)
+
+
+def test_qconf_tsm_writes_the_next_run_to_schedd_runlog(shared_served: RunningCell) -> None:
+    """qconf -tsm, as most scheduler checks call it: accepted with Grid Engine's answer;
+    the next run appends its decisions to common/schedd_runlog, each line after the run's
+    time as ctime() prints it and a '|' (it was refused as an invalid option)."""
+    held = shared_served.run("qsub", "-terse", "-h", "-b", "y", "sleep", "5").stdout.strip()
+    done = shared_served.run("qconf", "-tsm")
+    assert done.returncode == 0
+    assert done.stdout.endswith(" triggers scheduler monitoring\n")
+    path = shared_served.cell.common / "schedd_runlog"
+    deadline = time.monotonic() + 20
+    while "STOP-SCHEDULER-RUN" not in (path.read_text() if path.exists() else ""):
+        assert time.monotonic() < deadline, "no run was logged"
+        time.sleep(0.2)
+    split = [line.split("|", 1) for line in path.read_text().splitlines()]
+    stamps, lines = [s for s, _ in split], [text for _, text in split]
+    assert all(re.fullmatch(r"\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}", s) for s in stamps)
+    assert lines[0] == "-------------START-SCHEDULER-RUN-------------"
+    assert lines[-1] == "--------------STOP-SCHEDULER-RUN-------------"
+    hold = [line for line in lines if line.startswith("jobs dropped because of hold: ")]
+    assert held in hold[0].split(": ", 1)[1].split()
+    shared_served.run("qdel", held)

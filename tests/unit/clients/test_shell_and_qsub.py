@@ -166,6 +166,24 @@ def test_qalter_sends_changed_keys_and_prints_answers(
     assert capsys.readouterr().out == "modified hard resource list of job 12\n"
 
 
+def test_qalter_verify_shows_the_request_and_changes_nothing(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """clients/qalter qalter_verify: -verify is taken (it was an invalid option); as
+    qalter.c's cull_show_job(request, FLG_QALTER) it shows only what the request changes,
+    without a job number, sends nothing and exits 0."""
+    argv = ["-verify", "-N", "other", "-ac", "a=1", "-q", "all.q@host1", "12"]
+    assert qalter.main(argv, transport=qmaster) == 0
+    assert qmaster.calls == []
+    assert capsys.readouterr().out == (
+        "job_name:                   other\n"
+        "hard_queue_list:            all.q@host1\n"
+        "context:                    a=1\n"
+    )
+    assert qalter.main(["-verify", "12"], transport=qmaster) == 0
+    assert capsys.readouterr().out == ""
+
+
 def test_qalter_error_answer_exits_1(
     qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
 ) -> None:

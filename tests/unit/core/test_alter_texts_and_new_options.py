@@ -100,6 +100,16 @@ def test_context_operations_apply_to_each_jobs_own_context() -> None:
     assert "context_ops" not in core.jobs[1].spec.to_dict()
 
 
+def test_context_emptied_by_dc_leaves_the_job_without_context() -> None:
+    """clients/qalter qalter_dc: -dc of every variable the job has (set by -ac) is taken
+    (it was refused as 'Wrong context list format -ac ""'); the job has no context."""
+    core = make_core()
+    submit(core, h=True, ac={"myvar": "test", "myvar2": "test2"})
+    out = alter(core, context_ops=[["-", "myvar", ""], ["-", "myvar2", ""]])
+    assert texts(out) == ["modified context of job 1"]
+    assert "ac" not in core.jobs[1].spec.to_dict()
+
+
 def test_raising_priority_needs_an_operator() -> None:
     """A user may lower his job's priority but not raise it; nothing changes then."""
     core = make_core()

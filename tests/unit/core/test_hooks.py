@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from qmaster.core import arlife, lifecycle
+from qmaster.core import arlife, lifecycle, runlog
 from qmaster.core.registry import HOOKS
 
 
@@ -12,5 +12,5 @@ def test_each_timer_kind_reaches_its_handler() -> None:
     assert HOOKS.timer("ar_end") is arlife.fire
     assert HOOKS.timer("end") is lifecycle.fire
     assert HOOKS.timer("qcal") not in (arlife.fire, lifecycle.fire)
-    assert HOOKS.run_pass is lifecycle.run_pass
+    assert HOOKS.run_pass is runlog.run_pass  # lifecycle's, and qconf -tsm's run log
     assert HOOKS.restore_ars is arlife.restore

@@ -173,8 +173,24 @@ def test_j_without_a_list_groups_jobs_by_message(held: Core) -> None:
     assert [(m["number"], m["text"], m["job_ids"]) for m in summary["messages"]] == [
         (30, "Jobs can not run because execution time not reached", [4]),
         (32, "Jobs dropped because of hold state", [1, 5]),
-        (34, "Job dropped because of job dependencies", [2, 5]),
+        (34, "Job dropped because of job dependencies", [2]),
     ]
+
+
+def test_a_waiting_task_gets_the_message_of_the_one_list_split_jobs_puts_it_in() -> None:
+    """split_jobs(): held tasks go to the hold list; the others to the predecessor list
+    while a -hold_jid job is in the system, else to the time list while -a has not come.
+    One message per list the job's tasks are in, never hold, dependency and time together."""
+    core = make_core()
+    submit(core, h=True)
+    submit(core, h=True, hold_jid=["1"], a=FUTURE)
+    submit(core, hold_jid=["1"], a=FUTURE)
+    submit(core, t_min=1, t_max=3, t_step=1, h=True, a=FUTURE)
+    request(core, ALICE, "alter", T0, job_ids=["4.2-3"], job={}, hold="U")
+    assert detail(core, 2)["scheduling_info"] == ["Job is in hold state"]
+    assert detail(core, 3)["scheduling_info"] == ["job dropped because of job dependencies"]
+    both = ["Job is in hold state", "execution time not reached"]
+    assert detail(core, 4)["scheduling_info"] == both
 
 
 def test_j_detail_names_predecessors_successors_and_defaults(held: Core) -> None:

@@ -82,6 +82,17 @@ def test_load_threshold_puts_a_queue_in_alarm() -> None:
     ]
 
 
+@pytest.mark.parametrize(("load", "alarmed"), [("1.75", True), ("1.74", False)])
+def test_a_load_at_its_threshold_is_in_alarm(load: str, alarmed: bool) -> None:
+    """load_check_alarm(): in alarm when ``load relop threshold`` holds, so np_load_avg
+    (>=) of exactly 1.75 passes 1.75 (it took jobs: only a load above it alarmed)."""
+    t = table()
+    q = queue(t, "all.q", "h1", 4)
+    q.load_thresholds = (("np_load_avg", "1.75"),)
+    plan = schedule(view(t, [q], [job(1)], hosts=_hosts(t, h1=load)), 0.0)
+    assert (plan.orders == []) is alarmed
+
+
 @pytest.mark.parametrize(
     ("cls", "text", "reason"),
     [
