@@ -51,6 +51,7 @@ PE_FORMAT = Format(
         Attr("accounting_summary", "FALSE", f.check_bool),
     ),
     column=19,
+    spaced=frozenset({"user_lists", "xuser_lists"}),
 )
 
 

@@ -37,7 +37,10 @@ NAME_LISTS = frozenset(
     {"hostlist", "pe_list", "ckpt_list", "user_lists", "xuser_lists", "projects", "xprojects",
      "owner_list", "report_variables", "acl", "xacl", "entries", "qtype", "subordinate_list"}
 )  # fmt: skip
-SPACE_LISTS = frozenset({"hostlist", "pe_list", "ckpt_list", "qtype"})
+SPACE_LISTS = frozenset(
+    {"hostlist", "pe_list", "ckpt_list", "qtype", "owner_list", "user_lists", "xuser_lists"}
+    | {"projects", "xprojects", "acl", "xacl"}
+)  # as Grid Engine prints them (userset_list_append_to_dstring()); entries stay a,b
 
 BAD_ARGS = 'The attribute name ("{}") and/or value ("{}") is invalid'
 NOT_FOUND = 'Attribute name ("{}") and/or value ("{}") not found'

@@ -15,7 +15,7 @@ from typing import ClassVar, Self
 from pydantic import BaseModel, ConfigDict
 
 from qmaster.conf.errors import ConfigError, Refused
-from qmaster.conf.fields import Check
+from qmaster.conf.fields import Check, split_list
 from qmaster.conf.flatfile import Pair, read_pairs, render_pairs
 from qmaster.conf.hostvalues import HostValues
 
@@ -38,6 +38,9 @@ class Format:
     column: int
     header: str = ""
     host_overrides: frozenset[str] = field(default_factory=frozenset)
+    spaced: frozenset[str] = field(default_factory=frozenset)
+    """Lists of names Grid Engine keeps as lists and prints one blank apart, whatever the
+    file used (userset_list_append_to_dstring(), the flatfile writer's sublists)."""
 
     @property
     def name_key(self) -> str:
@@ -60,6 +63,23 @@ def _check_value(fmt: Format, attr: Attr, value: str) -> None:
         attr.check(text)
 
 
+def _spaced(text: str) -> str:
+    names = split_list(text)
+    return " ".join(names) if names else "NONE"
+
+
+def stored_value(fmt: Format, key: str, value: str) -> str:
+    """The text kept for a checked value: a list of names one blank apart (``a,b`` is
+    ``a b``, per host override too), any other value as given."""
+    if key not in fmt.spaced:
+        return value
+    if key not in fmt.host_overrides:
+        return _spaced(value)
+    values = HostValues.parse(value)
+    spaced = {host: _spaced(v) for host, v in values.overrides.items()}
+    return HostValues(_spaced(values.default), spaced).render()
+
+
 def parse_attrs(fmt: Format, pairs: Iterable[Pair], path: str) -> dict[str, str]:
     """Check ``pairs`` against ``fmt`` and fill defaults; raises :class:`ConfigError`."""
     found: dict[str, str] = {}
@@ -79,7 +99,7 @@ def parse_attrs(fmt: Format, pairs: Iterable[Pair], path: str) -> dict[str, str]
         except ValueError as exc:
             reason = f'invalid value for attribute "{pair.key}": {exc}'
             raise ConfigError(path, pair.line, reason) from None
-        found[pair.key] = pair.value
+        found[pair.key] = stored_value(fmt, pair.key, pair.value)
     values: dict[str, str] = {}
     for attr in fmt.attrs:
         if attr.name in found:

@@ -24,6 +24,7 @@ PROJECT_FORMAT = Format(
         Attr("xacl", "NONE", f.check_names),
     ),
     column=8,
+    spaced=frozenset({"acl", "xacl"}),
 )
 
 

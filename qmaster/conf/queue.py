@@ -104,6 +104,9 @@ QUEUE_FORMAT = Format(
     attrs=_QUEUE_ATTRS,
     column=22,
     host_overrides=frozenset(a.name for a in _QUEUE_ATTRS[2:]),
+    spaced=frozenset(
+        {"ckpt_list", "pe_list", "owner_list", "user_lists", "xuser_lists", "projects", "xprojects"}
+    ),
 )
 
 
@@ -146,6 +149,7 @@ EXECHOST_FORMAT = Format(
         Attr("report_variables", "NONE", f.check_names),
     ),
     column=22,
+    spaced=frozenset({"user_lists", "xuser_lists", "projects", "xprojects"}),
 )
 
 

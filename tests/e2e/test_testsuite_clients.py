@@ -221,3 +221,17 @@ def test_qconf_tsm_writes_the_next_run_to_schedd_runlog(shared_served: RunningCe
     hold = [line for line in lines if line.startswith("jobs dropped because of hold: ")]
     assert held in hold[0].split(": ", 1)[1].split()
     shared_served.run("qdel", held)
+
+
+def test_queue_name_lists_print_one_blank_apart(shared_served: RunningCell) -> None:
+    """Lists a queue keeps as lists (user_lists, projects...) are printed one blank apart
+    whatever the verb wrote them with, as Grid Engine prints them (they kept the comma)."""
+    _qconf(shared_served, "-aattr", "queue", "user_lists", "arusers", "all.q")
+    _qconf(shared_served, "-aattr", "queue", "user_lists", "deadlineusers", "all.q")
+    added = _qconf(shared_served, "-sq", "all.q")
+    _qconf(shared_served, "-mattr", "queue", "xuser_lists", "arusers,deadlineusers", "all.q")
+    modified = _qconf(shared_served, "-sq", "all.q")
+    for attr in ("user_lists", "xuser_lists"):
+        _qconf(shared_served, "-rattr", "queue", attr, "NONE", "all.q")
+    assert "\nuser_lists            arusers deadlineusers\n" in added
+    assert "\nxuser_lists           arusers deadlineusers\n" in modified

@@ -247,3 +247,28 @@ def test_global_values_checked_as_grid_engine_reads_them(line: str, reason: str 
     with pytest.raises(ConfigError) as info:
         GlobalConf.parse(text, "f")
     assert reason in info.value.reason
+
+
+@pytest.mark.parametrize(
+    ("cls", "values", "shown"),
+    [
+        (QueueConf, {"qname": "q", "hostlist": "NONE", "user_lists": "a,b",
+                     "pe_list": "make,mpi,[h1=mpi,smp]", "xprojects": "none"},
+         {"user_lists": "a b", "pe_list": "make mpi,[h1=mpi smp]", "xprojects": "NONE"}),
+        (ExecHostConf, {"hostname": "h", "xuser_lists": "a, b", "complex_values": "x=1,y=2"},
+         {"xuser_lists": "a b", "complex_values": "x=1,y=2"}),
+        (PeConf, {"pe_name": "p", "user_lists": "a,b,c"}, {"user_lists": "a b c"}),
+        (ProjectConf, {"name": "pr", "acl": "a,b"}, {"acl": "a b"}),
+        (UsersetConf, {"name": "u", "type": "ACL", "entries": "a,b"}, {"entries": "a,b"}),
+    ],
+)  # fmt: skip
+def test_name_lists_are_kept_one_blank_apart(
+    cls: type[ConfObject], values: dict[str, str], shown: dict[str, str]
+) -> None:
+    """Grid Engine keeps queue, host, PE and project name lists as lists and prints them
+    one blank apart (userset_list_append_to_dstring()), whatever the file used; pairs and a
+    userset's entries keep their commas."""
+    conf = cls.with_values(**values)
+    assert {key: conf.attrs[key] for key in shown} == shown
+    assert all(f"{key} " in conf.render() for key in shown)
+    assert cls.parse(conf.render()).attrs == conf.attrs
