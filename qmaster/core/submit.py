@@ -60,7 +60,8 @@ def check_name(name: str) -> None:
 
 def check_path_hosts(core: Core, items: Sequence[str]) -> None:
     """job_resolve_host_for_path_list(): each ``host:`` names a host Grid Engine knows
-    (no name service here: an execution, admin or submit host), and once only."""
+    (no name service here: an execution, admin or submit host, or one that resolves
+    wherever it is asked: the qmaster's own host and ``localhost``), and once only."""
     seen: set[str] = set()  # "" for the paths without a host
     for item in items:
         host = item.partition(":")[0].lower() if ":" in item[1:] else ""
@@ -73,7 +74,9 @@ def check_path_hosts(core: Core, items: Sequence[str]) -> None:
 
 def _known_host(core: Core, name: str) -> bool:
     conf = core.config.state
-    return any(h.lower() == name for h in (*conf.exechosts, *conf.adminhosts, *conf.submithosts))
+    resolving = ("localhost", core.settings.qmaster_host)
+    hosts = (*conf.exechosts, *conf.adminhosts, *conf.submithosts, *resolving)
+    return any(h.lower() == name for h in hosts)
 
 
 def task_range(spec: JobSpec) -> TaskRange | None:
