@@ -100,7 +100,7 @@ def validate_spec(core: Core, spec: JobSpec, who: Identity | None = None) -> Job
     checkpointing environment and ``-c``, the user (``enforce_user``), the project.
     """
     check_account(spec)
-    for paths in (spec.stdout, spec.stderr, spec.stdin):
+    for paths in (spec.stdout, spec.stdin, spec.shells, spec.stderr):  # GE's order, -S too
         check_path_hosts(core, paths or ())
     spec = _stored_requests(core, spec)
     for pattern in [*(spec.hard_queues or ()), *(spec.master_queues or ())]:

@@ -15,3 +15,12 @@ def test_the_qmasters_own_host_and_localhost_resolve_others_do_not() -> None:
         assert not any(a.is_error for a in out.answers), (path, texts(out))
     out = submit(core, ALICE, o=["nohost:/tmp/out"])
     assert texts(out) == ['can\'t resolve hostname "nohost"']
+
+
+def test_a_shell_host_is_resolved_too() -> None:
+    """-S host:path is resolved with the output paths (stdout, stdin, shell, stderr)."""
+    core = make_core()
+    out = submit(core, ALICE, S=["nohost:/bin/sh"])
+    assert texts(out) == ['can\'t resolve hostname "nohost"']
+    out = submit(core, ALICE, S=["/bin/sh", "localhost:/bin/bash"])
+    assert not any(a.is_error for a in out.answers), texts(out)
