@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from qmaster.core import immediate, lifecycle, reports
 from qmaster.core.arjobs import check_job as check_job_ar
@@ -72,6 +72,20 @@ def check_path_hosts(core: Core, items: Sequence[str]) -> None:
         seen.add(host)
 
 
+PATH_LISTS = (("o", "stdout"), ("i", "stdin"), ("S", "shells"), ("e", "stderr"))
+"""The path lists whose hosts the qmaster resolves, in its order (their request keys)."""
+
+
+def check_path_lists(core: Core, spec: JobSpec, keys: Iterable[str] | None = None) -> None:
+    """job_resolve_host_for_path_list() of each path list, or of those ``keys`` name:
+    a submission resolves them all before its job gets a number, qalter the lists it
+    sets (a host gone since the submission does not stop an alteration of the rest)."""
+    wanted = None if keys is None else frozenset(keys)
+    for key, attr in PATH_LISTS:
+        if wanted is None or key in wanted:
+            check_path_hosts(core, getattr(spec, attr) or ())
+
+
 def _known_host(core: Core, name: str) -> bool:
     conf = core.config.state
     resolving = ("localhost", core.settings.qmaster_host)
@@ -100,8 +114,6 @@ def validate_spec(core: Core, spec: JobSpec, who: Identity | None = None) -> Job
     checkpointing environment and ``-c``, the user (``enforce_user``), the project.
     """
     check_account(spec)
-    for paths in (spec.stdout, spec.stdin, spec.shells, spec.stderr):  # GE's order, -S too
-        check_path_hosts(core, paths or ())
     spec = _stored_requests(core, spec)
     for pattern in [*(spec.hard_queues or ()), *(spec.master_queues or ())]:
         if not _names_any(core, "cqueue", pattern.partition("@")[0] or "*"):
@@ -270,6 +282,7 @@ def admitted_job(
     JSV is asked and again on the job the JSV let through (sge_gdi_add_job()).
     """
     spec, array = numbered_spec(core, args.job, now)
+    check_path_lists(core, spec)  # before the job has a number, as sge_gdi_add_job()
     if job_id is None:  # any refusal from here on has used the id up, as in Grid Engine
         job_id = core.allocate_job_id()
     verifying = args.verify in ("v", "p")
