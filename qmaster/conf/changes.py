@@ -17,7 +17,7 @@ from qmaster.conf.access import UsersetConf, parse_managers
 from qmaster.conf.calendar import queues_using
 from qmaster.conf.cluster import OPTIONAL_ON_MODIFY, GlobalConf, SchedConf
 from qmaster.conf.errors import ConfigError
-from qmaster.conf.fields import split_pairs
+from qmaster.conf.fields import split_list, split_pairs
 from qmaster.conf.flatfile import read_pairs
 from qmaster.conf.loading import (
     GLOBAL_HOST,
@@ -88,18 +88,25 @@ def _with_object(state: ConfState, kind: str, name: str, obj: Any | None) -> Con
 
 
 def _complex_reference(state: ConfState, name: str) -> str | None:
-    """centry_is_referenced(): where a complex still is set, in the qmaster's words."""
+    """centry_is_referenced(): where a complex still is set, in the qmaster's words and
+    order (the scheduler configuration, queues, then hosts: host_is_centry_referenced()
+    looks at complex_values, the load list, here ``load_values``, and report_variables)."""
+    sched = state.sched_conf.attrs
+    formula = [n for _, n in parse_formula(sched["load_formula"]) if n is not None]
+    if name in split_pairs(sched["job_load_adjustments"]) or name in formula:
+        return f'Complex attribute "{name}" is still referenced in scheduler configuration.'
     for queue in state.cqueues.values():
         values = queue.host_values("complex_values")
         if any(name in split_pairs(v) for v in (values.default, *values.overrides.values())):
             return f'Complex attribute "{name}" is still referenced in queue "{queue.name}".'
     for host in state.exechosts.values():
-        if name in split_pairs(host.attrs["complex_values"]):
+        attrs = host.attrs
+        if (
+            name in split_pairs(attrs["complex_values"])
+            or name in split_pairs(attrs["load_values"])
+            or name in split_list(attrs["report_variables"])
+        ):
             return f'Complex attribute "{name}" is still referenced in host "{host.name}".'
-    sched = state.sched_conf.attrs
-    formula = [n for _, n in parse_formula(sched["load_formula"]) if n is not None]
-    if name in split_pairs(sched["job_load_adjustments"]) or name in formula:
-        return f'Complex attribute "{name}" is still referenced in scheduler configuration.'
     return None
 
 

@@ -35,7 +35,13 @@ from qmaster.core.specs import altered_spec, checked_spec, with_full_names
 from qmaster.core.states import TaskState
 from qmaster.core.stimuli import Alter, Delete
 from qmaster.core.story import altered
-from qmaster.core.submit import check_name, task_range, validate_spec, verification
+from qmaster.core.submit import (
+    check_name,
+    check_path_lists,
+    task_range,
+    validate_spec,
+    verification,
+)
 from qmaster.core.taskids import TaskIds
 from qmaster.digits import atol_u32
 from qmaster.model import Status, error, ok
@@ -311,6 +317,7 @@ def _alter(
     check_task_concurrency(job, changes)
     check_name(new.name or "")
     task_range(new)
+    check_path_lists(core, new, changes)
     new = validate_spec(core, new, job.owner if "P" in changes else None)
     check_running_change(core.config.complexes, job, changes, new)
     start_time_of(new)

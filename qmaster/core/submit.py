@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from qmaster.core import immediate, lifecycle, reports
 from qmaster.core.arjobs import check_job as check_job_ar
@@ -60,7 +60,8 @@ def check_name(name: str) -> None:
 
 def check_path_hosts(core: Core, items: Sequence[str]) -> None:
     """job_resolve_host_for_path_list(): each ``host:`` names a host Grid Engine knows
-    (no name service here: an execution, admin or submit host), and once only."""
+    (no name service here: an execution, admin or submit host, or one that resolves
+    wherever it is asked: the qmaster's own host and ``localhost``), and once only."""
     seen: set[str] = set()  # "" for the paths without a host
     for item in items:
         host = item.partition(":")[0].lower() if ":" in item[1:] else ""
@@ -71,9 +72,25 @@ def check_path_hosts(core: Core, items: Sequence[str]) -> None:
         seen.add(host)
 
 
+PATH_LISTS = (("o", "stdout"), ("i", "stdin"), ("S", "shells"), ("e", "stderr"))
+"""The path lists whose hosts the qmaster resolves, in its order (their request keys)."""
+
+
+def check_path_lists(core: Core, spec: JobSpec, keys: Iterable[str] | None = None) -> None:
+    """job_resolve_host_for_path_list() of each path list, or of those ``keys`` name:
+    a submission resolves them all before its job gets a number, qalter the lists it
+    sets (a host gone since the submission does not stop an alteration of the rest)."""
+    wanted = None if keys is None else frozenset(keys)
+    for key, attr in PATH_LISTS:
+        if wanted is None or key in wanted:
+            check_path_hosts(core, getattr(spec, attr) or ())
+
+
 def _known_host(core: Core, name: str) -> bool:
     conf = core.config.state
-    return any(h.lower() == name for h in (*conf.exechosts, *conf.adminhosts, *conf.submithosts))
+    resolving = ("localhost", core.settings.qmaster_host)
+    hosts = (*conf.exechosts, *conf.adminhosts, *conf.submithosts, *resolving)
+    return any(h.lower() == name for h in hosts)
 
 
 def task_range(spec: JobSpec) -> TaskRange | None:
@@ -97,8 +114,6 @@ def validate_spec(core: Core, spec: JobSpec, who: Identity | None = None) -> Job
     checkpointing environment and ``-c``, the user (``enforce_user``), the project.
     """
     check_account(spec)
-    for paths in (spec.stdout, spec.stderr, spec.stdin):
-        check_path_hosts(core, paths or ())
     spec = _stored_requests(core, spec)
     for pattern in [*(spec.hard_queues or ()), *(spec.master_queues or ())]:
         if not _names_any(core, "cqueue", pattern.partition("@")[0] or "*"):
@@ -267,6 +282,7 @@ def admitted_job(
     JSV is asked and again on the job the JSV let through (sge_gdi_add_job()).
     """
     spec, array = numbered_spec(core, args.job, now)
+    check_path_lists(core, spec)  # before the job has a number, as sge_gdi_add_job()
     if job_id is None:  # any refusal from here on has used the id up, as in Grid Engine
         job_id = core.allocate_job_id()
     verifying = args.verify in ("v", "p")

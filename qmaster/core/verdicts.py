@@ -18,7 +18,7 @@ from qmaster.core.outcome import Outcome
 from qmaster.core.specs import checked_spec, with_full_names
 from qmaster.core.stimuli import JsvVerdict, Verify
 from qmaster.core.story import note
-from qmaster.core.submit import validate_spec
+from qmaster.core.submit import check_path_lists, validate_spec
 
 REVERIFY = "reverify"
 """The timer of a job's next verification."""
@@ -68,6 +68,7 @@ def _correct(core: Core, job: Job, spec: JobSpec, now: float) -> None:
     """The JSV's corrected specification, checked as every other one is."""
     spec = spec.changed(name=job.spec.name)
     spec = with_full_names(checked_spec(spec, now), core.config.complexes)
+    check_path_lists(core, spec)
     spec = validate_spec(core, spec, job.owner)
     start_time_of(spec)
     holds = new_holds(job, live_tasks(job, None), bool(spec.user_hold), None)

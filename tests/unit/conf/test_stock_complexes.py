@@ -62,6 +62,8 @@ def test_refused_table_prints_no_added_lines(conf: ClusterConfig) -> None:
     ("kind", "name", "attr", "value", "where"),
     [
         ("exechost", "global", "complex_values", "gpu=2", 'host "global".'),
+        ("exechost", "global", "report_variables", "gpu", 'host "global".'),
+        ("exechost", "host1", "load_values", "gpu=2", 'host "host1".'),
         ("cqueue", "all.q", "complex_values", "NONE,[@allhosts=gpu=1]", 'queue "all.q".'),
         ("sched", None, "job_load_adjustments", "gpu=1", "scheduler configuration."),
     ],
@@ -94,3 +96,23 @@ def test_a_complex_line_without_type_is_type_0(conf: ClusterConfig, line: str) -
         "unknown complex attribute type 0"
     ]
     assert "complex1161" not in conf.complexes
+
+
+def test_the_scheduler_configuration_is_named_before_a_queue(conf: ClusterConfig) -> None:
+    """centry_is_referenced() looks at the scheduler configuration first: a complex set in
+    both it and a queue is answered for the scheduler configuration."""
+    conf.apply("conf_modify", {"kind": "complex", "text": conf.complexes.render() +
+               "gpu gpu INT <= YES YES 0 0\n"}, "root", "h", True)  # fmt: skip
+    args = {
+        "kind": "cqueue",
+        "mode": "set",
+        "name": "all.q",
+        "pairs": [("complex_values", "gpu=1")],
+    }
+    conf.apply("conf_attr", args, "root", "h", True)
+    text = conf.sched_conf.render().replace("job_load_adjustments", "#", 1)
+    conf.apply("conf_modify", {"kind": "sched", "text": text + "job_load_adjustments gpu=1\n"},
+               "root", "h", True)  # fmt: skip
+    assert _modify(conf, STOCK.read_text()) == [
+        'Complex attribute "gpu" is still referenced in scheduler configuration.'
+    ]
