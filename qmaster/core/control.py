@@ -311,7 +311,7 @@ def _alter(
     check_task_concurrency(job, changes)
     check_name(new.name or "")
     task_range(new)
-    new = validate_spec(core, new, job.owner if "P" in changes else None)
+    new = validate_spec(core, new, job.owner if "P" in changes else None, submitted=False)
     check_running_change(core.config.complexes, job, changes, new)
     start_time_of(new)
     if "dl" in changes:
