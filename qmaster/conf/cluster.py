@@ -180,11 +180,11 @@ class GlobalConf(ConfObject):
         return f.split_list(self.attrs["jsv_allowed_mod"])
 
     @classmethod
-    def parse(cls, text: str, path: str = "-") -> Self:
+    def parse(cls, text: str, path: str = "-", *, spooled: bool = False) -> Self:
         """Read the file; top-level ``jsv_timeout``/``jsv_threshold`` lines (written by
         earlier minige versions) move into ``qmaster_params``, where sge_conf(5) has them."""
         pairs = fold_legacy_params(read_pairs(text, path))
-        return cls(attrs=parse_attrs(cls.FORMAT, pairs, path))
+        return cls(attrs=parse_attrs(cls.FORMAT, pairs, path, spooled=spooled))
 
     @cached_property
     def qmaster_params(self) -> dict[str, str]:

@@ -55,9 +55,9 @@ ROW_KINDS = ("complex", "exechost", "hostgroup", "userset", "project", "ckpt", "
              "pe", "cqueue", "global", "sched", "manager", *OPTIONAL_LISTS)  # fmt: skip
 
 
-def parse_object(kind: str, text: str, path: str) -> ConfObject:
+def parse_object(kind: str, text: str, path: str, *, spooled: bool = False) -> ConfObject:
     """Parse the text of a named object of ``kind``."""
-    return OBJECT_KINDS[kind].parse(text, path)
+    return OBJECT_KINDS[kind].parse(text, path, spooled=spooled)
 
 
 def template_text(kind: str, name: str | None = None) -> str:
@@ -67,18 +67,19 @@ def template_text(kind: str, name: str | None = None) -> str:
     return cls.with_values(**{cls.FORMAT.name_key: name or "template"}).render()
 
 
-def _named(kind: str, objs: list[tuple[str, str]]) -> dict[str, ConfObject]:
+def _named(kind: str, objs: list[tuple[str, str]], spooled: bool) -> dict[str, ConfObject]:
     result: dict[str, ConfObject] = {}
     for path, text in objs:
-        obj = parse_object(kind, text, path)
+        obj = parse_object(kind, text, path, spooled=spooled)
         if obj.name in result:
             raise ConfigError(path, 1, f'{kind} "{obj.name}" is defined twice')
         result[obj.name] = obj
     return result
 
 
-def build_state(texts: dict[str, list[tuple[str, str]]]) -> ConfState:
-    """A checked state from ``{kind: [(path, text), ...]}``."""
+def build_state(texts: dict[str, list[tuple[str, str]]], *, spooled: bool = False) -> ConfState:
+    """A checked state from ``{kind: [(path, text), ...]}`` (``spooled``: the qmaster's
+    spool, see :func:`qmaster.conf.model.parse_attrs`)."""
 
     def one(kind: str) -> tuple[str, str]:
         found = texts.get(kind) or []
@@ -86,7 +87,7 @@ def build_state(texts: dict[str, list[tuple[str, str]]]) -> ConfState:
             raise ConfigError(SINGLE_NAMES[kind], 0, f"missing {SINGLE_NAMES[kind]}")
         return found[0]
 
-    named = {kind: _named(kind, texts.get(kind, [])) for kind in OBJECT_KINDS}
+    named = {kind: _named(kind, texts.get(kind, []), spooled) for kind in OBJECT_KINDS}
     sources: dict[tuple[str, str], str] = {}
     raw: dict[tuple[str, str], str] = {}
     for kind in OBJECT_KINDS:
@@ -113,8 +114,8 @@ def build_state(texts: dict[str, list[tuple[str, str]]]) -> ConfState:
         adminhosts=_optional_list(texts, "adminhost"),
         submithosts=_optional_list(texts, "submithost"),
         calendars=named["calendar"],  # type: ignore[arg-type]
-        global_conf=GlobalConf.parse(g_text, g_path),
-        sched_conf=SchedConf.parse(*reversed(one("sched"))),
+        global_conf=GlobalConf.parse(g_text, g_path, spooled=spooled),
+        sched_conf=SchedConf.parse(*reversed(one("sched")), spooled=spooled),
         managers=tuple(parse_managers(one("manager")[1])),
         sources=sources,
     )
@@ -157,7 +158,7 @@ def read_rows(rows: list[Row]) -> ConfState:
         if kind not in ROW_KINDS:
             raise ConfigError(f"{kind}/{name}", 0, f'unknown configuration kind "{kind}"')
         texts.setdefault(kind, []).append((f"{kind}/{name}", text))
-    return build_state(texts)
+    return build_state(texts, spooled=True)
 
 
 def object_text(state: ConfState, kind: str, name: str) -> str:

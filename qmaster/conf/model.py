@@ -80,8 +80,14 @@ def stored_value(fmt: Format, key: str, value: str) -> str:
     return HostValues(_spaced(values.default), spaced).render()
 
 
-def parse_attrs(fmt: Format, pairs: Iterable[Pair], path: str) -> dict[str, str]:
-    """Check ``pairs`` against ``fmt`` and fill defaults; raises :class:`ConfigError`."""
+def parse_attrs(
+    fmt: Format, pairs: Iterable[Pair], path: str, *, spooled: bool = False
+) -> dict[str, str]:
+    """Check ``pairs`` against ``fmt`` and fill defaults; raises :class:`ConfigError`.
+
+    ``spooled``: the text is the qmaster's own spool, whose values an earlier version
+    accepted. A value only the qmaster's verifiers refuse (:class:`Refused`, run on add and
+    modify as Grid Engine runs them, not when it reads its spool) is then kept."""
     found: dict[str, str] = {}
     last = 1
     for pair in pairs:
@@ -94,6 +100,9 @@ def parse_attrs(fmt: Format, pairs: Iterable[Pair], path: str) -> dict[str, str]
         try:
             _check_value(fmt, attr, pair.value)
         except Refused as exc:
+            if spooled:
+                found[pair.key] = stored_value(fmt, pair.key, pair.value)
+                continue
             text = exc.for_object(found.get(fmt.name_key, ""))
             raise ConfigError(path, pair.line, text, verbatim=True) from None
         except ValueError as exc:
@@ -120,9 +129,9 @@ class ConfObject(BaseModel):
     attrs: dict[str, str]
 
     @classmethod
-    def parse(cls, text: str, path: str = "-") -> Self:
-        """Read the object from its file text."""
-        return cls(attrs=parse_attrs(cls.FORMAT, read_pairs(text, path), path))
+    def parse(cls, text: str, path: str = "-", *, spooled: bool = False) -> Self:
+        """Read the object from its file text (``spooled``: see :func:`parse_attrs`)."""
+        return cls(attrs=parse_attrs(cls.FORMAT, read_pairs(text, path), path, spooled=spooled))
 
     @classmethod
     def with_values(cls, path: str = "-", **values: str) -> Self:

@@ -318,7 +318,7 @@ def _alter(
     check_name(new.name or "")
     task_range(new)
     check_path_lists(core, new, changes)
-    new = validate_spec(core, new, job.owner if "P" in changes else None)
+    new = validate_spec(core, new, job.owner if "P" in changes else None, submitted=False)
     check_running_change(core.config.complexes, job, changes, new)
     start_time_of(new)
     if "dl" in changes:

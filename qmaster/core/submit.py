@@ -105,7 +105,9 @@ def task_range(spec: JobSpec) -> TaskRange | None:
     return TaskRange(first, last - (last - first) % step, step)
 
 
-def validate_spec(core: Core, spec: JobSpec, who: Identity | None = None) -> JobSpec:
+def validate_spec(
+    core: Core, spec: JobSpec, who: Identity | None = None, *, submitted: bool = True
+) -> JobSpec:
     """References to configuration objects must exist (``who``: the job's owner); the spec
     to store: requests normalised, the owner's default project filled in.
 
@@ -127,7 +129,8 @@ def validate_spec(core: Core, spec: JobSpec, who: Identity | None = None) -> Job
     if pmin is not None and pmax is not None and pmax < pmin:
         raise InvalidRequest("ERROR! invalid slot range: the minimum exceeds the maximum")
     check_ckpt(core.config, spec)
-    check_checkpointing(spec)
+    if submitted:  # sge_gdi_add_job() checks how -c and -ckpt agree; qalter's changes do not
+        check_checkpointing(spec)
     if who is not None:
         check_user(core.config, who)
         spec = default_project(core.config, spec, who)

@@ -9,6 +9,7 @@ import pytest
 
 from qmaster.cell import DEFAULT_CONF_DIR
 from qmaster.conf.errors import ConfigError, ConfNotFound
+from qmaster.conf.queue import QueueConf
 from qmaster.conf.store import ClusterConfig
 from qmaster.gdi.answers import Status
 
@@ -212,3 +213,23 @@ def test_delete_queue(conf: ClusterConfig) -> None:
     assert change.answers[0].text == 'root@h removed "all.q" from cluster queue list'
     assert change.deletes == [("cqueue", "all.q")]
     assert conf.queue_instances() == []
+
+
+def test_a_spool_keeps_values_only_the_verifiers_refuse() -> None:
+    """A queue spooled by an earlier minige with priority 25 and 10,000,000 slots (taken
+    then) still loads from the spool: Grid Engine runs cqueue_verify_priority() and the slot
+    cap on add and modify, not when it reads its spool. The same text as a file is refused."""
+    rows = ClusterConfig.load_dir(DEFAULT_CONF_DIR).to_rows()
+    old = [
+        (kind, name, text.replace("priority              0", "priority              25")
+         .replace("slots                 1,", "slots                 10000000,"))
+        if (kind, name) == ("cqueue", "all.q") else (kind, name, text)
+        for kind, name, text in rows
+    ]  # fmt: skip
+    queue = next(text for kind, name, text in old if (kind, name) == ("cqueue", "all.q"))
+    assert "priority              25" in queue
+    loaded = ClusterConfig.from_rows(old)
+    assert loaded.cqueues["all.q"].attrs["priority"] == "25"
+    assert loaded.cqueues["all.q"].attrs["slots"].startswith("10000000")
+    with pytest.raises(ConfigError):
+        QueueConf.parse(queue, "all.q")

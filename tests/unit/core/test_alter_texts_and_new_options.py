@@ -333,3 +333,14 @@ def test_task_ids_past_a_u_long32_are_refused(
     assert texts(widest) == [
         f'Your job-array {next_id}.1-4294967295:4294967294 ("job.sh") has been submitted'
     ]
+
+
+def test_qalter_c_n_of_a_checkpointing_job_is_taken() -> None:
+    """qalter -c n -ckpt x (the testsuite's qalter_c): only sge_gdi_add_job() checks that
+    -c and -ckpt agree; qalter's changes are not refused for it (a submission still is)."""
+    core = make_core()
+    add_ckpt(core, "x")
+    submit(core, h=True, ckpt="x")
+    out = alter(core, ROOT, c_occasion="n", ckpt="x")
+    assert not any("rejected" in t for t in texts(out))
+    assert core.jobs[1].spec.to_dict()["c_occasion"] == "n"
