@@ -195,9 +195,9 @@ class GlobalConf(ConfObject):
     def inherit_env(self) -> bool:
         """``execd_params INHERIT_ENV`` (default true): jobs start with the execution
         daemon's environment under their own, as parse_bool_param() reads it (a bare
-        name, or a value starting 1/t/T, is true)."""
+        name, a value starting with 1, or ``true`` in any case is true)."""
         value = split_params(self.attrs["execd_params"]).get("inherit_env", "true")
-        return value[:1] in ("1", "t", "T")
+        return value[:1] == "1" or value.lower() == "true"
 
     @cached_property
     def jsv_timeout(self) -> float:

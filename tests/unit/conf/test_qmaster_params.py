@@ -70,9 +70,10 @@ def test_qmaster_params_may_be_separated_by_semicolons() -> None:
     ("params", "inherit"),
     [("none", True), ("INHERIT_ENV=false", False), ("inherit_env=0", False),
      ("INHERIT_ENV", True), ("INHERIT_ENV=TRUE,SET_LIB_PATH=true", True),
-     ("KEEP_ACTIVE=true INHERIT_ENV=no", False)],
+     ("KEEP_ACTIVE=true INHERIT_ENV=no", False), ("INHERIT_ENV=T", False),
+     ("INHERIT_ENV=10", True)],
 )  # fmt: skip
 def test_inherit_env_is_read_from_execd_params(params: str, inherit: bool) -> None:
-    """execd_params INHERIT_ENV as parse_bool_param reads it: true unless given a value
-    that does not start with 1, t or T."""
+    """execd_params INHERIT_ENV as parse_bool_param() reads it: true when set bare, to a
+    value starting with 1, or to true in any case; any other value is false."""
     assert GlobalConf.parse(f"execd_params {params}\n").inherit_env is inherit
