@@ -37,10 +37,6 @@ NAME_LISTS = frozenset(
     {"hostlist", "pe_list", "ckpt_list", "user_lists", "xuser_lists", "projects", "xprojects",
      "owner_list", "report_variables", "acl", "xacl", "entries", "qtype", "subordinate_list"}
 )  # fmt: skip
-SPACE_LISTS = frozenset(
-    {"hostlist", "pe_list", "ckpt_list", "qtype", "owner_list", "user_lists", "xuser_lists"}
-    | {"projects", "xprojects", "acl", "xacl"}
-)  # as Grid Engine prints them (userset_list_append_to_dstring()); entries stay a,b
 
 BAD_ARGS = 'The attribute name ("{}") and/or value ("{}") is invalid'
 NOT_FOUND = 'Attribute name ("{}") and/or value ("{}") not found'
@@ -56,10 +52,10 @@ class AttrRefused(Exception):
     """An attribute verb refused with Grid Engine's message."""
 
 
-def _join(attr: str, items: list[str]) -> str:
+def _join(items: list[str]) -> str:
     if not items:
         return "NONE"
-    return (" " if attr in SPACE_LISTS else ",").join(items)
+    return ",".join(items)  # lists of names are re-spaced when the object is read (Format.spaced)
 
 
 def _pairs(text: str) -> dict[str, str]:
@@ -85,19 +81,19 @@ def edit_value(mode: str, attr: str, old: str, value: str) -> str:
             missing = [k for k in given if k not in current]
             if missing or not given:
                 raise AttrRefused(NOT_FOUND.format(attr, value))
-            return _join(attr, [f"{k}={v}" for k, v in current.items() if k not in given])
+            return _join([f"{k}={v}" for k, v in current.items() if k not in given])
         current.update(given)
-        return _join(attr, [f"{k}={v}" for k, v in current.items()])
+        return _join([f"{k}={v}" for k, v in current.items()])
     items, given_items = f.split_list(old), f.split_list(value)
     if mode == "change":
         if f.is_none(value):
             raise AttrRefused(CANT_MODIFY_NONE)
-        return _join(attr, given_items)
+        return _join(given_items)
     if mode == "remove":
         if not given_items or any(i not in items for i in given_items):
             raise AttrRefused(NOT_FOUND.format(attr, value))
-        return _join(attr, [i for i in items if i not in given_items])
-    return _join(attr, items + [i for i in given_items if i not in items])
+        return _join([i for i in items if i not in given_items])
+    return _join(items + [i for i in given_items if i not in items])
 
 
 def _edited(obj: ConfObject, attr: str, where: str | None, mode: str, value: str) -> dict[str, str]:

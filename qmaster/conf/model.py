@@ -100,11 +100,9 @@ def parse_attrs(
         try:
             _check_value(fmt, attr, pair.value)
         except Refused as exc:
-            if spooled:
-                found[pair.key] = stored_value(fmt, pair.key, pair.value)
-                continue
-            text = exc.for_object(found.get(fmt.name_key, ""))
-            raise ConfigError(path, pair.line, text, verbatim=True) from None
+            if not spooled:
+                text = exc.for_object(found.get(fmt.name_key, ""))
+                raise ConfigError(path, pair.line, text, verbatim=True) from None
         except ValueError as exc:
             reason = f'invalid value for attribute "{pair.key}": {exc}'
             raise ConfigError(path, pair.line, reason) from None

@@ -105,7 +105,8 @@ QUEUE_FORMAT = Format(
     column=22,
     host_overrides=frozenset(a.name for a in _QUEUE_ATTRS[2:]),
     spaced=frozenset(
-        {"ckpt_list", "pe_list", "owner_list", "user_lists", "xuser_lists", "projects", "xprojects"}
+        {"hostlist", "qtype", "ckpt_list", "pe_list", "owner_list", "user_lists", "xuser_lists"}
+        | {"projects", "xprojects"}
     ),
 )
 
@@ -188,6 +189,7 @@ HOSTGROUP_FORMAT = Format(
         Attr("hostlist", "NONE", f.check_names),
     ),
     column=0,  # Grid Engine prints a host group unaligned: "hostlist host1 host2"
+    spaced=frozenset({"hostlist"}),
 )
 
 

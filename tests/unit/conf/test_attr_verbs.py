@@ -8,6 +8,8 @@ import pytest
 
 from qmaster.cell import DEFAULT_CONF_DIR
 from qmaster.conf.attrs import AttrRefused, edit_value
+from qmaster.conf.model import stored_value
+from qmaster.conf.queue import QUEUE_FORMAT
 from qmaster.conf.store import ClusterConfig
 
 
@@ -38,8 +40,9 @@ def _attr(conf: ClusterConfig, kind: str, mode: str, name: str, *pair: str) -> l
     ],
 )
 def test_edit_value(mode: str, attr: str, old: str, value: str, new: str) -> None:
-    """Each verb changes a list or scalar attribute as qconf(1) describes."""
-    assert edit_value(mode, attr, old, value) == new
+    """Each verb changes a list or scalar attribute as qconf(1) describes (as the queue then
+    keeps it: lists of names one blank apart)."""
+    assert stored_value(QUEUE_FORMAT, attr, edit_value(mode, attr, old, value)) == new
 
 
 @pytest.mark.parametrize(
