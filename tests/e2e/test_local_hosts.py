@@ -20,6 +20,8 @@ def test_a_host_marked_local_runs_real_jobs_beside_simulated_ones(
     same job sent to host2 is simulated: no file, running for its simulated 600 s."""
     mark = ["qconf", "-mattr", "exechost", "load_values", "execution=local", "host1"]
     assert served.run(*mark).returncode == 0
+    (tmp_path / "tmp").mkdir()  # the job's TMPDIR: not the shared /tmp of all.q's default
+    served.run("qconf", "-mattr", "queue", "tmpdir", str(tmp_path / "tmp"), "all.q", check=True)
     shown = served.run("qconf", "-se", "host1", check=True).stdout
     assert "num_proc=4" in shown
     assert "execution=local" in shown
