@@ -26,86 +26,8 @@ from clients.common.output import EXIT_ERROR, EXIT_OK, err, exit_code, out, prin
 from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
 from clients.qconf_attr import attr_verb, purge
+from clients.qconf_usage import qconf_usage
 from clients.submit.world import read_text
-
-QCONF_USAGE = """\
-usage: qconf [options]
-   [-am user_list]                          add user to manager list
-   [-au user_list listname_list]            add user(s) to userset list(s)
-   [-dm user_list]                          delete user from manager list
-   [-du user_list listname_list]            delete user(s) from userset list(s)
-   [-help]                                  print this help
-   [-km]                                    shutdown qmaster
-   [-Mc fname]                              modify complex attributes from file
-   [-Mconf fname]                           modify global configuration from file
-   [-Me fname]                              modify exec host from file
-   [-Mp fname]                              modify PE configuration from file
-   [-Mq fname]                              modify a queue from file
-   [-Msconf fname]                          modify scheduler configuration from file
-   [-Mu fname]                              modify a userset from file
-   [-sc]                                    show complex attributes
-   [-sconf [global]]                        show global configuration
-   [-se hostname]                           show given exec host
-   [-sel]                                   show a list of all exec servers
-   [-sm]                                    show a list of all managers
-   [-sp pe_name]                            show a parallel environment
-   [-spl]                                   show all parallel environments
-   [-sq [wc_queue_list]]                    show the given queue
-   [-sql]                                   show a list of all queues
-   [-ssconf]                                show scheduler configuration
-   [-su listname_list]                      show the given userset list
-   [-sul]                                   show a list of all userset lists
-   [-shgrp group]                           show host group
-   [-shgrpl]                                show host group list
-   [-Mhgrp fname]                           modify host group from file
-   [-Aq fname] [-Ae fname] [-Ap fname] [-Au fname] [-Ahgrp fname]
-                                            add a queue, exec host, PE, userset, host group from file
-   [-dq queue] [-de host] [-dp pe] [-dul list] [-dhgrp group]
-                                            delete a queue, exec host, PE, userset, host group
-   [-aq [q]] [-ae [host]] [-ap pe] [-ahgrp [group]]  add an object in $EDITOR
-   [-mq q] [-me host] [-mp pe] [-mu list] [-mhgrp group] [-mc] [-mconf [global]] [-msconf]
-                                            modify an object in $EDITOR
-   [-aprj] [-Aprj fname] [-mprj project] [-Mprj fname]
-                                            add/modify a project ($EDITOR or file)
-   [-sprj project] [-sprjl] [-dprj project_list]
-                                            show a project, list projects, delete projects
-   [-ackpt ckpt_name] [-Ackpt fname] [-mckpt ckpt_name] [-Mckpt fname]
-                                            add/modify a ckpt environment ($EDITOR or file)
-   [-sckpt ckpt_name] [-sckptl] [-dckpt ckpt_name]
-                                            show, list, delete ckpt environments
-   [-aattr obj_nm attr_nm val obj_id_list]  add to a list attribute of objects
-   [-Aattr obj_nm fname obj_id_list]        add to list attributes, from file
-   [-dattr obj_nm attr_nm val obj_id_list]  delete from a list attribute of objects
-   [-Dattr obj_nm fname obj_id_list]        delete from list attributes, from file
-   [-mattr obj_nm attr_nm val obj_id_list]  modify an attribute (or list element)
-   [-Mattr obj_nm fname obj_id_list]        modify attributes, from file
-   [-rattr obj_nm attr_nm val obj_id_list]  replace a list attribute of objects
-   [-Rattr obj_nm fname obj_id_list]        replace list attributes, from file
-   [-purge queue attr_nm queue_instance]    remove a host specific attribute value
-   [-ah hostname_list] [-dh hostname_list] [-sh]
-                                            add, delete, show administrative hosts
-   [-as hostname_list] [-ds hostname_list] [-ss]
-                                            add, delete, show submit hosts
-   [-ao user_list] [-do user_list] [-so]    add, delete, show operators
-   [-auser] [-Auser fname] [-muser user] [-Muser fname]
-                                            add/modify a user ($EDITOR or file)
-   [-suser user_list] [-suserl] [-duser user_list]
-                                            show users, list users, delete users
-   [-sss]                                   show scheduler state
-   [-secl]                                  show event client list
-   [-kec evid_list|all]                     kill event client
-   [-sconfl]                                show a list of all local configurations
-   [-shgrp_tree group]                      show host group and used hostgroups as tree
-   [-shgrp_resolved group]                  show host group with resolved hostlist
-   [-ke[j] host_list|all]                   shutdown execution host(s) (-kej: kill jobs)
-   [-ks]                                    shutdown scheduler
-   [-tsm]                                   trigger scheduler monitoring
-   [-sobjl obj_spec attr_name val]          show objects whose attribute matches val
-   [-acal calendar_name] [-Acal fname] [-mcal calendar_name] [-Mcal fname]
-                                            add/modify a calendar ($EDITOR or file)
-   [-scal calendar_name] [-scall] [-dcal calendar_list]
-                                            show, list, delete calendars
-"""
 
 EMPTY_LIST = {
     "cqueue": "no cqueue list defined",
@@ -375,7 +297,7 @@ def plan(argv: Sequence[str]) -> list[tuple[Action, list[str]]]:
 @click.command(
     "qconf",
     cls=GeCommand,
-    usage_text=QCONF_USAGE,
+    usage_text=qconf_usage(ACTIONS),
     context_settings={"ignore_unknown_options": True, "help_option_names": []},
 )
 @click.argument("argv", nargs=-1, type=click.UNPROCESSED)
