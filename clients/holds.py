@@ -23,23 +23,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from clients.common.errors import ClientError
+from clients.common.sge_usage import sge_usage
 from clients.common.shell import Transport
 from clients.qalter import alter
 from clients.submit.more_options import hold_list
 
-HOLD_USAGE = """\
-usage: {name} [options] job_task_list
-   [-h {{u|o|s}},...]                         {what}
-   [-help]                                  print this help
-   [-u user_list]                           {verb} all jobs of users specified in list
-
-job_task_list            job_tasks[,job_tasks,...]
-job_tasks                [job_id['.'task_id_range]|job_name|pattern]
-task_id_range            task_id['-'task_id[':'step]]
-user_list                user|pattern[,user|pattern,...]
-"""
-QHOLD_USAGE = HOLD_USAGE.format(name="qhold", what="hold type", verb="hold")
-QRLS_USAGE = HOLD_USAGE.format(name="qrls", what="hold type to release", verb="release")
+# qhold and qrls are qalter (qalter.c): sge_usage(QHOLD), sge_usage(QRLS)
+QHOLD_USAGE = sge_usage("qhold")
+QRLS_USAGE = sge_usage("qrls")
 
 
 def change_holds(transport: Transport, argv: Sequence[str], prog: str) -> int:

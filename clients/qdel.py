@@ -26,22 +26,13 @@ from clients.common.errors import ClientError, invalid_argument, missing_argumen
 from clients.common.jobtasks import invalid_job_task, is_job_task, with_tasks
 from clients.common.output import EXIT_ERROR, err, exit_code, out, print_answers
 from clients.common.pipes import closes_quietly
+from clients.common.sge_usage import sge_usage
 from clients.common.shell import GeCommand, Transport, transport_of
 from clients.submit import values as V
 
 NO_OPTION_ARGUMENT = "ERROR! no option argument"
 
-QDEL_USAGE = """\
-usage: qdel [options] job_task_list
-   [-f]                                     force action
-   [-help]                                  print this help
-   [-u user_list]                           delete all jobs of users specified in list
-
-job_task_list            job_tasks[,job_tasks,...]
-job_tasks                [job_id['.'task_id_range]|job_name|pattern][' -t 'task_id_range]
-task_id_range            task_id['-'task_id[':'step]]
-user_list                user|pattern[,user|pattern,...]
-"""
+QDEL_USAGE = sge_usage("qdel")
 
 
 def split_list(values: Sequence[str]) -> list[str]:

@@ -27,24 +27,12 @@ import click
 from clients.common.errors import ClientError
 from clients.common.output import EXIT_ERROR, EXIT_OK, exit_code, print_answers
 from clients.common.pipes import closes_quietly
-from clients.common.qstat_lists import ARGUMENT_LISTS
+from clients.common.qstat_usage import qstat_usage
 from clients.common.shell import GeCommand, Transport, transport_of
 from qmaster.gdi.values import ValueRefused, name_list, resource_list
 from qmaster.qstat_args import parse_queue_states
 
-QSELECT_USAGE = (
-    """\
-usage: qselect [options]
-        [-help]                           print this help
-        [-l resource_list]                request the given resources
-        [-pe pe_list]                     select only queues with one of these parallel environments
-        [-q wc_queue_list]                print information on given queue
-        [-qs {a|c|d|o|s|u|A|C|D|E|S}]     selects queues, which are in the given state(s)
-        [-U user_list]                    select only queues where these users have access
-"""
-    + "\n"
-    + ARGUMENT_LISTS
-).rstrip("\n")
+QSELECT_USAGE = qstat_usage("qselect").rstrip("\n")
 
 VALUED = ("-l", "-pe", "-q", "-qs", "-U")
 """The options whose words run to the next option (parse_until_next_opt())."""

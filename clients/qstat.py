@@ -22,7 +22,7 @@ import click
 from clients.common.errors import ClientError
 from clients.common.output import EXIT_ERROR, EXIT_OK, err, exit_code, print_answers
 from clients.common.pipes import closes_quietly
-from clients.common.qstat_lists import ARGUMENT_LISTS
+from clients.common.qstat_usage import qstat_usage
 from clients.common.qstat_words import spread
 from clients.common.shell import GeCommand, Transport, default_transport, transport_of
 from clients.qstat_render.cluster import render_cluster
@@ -50,42 +50,7 @@ from qmaster.qstat_args import parse_explain, parse_group, parse_queue_states
 from qmaster.qstat_wire import expand
 from qmaster.state_filter import WRONG_ARGUMENT, parse_state_filter
 
-QSTAT_USAGE = (
-    """\
-usage: qstat [options]
-        [-cb]                             show core binding information (with -j)
-        [-ext]                            view additional attributes
-        [-explain a|c|A|E]                show reason for c(onfiguration ambiguous), a(larm), suspend A(larm), E(rror) state
-        [-f]                              full output
-        [-F [resource_attributes]]        full output and show (selected) resources of queue(s)
-        [-g {c}]                          display cluster queue summary
-        [-g {d}]                          display all job-array tasks (do not group)
-        [-g {t}]                          display all parallel job tasks (do not group)
-        [-help]                           print this help
-        [-j [job_identifier_list]]        show scheduler job information
-        [-json]                           display the information as a JSON document
-        [-l resource_list]                request the given resources
-        [-ne]                             hide empty queues
-        [-pe pe_list]                     select only queues with one of these parallel environments
-        [-q wc_queue_list]                print information on given queue
-        [-qs {a|c|d|o|s|u|A|C|D|E|S}]     selects queues, which are in the given state(s)
-        [-r]                              show requested resources of job(s)
-        [-s {p|r|s|z|hu|ho|hs|hd|hj|ha|h|a}] show pending, running, suspended, zombie jobs,
-                                          jobs with a user/operator/system/array-dependency hold,
-                                          jobs with a start time in future or any combination only.
-                                          h is an abbreviation for huhohshdhjha
-                                          a is an abbreviation for prsh
-        [-story]                          show each job's story (with -j; a minige addition)
-        [-t]                              show task information (implicitly -g t)
-        [-u user_list]                    view only jobs of this user (default: your own; '*' for all)
-        [-U user_list]                    select only queues where these users have access
-        [-urg]                            display job urgency information
-        [-pri]                            display job priority information
-        [-xml]                            display the information in XML-Format
-
-"""
-    + ARGUMENT_LISTS
-)
+QSTAT_USAGE = qstat_usage("qstat")
 
 
 #: rows per frame of a streamed listing: big enough to keep frames few, small enough to print
