@@ -108,6 +108,125 @@ def test_help_starts_with_the_version_line(
     assert qmaster.calls == []
 
 
+# (module, -help's exit code, lines of 6.2u5's usage.c / qstat_usage() in their order, and
+# whose first is the usage line; words the usage must not have: options minige refuses)
+HELP_LINES = [
+    (
+        qconf,
+        0,
+        [
+            "usage: qconf [options]",
+            "   [-aattr obj_nm attr_nm val obj_id_list]  add to a list attribute of an object",
+            "   [-Aattr obj_nm fname obj_id_list]        add to a list attribute of an object",
+            "   [-help]                                  print this help",
+            "   [-ke[j] host_list                        shutdown execution daemon(s)",
+            "   [-k{m|s}]                                shutdown master|scheduling daemon",
+            "   [-sq [destin_id_list]]                   show the given queue",
+            "   [-tsm]                                   trigger scheduler monitoring",
+            "",
+            "complex_list            complex[,complex,...]",
+            'obj_nm3                 "queue"',
+        ],
+        ["-arqs", "-srqs", "-sstree", "-clearusage", "-aconf", "rqs_list", "node_path"],
+    ),
+    (
+        qsub,
+        0,
+        [
+            "usage: qsub [options]",
+            "   [-a date_time]                           request a start time",
+            "   [-w e|w|n|v|p]                           "
+            "verify mode (error|warning|none|just verify|poke) for jobs",
+            "   [{command|-} [command_args]]",
+            "",
+            "account_string          account_name",
+            "str                     striding:<amount>:<stepsize>[:<socket>,<core>]",
+        ],
+        ["-display", "-ot "],
+    ),
+    (
+        qalter,
+        0,
+        [
+            "usage: qalter [options] job_task_list",
+            "   [-ot tickets]                            set job's override tickets",
+            "   [-u user_list]                           specify a list of users",
+            "                                            "
+            "(not allowed in combination with job_task_list)",
+            "   job_task_list                            jobid's (and taskid's) of jobs to be altered",
+            "hold_list               `n' `u' `s' `o' `U' `S' `O'",
+        ],
+        ["-now", "-sync", "-verify", "-terse"],
+    ),
+    (
+        qdel,
+        0,
+        [
+            "usage: qdel [options] job_task_list",
+            "   [-f]                                     force action",
+            "   job_task_list                            delete all jobs given in list",
+            "user_list               user[,user,...]",
+        ],
+        [],
+    ),
+    (
+        qrdel,
+        0,
+        [
+            "usage: qrdel [options]",
+            "   wc_ar_list                               delete all advance reservations given in list",
+            "wc_ar                   ar_id|ar_name|pattern",
+        ],
+        [],
+    ),
+    (qrstat, 1, ["usage: qrstat [options]", "ar_id_list              ar_id[,ar_id,...]"], []),
+    (
+        qstat,
+        0,
+        [
+            "usage: qstat [options]",
+            "        [-j job_identifier_list ]         show scheduler job information",
+            # msg_qstat.h's text ends in a blank
+            " " * 42 + "jobs with a user/operator/system/array-dependency hold, ",
+            "pe_list                  pe[,pe,...]",
+        ],
+        [],
+    ),
+    (
+        qselect,
+        0,
+        [
+            "usage: qselect [options]",
+            "        [-help]                           print this help",
+            "wc_queue_list            wc_queue[,wc_queue,...]",
+        ],
+        ["[-j"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("module", "code", "lines", "absent"), HELP_LINES)
+def test_help_prints_grid_engines_usage(
+    module: Any,
+    code: int,
+    lines: list[str],
+    absent: list[str],
+    qmaster: FakeQmaster,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """-help: the version line, then Grid Engine's usage lines in order, on stdout."""
+    assert run(module, ["-help"], qmaster) == code
+    captured = capsys.readouterr()
+    printed = captured.out.split("\n")
+    assert printed[:2] == ["GE 6.2u5", lines[0]]
+    at = 0
+    for line in lines:
+        assert line in printed[at:], line
+        at = printed.index(line, at) + 1
+    assert not [word for word in absent if word in captured.out]
+    assert captured.err == ""
+
+
 @pytest.mark.parametrize("module", ALL)
 def test_version_prints_both_versions(
     module: Any, qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
