@@ -37,7 +37,7 @@ from qmaster.core.resources import (
 from qmaster.core.specs import checked_spec, with_full_names
 from qmaster.core.stimuli import Submit
 from qmaster.core.story import current_id as current_stimulus
-from qmaster.core.taskholds import uniform
+from qmaster.core.taskholds import changed, every_task, uniform
 from qmaster.core.verification import wait_for_verification
 from qmaster.core.view import assemble, job_request
 from qmaster.digits import is_digits
@@ -298,6 +298,12 @@ def admitted_job(
     job = Job(0, args.identity, now, shared_spec(spec), array=array)
     if spec.user_hold:
         job.holds = uniform(job, "u")
+    if args.hold:  # qresub -h: the copy's holds, on the tasks it named
+        every = every_task(job)
+        ids = every if args.hold_tasks is None else every & args.hold_tasks
+        job.holds = changed(every, job.holds, ids, args.hold)
+        if "u" in job.holds and not spec.user_hold:
+            job.spec = shared_spec(spec.changed(user_hold=True))
     if verifying:
         out.answers.extend(verification(core, job, args.verify, now))
         return None

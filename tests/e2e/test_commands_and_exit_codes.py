@@ -111,6 +111,38 @@ def test_qdel_of_an_unknown_job_is_denied(shared_served: RunningCell) -> None:
     assert (result.stdout + result.stderr).strip() == 'denied: job "99" does not exist'
 
 
+def test_qresub_submits_a_copy_without_the_originals_hold(shared_served: RunningCell) -> None:
+    """qresub of a held job: 'Your job N ("orig") has been submitted', exit 0; the copy is
+    pending without a hold, with the original's context; qresub -h u holds the copy."""
+    orig = qsub(shared_served, "-terse", "-h", "-N", "orig", "-ac", "a=1", "-b", "y", "sleep", "9")
+    jid = orig[1].strip()
+    done = shared_served.run("qresub", jid)
+    copy = str(int(jid) + 1)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, f'Your job {copy} ("orig") has been submitted\n', ""
+    )  # fmt: skip
+    held = shared_served.run("qresub", "-h", "u", jid)
+    assert held.stdout == f'Your job {int(copy) + 1} ("orig") has been submitted\n'
+    rows = {r.split()[0]: r.split()[4] for r in shared_served.run("qstat").stdout.splitlines()[2:]}
+    assert (rows[jid], rows[str(int(copy) + 1)]) == ("hqw", "hqw")
+    assert rows[copy] in ("qw", "r", "t")
+    assert "context:                    a=1" in shared_served.run("qstat", "-j", copy).stdout
+    shared_served.run("qdel", jid, copy, str(int(copy) + 1))
+
+
+def test_qresub_refusals_and_their_exit_codes(shared_served: RunningCell) -> None:
+    """qresub 99: 'job "99" does not exist' on stdout, exit 4 (STATUS_EUNKNOWN); an option
+    qresub does not take: 'Unknown option -N x', exit 5; no argument: usage, exit 1."""
+    done = shared_served.run("qresub", "99")
+    assert (done.returncode, done.stdout) == (4, 'job "99" does not exist\n')
+    done = shared_served.run("qresub", "-N", "x", "99")
+    assert (done.returncode, done.stdout, done.stderr) == (5, "", "Unknown option -N x\n")
+    done = shared_served.run("qresub")
+    assert done.returncode == 1
+    assert done.stderr.startswith("GE 6.2u5\nusage: qresub [options] job_task_list\n")
+    assert done.stderr.endswith("ERROR! no option argument\n")
+
+
 def test_qstat_j_of_an_unknown_job_fails(shared_served: RunningCell) -> None:
     """qstat -j 99 says the job does not exist and exits 1."""
     result = shared_served.run("qstat", "-j", "99")
