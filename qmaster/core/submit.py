@@ -78,12 +78,25 @@ PATH_LISTS = (("o", "stdout"), ("i", "stdin"), ("S", "shells"), ("e", "stderr"))
 
 def check_path_lists(core: Core, spec: JobSpec, keys: Iterable[str] | None = None) -> None:
     """job_resolve_host_for_path_list() of each path list, or of those ``keys`` name:
-    a submission resolves them all before its job gets a number, qalter the lists it
-    sets (a host gone since the submission does not stop an alteration of the rest)."""
+    a submission resolves them all before its job gets a number and, as
+    sge_job_verify_adjust(), reports each list's first fault (``-o a:/x -e b:/y``: both
+    hosts); qalter checks the lists it sets and stops at the first fault, as
+    mod_job_attributes() (a host gone since the submission does not stop an alteration
+    of the rest)."""
     wanted = None if keys is None else frozenset(keys)
+    faults: list[InvalidRequest] = []
     for key, attr in PATH_LISTS:
         if wanted is None or key in wanted:
-            check_path_hosts(core, getattr(spec, attr) or ())
+            try:
+                check_path_hosts(core, getattr(spec, attr) or ())
+            except InvalidRequest as fault:
+                if wanted is not None:
+                    raise
+                faults.append(fault)
+    if faults:
+        last = faults[-1]
+        last.earlier = tuple(f.to_answer() for f in faults[:-1])
+        raise last
 
 
 def _known_host(core: Core, name: str) -> bool:
