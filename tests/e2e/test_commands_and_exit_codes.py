@@ -68,6 +68,18 @@ def test_qsub_of_an_unknown_resource_is_refused(shared_served: RunningCell) -> N
     assert err == 'Unable to run job: unknown resource "nosuch".\nExiting.\n'
 
 
+def test_qsub_names_each_path_list_with_a_host_it_cannot_resolve(
+    shared_served: RunningCell,
+) -> None:
+    """-o and -e naming unknown hosts: the qmaster answers both lists (sge_job_verify_adjust)
+    and qsub prints every answer in its one refusal (japi_send_job()), exit 1."""
+    code, out, err = qsub(shared_served, "-o", "o1:/x", "-e", "e1:/x", "-b", "y", "sleep", "1")
+    assert (code, out) == (1, "")
+    assert err == (
+        'Unable to run job: can\'t resolve hostname "o1"\ncan\'t resolve hostname "e1".\nExiting.\n'
+    )
+
+
 def test_qsub_w_w_warns_but_submits(served: RunningCell) -> None:
     """qsub -w w of an unschedulable job prints 'warning: no suitable queues' and submits it."""
     code, out, err = qsub(served, "-w", "w", "-pe", "mpi", "1000", "-b", "y", "sleep", "1")
