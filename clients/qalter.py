@@ -16,7 +16,7 @@ import click
 
 from clients.common.errors import SEMANTIC, ClientError
 from clients.common.jobtasks import check_job_tasks
-from clients.common.output import GE_STATUS, exit_code, first_status, out, print_answers
+from clients.common.output import GE_STATUS, exit_code, first_status, print_answers
 from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
 from clients.submit.build import SubmitRequest, build_qalter
@@ -63,31 +63,31 @@ def check_task_words(request: SubmitRequest) -> None:
 
 
 _HEAD = frozenset({"job_number", "submission_time", "owner", "uid", "group", "gid"})
-_ALWAYS = {
-    "notify": "notify",
-    "job_name": "N",
-    "jobshare": "js",
-    "env_list": "v",
-    "script_file": "CMDNAME",
-}
-"""Lines qstat -j prints for every job, and the request key that makes -verify print them."""
+_GIVEN = {"notify": "notify", "jobshare": "js", "script_file": "CMDNAME"}
+"""Lines qstat -j prints for every job, shown by -verify only when the request sets them."""
 
 
-def shown_request(spec: dict[str, object]) -> str:
-    """``-verify``: what the request changes, in ``qstat -j``'s layout without the job's own
-    lines (no job number: the request names none), and nothing is changed."""
+def shown_request(spec: dict[str, object], verify: str = "n") -> str:
+    """``-verify``: the request as cull_show_job(request, FLG_QALTER) prints it, in
+    ``qstat -j``'s layout without the job's own lines (no job number): the fields the
+    request sets, the ``job_name`` it always carries (empty without -N), the env_list it
+    carries for -verify (a bare empty line without -v) and ``verify_suitable_queues``
+    (-w; nothing for the ``n`` qalter sends by default)."""
     from clients.qstat_render.detail import render_detail  # only -verify shows a request
 
     ops = spec.get("context_ops")
     if isinstance(ops, list):  # the variables -ac/-sc set (-dc removes, nothing to show)
         spec = {**spec, "ac": {name: value for op, name, value in ops if op == "+"}}
-    shown = render_detail({"job_id": "", "submission_time": 0, "job": spec}).splitlines()[1:]
-    keys = [line.split(":", 1)[0] for line in shown]
-    return "\n".join(
-        line
-        for key, line in zip(keys, shown, strict=True)
-        if key not in _HEAD and (key not in _ALWAYS or _ALWAYS[key] in spec)
-    )
+    job = {**spec, "w": verify}
+    shown = render_detail({"job_id": "", "submission_time": 0, "job": job}).splitlines()[1:]
+    lines = []
+    for line in shown:
+        key = line.split(":", 1)[0]
+        if key == "env_list" and not spec.get("v"):
+            lines.append("")  # no list: show_job.c prints only its newline
+        elif key not in _HEAD and (key not in _GIVEN or _GIVEN[key] in spec):
+            lines.append(line)
+    return "\n".join(lines) + "\n"
 
 
 def alter(transport: Transport, argv: Sequence[str], prog: str) -> int:
@@ -98,9 +98,7 @@ def alter(transport: Transport, argv: Sequence[str], prog: str) -> int:
     if not request.job_ids and request.users is None:
         raise ClientError("ERROR! no job id list specified", show_usage=True)
     if request.show_only:  # qalter.c: cull_show_job(request, FLG_QALTER), nothing sent
-        shown = shown_request(request.spec)
-        if shown:
-            out(shown)
+        sys.stdout.write(shown_request(request.spec, request.verify))
         return 0
     apply_client_jsvs(request, "qalter", rejected_prefix="Unable to modify job: ")
     args: dict[str, object] = {

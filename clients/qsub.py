@@ -46,10 +46,9 @@ def terse_id(data: Any) -> str | None:
 
 def report_submit(reply: Reply, terse: bool) -> int:
     """Print the qmaster's reply to a submit as qsub does; return the exit code."""
-    errors = [a for a in reply.answers if a.is_error]
-    if errors:
-        print_answers(a for a in reply.answers if a.quality == Quality.WARNING)
-        reason = errors[0].text.rstrip("\n")
+    if any(a.is_error for a in reply.answers):
+        # japi_send_job(): every answer of the refusal, one a line (-o a:/x -e b:/y: both)
+        reason = "\n".join(a.text.rstrip("\n") for a in reply.answers if a.text)
         err(f"Unable to run job: {reason}.\nExiting.")
         return exit_code(reply.answers)
     ident = terse_id(reply.data) if terse else None

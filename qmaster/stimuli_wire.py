@@ -34,6 +34,7 @@ KINDS: dict[str, type[S.Asked]] = {
     "job_detail": S.JobDetail,
     "delete": S.Delete,
     "alter": S.Alter,
+    "resubmit": S.Resubmit,
     "conf_show": S.ConfShow,
     "conf_modify": S.ConfChange,
     "conf_add": S.ConfChange,

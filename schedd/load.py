@@ -13,7 +13,8 @@
   instance (the least its global, host and queue levels have left, as
   get_attribute_by_name() merges them); it alarms when that amount compares
   with the threshold by the relop (``test1 <=`` with threshold 2: 2 left and
-  less), before the pass and after each job the pass dispatches.
+  less), before the pass and after each job the pass dispatches. One that no level
+  defines is always in alarm (sge_load_alarm() finds no attribute for it).
 """
 
 from __future__ import annotations
@@ -228,12 +229,13 @@ def passed_thresholds(
     thresholds: Iterable[tuple[str, str]],
     value: Callable[[str], float | None],
     left: Callable[[str], float | None] | None = None,
-) -> Iterator[tuple[ComplexEntry, str, float]]:
+) -> Iterator[tuple[ComplexEntry, str, float | None]]:
     """Each of a queue's ``load_thresholds`` its load passes, as (complex, threshold text,
     load); a value not reported raises no alarm. A number is in alarm when ``load relop
     threshold`` holds (load_check_alarm(): np_load_avg ``>=`` 1.75 at 1.75), a string
     when it differs. A consumable is judged by what is ``left`` of it, and only when
-    ``left`` is given."""
+    ``left`` is given; one that no level (global, host, queue) defines is in alarm with
+    no load (None), as sge_load_alarm() finds no attribute for it."""
     for name, text in thresholds:
         entry = table.get(name)
         if entry is None:
@@ -243,6 +245,8 @@ def passed_thresholds(
             continue
         load = left(entry.name) if consumable and left is not None else value(entry.name)
         if load is None:
+            if consumable:
+                yield entry, text, None
             continue
         try:
             threshold = entry.parse(text)
@@ -262,9 +266,12 @@ def load_alarm(
     left: Callable[[str], float | None] | None = None,
 ) -> tuple[str, str, str] | None:
     """The first of a queue's ``load_thresholds`` its load passes, as (name, threshold,
-    ``name=value relop threshold``), or None. ``qstat`` shows the alarm state ``a``
-    with the same test.
+    ``name=value relop threshold``, or for a consumable no level defines Grid Engine's
+    ``no such complex attribute for threshold "name"``), or None. ``qstat`` shows the
+    alarm state ``a`` with the same test.
     """
     for entry, text, load in passed_thresholds(table, thresholds, value, left):
+        if load is None:
+            return entry.name, text, f'no such complex attribute for threshold "{entry.name}"'
         return entry.name, text, f"{entry.name}={load:f} {entry.relop.value} {text}"
     return None

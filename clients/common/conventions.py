@@ -86,9 +86,10 @@ _ALL = frozenset({"unknown", "missing", "value"})
 STYLES: dict[str, ErrorStyle] = {
     "qsub": ErrorStyle("qsub", "qsub: ", _NONE, exit_with_status=True),
     "qalter": ErrorStyle("qalter", "qalter: ", _NONE, exit_with_status=True),
-    # qhold and qrls are qalter (qalter.c): its parser's complaints, prefixed "qalter: "
+    # qhold, qrls and qresub are qalter (qalter.c): its parser's complaints, prefixed "qalter: "
     "qhold": ErrorStyle("qhold", "qalter: ", _NONE, exit_with_status=True),
     "qrls": ErrorStyle("qrls", "qalter: ", _NONE, exit_with_status=True),
+    "qresub": ErrorStyle("qresub", "qalter: ", _NONE, exit_with_status=True),
     "qrsub": ErrorStyle("qrsub", "qrsub: ", _NONE),
     "qrstat": ErrorStyle("qrstat", "error: ", _NONE, help_exit=1),
     "qrdel": ErrorStyle("qrdel", "error: ", _ALL),

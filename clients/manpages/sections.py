@@ -254,6 +254,29 @@ COMMANDS: dict[str, Page] = {
         ),
         _HOLD_EXIT,
     ),
+    "qresub": Page(
+        "clients.qresub:main",
+        "submit copies of existing jobs",
+        (
+            "qresub submits a copy of each job named, as a new job with a new number. The "
+            "copy keeps the original's name, script or command, requests and context; it "
+            "belongs to the user who runs qresub, is submitted now, and starts with all "
+            "its tasks pending and no holds but those -h gives (to the tasks a "
+            "job_id.task_id_range names). It passes the same checks and server JSV as a "
+            "job qsub submits. Only the job's owner or a manager may copy a job.",
+            "As in Grid Engine, qresub is qalter under another name: it reads qalter's "
+            "command line, takes -h and job ids only, and refuses any other option "
+            "(Unknown option). Each answer of the qmaster is printed on standard output, "
+            'refusals included (job "99" does not exist).',
+            VERSION,
+        ),
+        (
+            "0 when every job was copied; else the first refusal's Grid Engine status "
+            "(4 for an unknown job or another user's job, 25 for a job limit); 1 for a "
+            "missing job list, 5 for an option qresub does not take, 2 and 7 for a bad "
+            "command line as qalter's.",
+        ),
+    ),
     "seg": Page(
         "clients.seg:main",
         "scheduler event generator for Globus GRAM",

@@ -13,9 +13,15 @@ class CoreError(Exception):
     """A request the core refuses; ``str(exc)`` is the text the user sees."""
 
     status: Status = Status.ESEMANTIC
+    earlier: tuple[Answer, ...] = ()
+    """Refusals of the same request Grid Engine answers before this one (it checked on)."""
 
     def to_answer(self) -> Answer:
         return Answer(int(self.status), Quality.ERROR, str(self))
+
+    def to_answers(self) -> list[Answer]:
+        """Every refusal the request gets, this one last."""
+        return [*self.earlier, self.to_answer()]
 
 
 class InvalidRequest(CoreError):

@@ -194,7 +194,7 @@ class Core:
             with self.journal.stimulus(stimulus_name(stimulus), now, out, self.jobs):
                 fn(self, stimulus, now, out)
         except CoreError as exc:
-            out.answers.append(exc.to_answer())
+            out.answers.extend(exc.to_answers())
             out.discard_effects()
             return out
         if not isinstance(stimulus, Query) and (

@@ -224,6 +224,8 @@ def alarm_reasons(
     left = (lambda n: consumable_left(levels, n)) if levels else None
     return [
         f"alarm {shown(entry, load)} load-threshold={text}"
+        if load is not None
+        else f"error: no complex attribute for threshold {entry.name}"  # no level has it
         for entry, text, load in passed_thresholds(table, thresholds, value, left)
     ]
 

@@ -47,6 +47,19 @@ class Submit(Asked):
 
     job: JobSpec
     verify: Verify = "n"
+    hold: str | None = None
+    """qresub's ``-h`` letters for the copy (qsub's own ``-h`` is the spec's ``h``)."""
+    hold_tasks: range | None = None
+    """The tasks ``hold`` holds (qresub ``7.1-3 -h o``); None: every task."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resubmit(Asked):
+    """qresub: a copy of the job ``job_id`` (``7`` or ``7.1-3``) submitted as a new job,
+    with the holds ``hold`` gives (sge_gdi_copy_job())."""
+
+    job_id: str
+    hold: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +274,7 @@ class Ping(Query):
 
 Stimulus = (
     Submit
+    | Resubmit
     | Alter
     | Delete
     | Qmod

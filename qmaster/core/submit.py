@@ -37,7 +37,7 @@ from qmaster.core.resources import (
 from qmaster.core.specs import checked_spec, with_full_names
 from qmaster.core.stimuli import Submit
 from qmaster.core.story import current_id as current_stimulus
-from qmaster.core.taskholds import uniform
+from qmaster.core.taskholds import changed, every_task, uniform
 from qmaster.core.verification import wait_for_verification
 from qmaster.core.view import assemble, job_request
 from qmaster.digits import is_digits
@@ -78,12 +78,25 @@ PATH_LISTS = (("o", "stdout"), ("i", "stdin"), ("S", "shells"), ("e", "stderr"))
 
 def check_path_lists(core: Core, spec: JobSpec, keys: Iterable[str] | None = None) -> None:
     """job_resolve_host_for_path_list() of each path list, or of those ``keys`` name:
-    a submission resolves them all before its job gets a number, qalter the lists it
-    sets (a host gone since the submission does not stop an alteration of the rest)."""
+    a submission resolves them all before its job gets a number and, as
+    sge_job_verify_adjust(), reports each list's first fault (``-o a:/x -e b:/y``: both
+    hosts); qalter checks the lists it sets and stops at the first fault, as
+    mod_job_attributes() (a host gone since the submission does not stop an alteration
+    of the rest)."""
     wanted = None if keys is None else frozenset(keys)
+    faults: list[InvalidRequest] = []
     for key, attr in PATH_LISTS:
         if wanted is None or key in wanted:
-            check_path_hosts(core, getattr(spec, attr) or ())
+            try:
+                check_path_hosts(core, getattr(spec, attr) or ())
+            except InvalidRequest as fault:
+                if wanted is not None:
+                    raise
+                faults.append(fault)
+    if faults:
+        last = faults[-1]
+        last.earlier = tuple(f.to_answer() for f in faults[:-1])
+        raise last
 
 
 def _known_host(core: Core, name: str) -> bool:
@@ -298,6 +311,12 @@ def admitted_job(
     job = Job(0, args.identity, now, shared_spec(spec), array=array)
     if spec.user_hold:
         job.holds = uniform(job, "u")
+    if args.hold:  # qresub -h: the copy's holds, on the tasks it named
+        every = every_task(job)
+        ids = every if args.hold_tasks is None else every & args.hold_tasks
+        job.holds = changed(every, job.holds, ids, args.hold)
+        if "u" in job.holds and not spec.user_hold:
+            job.spec = shared_spec(spec.changed(user_hold=True))
     if verifying:
         out.answers.extend(verification(core, job, args.verify, now))
         return None

@@ -214,6 +214,11 @@ class AlterArgs(_Strict):
     users: list[str] | None = None  # qalter -u: every job of these users
 
 
+class ResubmitArgs(_Strict):
+    job_id: str  # qresub's job word: 7 or 7.1-3
+    hold: Annotated[str, StringConstraints(pattern="^[uosnUOS]*$")] | None = None  # -h
+
+
 class ConfShowArgs(_Strict):
     kind: ConfKind
     name: str | None = None
@@ -336,6 +341,7 @@ ARGS: dict[str, type[BaseModel]] = {
     "job_detail": JobDetailArgs,
     "delete": DeleteArgs,
     "alter": AlterArgs,
+    "resubmit": ResubmitArgs,
     "conf_show": ConfShowArgs,
     "conf_modify": ConfModifyArgs,
     "conf_add": ConfMembersArgs,

@@ -74,6 +74,9 @@ Operations and their ``args`` -> ``data``:
                   hold: qalter -h letters; users: qalter -u, every job of those users;
                   job may carry "context_ops": [[op, name, value]] (op + - =), qalter's
                   -ac/-dc/-sc applied in order to each job's own context
+    resubmit      {"job_id": str, "hold": str | null}   qresub: a copy of job "7" (or of
+                  "7.1-3", whose tasks get the -h holds) submitted as a new job by the
+                  caller, through submit's checks and JSV; answers as submit's
     qmod          {"action": "d|e|s|us|c|r|sj|usj|cj|rj|sq|usq|cq|rq", "targets": [str],
                    "force": bool}    qmod(1): queue instance states, job suspension/errors
     conf_show     {"kind": KIND, "name": str | null, "template": bool}
@@ -167,6 +170,7 @@ OPS: Final = frozenset(
         "job_detail",
         "delete",
         "alter",
+        "resubmit",
         "conf_show",
         "conf_modify",
         "conf_add",

@@ -23,6 +23,7 @@ import clients.qalter
 import clients.qconf
 import clients.qdel
 import clients.qrdel
+import clients.qresub
 import clients.qstat
 import clients.qsub
 from qmaster.testing import RunningCell
@@ -34,6 +35,7 @@ MAINS: dict[str, Callable[[Sequence[str]], int]] = {
     "qstat": clients.qstat.main,
     "qconf": clients.qconf.main,
     "qrdel": clients.qrdel.main,
+    "qresub": clients.qresub.main,
 }
 
 

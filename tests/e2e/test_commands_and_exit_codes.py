@@ -68,6 +68,18 @@ def test_qsub_of_an_unknown_resource_is_refused(shared_served: RunningCell) -> N
     assert err == 'Unable to run job: unknown resource "nosuch".\nExiting.\n'
 
 
+def test_qsub_names_each_path_list_with_a_host_it_cannot_resolve(
+    shared_served: RunningCell,
+) -> None:
+    """-o and -e naming unknown hosts: the qmaster answers both lists (sge_job_verify_adjust)
+    and qsub prints every answer in its one refusal (japi_send_job()), exit 1."""
+    code, out, err = qsub(shared_served, "-o", "o1:/x", "-e", "e1:/x", "-b", "y", "sleep", "1")
+    assert (code, out) == (1, "")
+    assert err == (
+        'Unable to run job: can\'t resolve hostname "o1"\ncan\'t resolve hostname "e1".\nExiting.\n'
+    )
+
+
 def test_qsub_w_w_warns_but_submits(served: RunningCell) -> None:
     """qsub -w w of an unschedulable job prints 'warning: no suitable queues' and submits it."""
     code, out, err = qsub(served, "-w", "w", "-pe", "mpi", "1000", "-b", "y", "sleep", "1")
@@ -109,6 +121,36 @@ def test_qdel_of_an_unknown_job_is_denied(shared_served: RunningCell) -> None:
     result = shared_served.run("qdel", "99")
     assert result.returncode == 1
     assert (result.stdout + result.stderr).strip() == 'denied: job "99" does not exist'
+
+
+def test_qresub_submits_a_copy_without_the_originals_hold(shared_served: RunningCell) -> None:
+    """qresub of a held job: 'Your job N ("orig") has been submitted', exit 0; the copy is
+    not held, and has the original's context."""
+    orig = qsub(shared_served, "-terse", "-h", "-N", "orig", "-ac", "a=1", "-b", "y", "sleep", "9")
+    jid = orig[1].strip()
+    done = shared_served.run("qresub", jid)
+    copy = str(int(jid) + 1)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, f'Your job {copy} ("orig") has been submitted\n', ""
+    )  # fmt: skip
+    rows = {r.split()[0]: r.split()[4] for r in shared_served.run("qstat").stdout.splitlines()[2:]}
+    assert rows[jid] == "hqw"
+    assert rows[copy] in ("qw", "r", "t")
+    assert "context:                    a=1" in shared_served.run("qstat", "-j", copy).stdout
+    shared_served.run("qdel", jid, copy)
+
+
+def test_qresub_refusals_and_their_exit_codes(shared_served: RunningCell) -> None:
+    """qresub 99: 'job "99" does not exist' on stdout, exit 4 (STATUS_EUNKNOWN); an option
+    qresub does not take: 'Unknown option -N x', exit 5; no argument: usage, exit 1."""
+    done = shared_served.run("qresub", "99")
+    assert (done.returncode, done.stdout) == (4, 'job "99" does not exist\n')
+    done = shared_served.run("qresub", "-N", "x", "99")
+    assert (done.returncode, done.stdout, done.stderr) == (5, "", "Unknown option -N x\n")
+    done = shared_served.run("qresub")
+    assert done.returncode == 1
+    assert done.stderr.startswith("GE 6.2u5\nusage: qresub [options] job_task_list\n")
+    assert done.stderr.endswith("ERROR! no option argument\n")
 
 
 def test_qstat_j_of_an_unknown_job_fails(shared_served: RunningCell) -> None:

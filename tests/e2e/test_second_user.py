@@ -89,3 +89,20 @@ def test_the_request_cannot_claim_to_be_someone_else(cell: RunningCell) -> None:
         del cell.env["MINIGE_DEBUG_FAKE_USER"]
     assert code == 1
     assert "nobody - you do not have the necessary privileges" in out + err
+
+
+def test_qresub_and_qconf_tsm_of_a_user_who_is_no_manager(cell: RunningCell) -> None:
+    """nobody's qresub of root's job: 'job rejected: nobody@host is not allowed to resubmit
+    jobs of user root', exit 4; root (a manager) copies nobody's job and owns the copy.
+    nobody's qconf -tsm: the qmaster's warning on stderr, exit 0 (parse_qconf.c goes on)."""
+    code, out, _err = as_nobody(cell, "qresub", "1")
+    assert code == 4
+    assert out.startswith("job rejected: nobody@")
+    assert out.endswith(" is not allowed to resubmit jobs of user root\n")
+    assert as_nobody(cell, "qsub", "-h", "-b", "y", "sleep", "1000")[0] == 0
+    done = cell.run("qresub", "-h", "u", "2")
+    assert (done.returncode, done.stdout) == (0, 'Your job 3 ("sleep") has been submitted\n')
+    assert "owner:                      root\n" in cell.run("qstat", "-j", "3").stdout
+    assert as_nobody(cell, "qconf", "-tsm") == (
+        0, "", "starting scheduler monitoring requires manager privileges\n"
+    )  # fmt: skip

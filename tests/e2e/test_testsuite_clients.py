@@ -201,13 +201,14 @@ def test_qalter_dc_of_every_variable_set_by_ac(shared_served: RunningCell) -> No
 
 
 def test_qconf_tsm_writes_the_next_run_to_schedd_runlog(shared_served: RunningCell) -> None:
-    """qconf -tsm, as most scheduler checks call it: accepted with Grid Engine's answer;
+    """qconf -tsm, as most scheduler checks call it: accepted with Grid Engine's answer
+    (on stderr, as parse_qconf.c prints it);
     the next run appends its decisions to common/schedd_runlog, each line after the run's
     time as ctime() prints it and a '|' (it was refused as an invalid option)."""
     held = shared_served.run("qsub", "-terse", "-h", "-b", "y", "sleep", "5").stdout.strip()
     done = shared_served.run("qconf", "-tsm")
-    assert done.returncode == 0
-    assert done.stdout.endswith(" triggers scheduler monitoring\n")
+    assert (done.returncode, done.stdout) == (0, "")
+    assert done.stderr.endswith(" triggers scheduler monitoring\n")
     path = shared_served.cell.common / "schedd_runlog"
     deadline = time.monotonic() + 20
     while "STOP-SCHEDULER-RUN" not in (path.read_text() if path.exists() else ""):

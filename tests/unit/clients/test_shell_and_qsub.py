@@ -170,18 +170,27 @@ def test_qalter_verify_shows_the_request_and_changes_nothing(
     qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """clients/qalter qalter_verify: -verify is taken (it was an invalid option); as
-    qalter.c's cull_show_job(request, FLG_QALTER) it shows only what the request changes,
-    without a job number, sends nothing and exits 0."""
+    qalter.c's cull_show_job(request, FLG_QALTER) it shows the request, without a job
+    number: what it changes, the job_name it always carries (empty without -N), the
+    env_list -verify adds (a bare empty line without -v) and -w's verify_suitable_queues;
+    it sends nothing and exits 0."""
     argv = ["-verify", "-N", "other", "-ac", "a=1", "-q", "all.q@host1", "12"]
     assert qalter.main(argv, transport=qmaster) == 0
     assert qmaster.calls == []
     assert capsys.readouterr().out == (
         "job_name:                   other\n"
         "hard_queue_list:            all.q@host1\n"
+        "\n"
         "context:                    a=1\n"
     )
     assert qalter.main(["-verify", "12"], transport=qmaster) == 0
-    assert capsys.readouterr().out == ""
+    assert capsys.readouterr().out == "job_name:                   \n\n"
+    assert qalter.main(["-verify", "-w", "v", "-v", "A=1", "12"], transport=qmaster) == 0
+    assert capsys.readouterr().out == (
+        "job_name:                   \n"
+        "env_list:                   A=1\n"
+        "verify_suitable_queues:     3\n"
+    )
 
 
 def test_qalter_error_answer_exits_1(

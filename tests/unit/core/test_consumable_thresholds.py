@@ -72,3 +72,28 @@ def test_a_threshold_not_reached_leaves_the_queue_open() -> None:
         submit(core, ALICE, l_hard={"test1": "1", "h": "host1"}, CMDARGS=["100"])
     run_until(core, T0 + 10)
     assert _running(core) == [1, 2]
+
+
+def test_a_consumable_no_level_defines_puts_the_queue_in_alarm() -> None:
+    """sge_load_alarm(): a consumable threshold with no global, host or queue value is no
+    attribute it can find: the instance is in alarm (qstat a, -explain a's error line)
+    and every job is dropped from it; host1 defining it opens all.q@host1 only."""
+    core = make_core()
+    text = str(request(core, ROOT, "conf_show", kind="complex", name=None).data["text"])
+    request(core, ROOT, "conf_modify", kind="complex", text=text + "test1 t1 INT <= YES YES 0 0\n")
+    _set(core, "cqueue", "all.q", load_thresholds="np_load_avg=11.75,test1=2")
+    names = {q.name for q in core.config.queue_instances()}
+    assert queue_alarms(core) == names
+    submit(core, ALICE, CMDARGS=["100"])
+    run_until(core, T0 + 10)
+    assert _running(core) == []
+    out = request(core, ROOT, "job_detail", T0 + 10, job_ids=["1"])
+    info = out.data["jobs"][0]["scheduling_info"]
+    dropped = 'queue instance "all.q@host1" dropped because it is overloaded: '
+    assert f'{dropped}no such complex attribute for threshold "test1"' in info
+    queues = request(core, ROOT, "job_list", T0 + 10, full=True, explain="a").data["queues"]
+    assert queues[0]["explain"] == ["error: no complex attribute for threshold test1"]
+    _set(core, "exechost", "host1", complex_values="test1=5")
+    assert queue_alarms(core) == names - {"all.q@host1"}
+    run_until(core, T0 + 20)
+    assert _running(core) == [1]

@@ -47,3 +47,15 @@ def test_qalter_resolves_only_the_lists_it_sets() -> None:
         assert not any(a.is_error for a in out.answers), texts(out)
     out = request(core, ALICE, "alter", T0 + 1, job_ids=["1"], job={"o": ["nohost:/tmp/x"]})
     assert texts(out) == ['can\'t resolve hostname "nohost"']
+
+
+def test_a_submission_reports_each_bad_list_qalter_the_first() -> None:
+    """sge_job_verify_adjust() resolves stdout, stdin, shell and stderr lists alike and
+    answers each list's first bad host; qalter's mod_job_attributes() stops at the first."""
+    core = make_core()
+    out = submit(core, ALICE, e=["e1:/x"], o=["o1:/x", "o2:/x"], S=["/bin/sh"], i=["i1:/x"])
+    assert texts(out) == [f'can\'t resolve hostname "{h}"' for h in ("o1", "i1", "e1")]
+    assert all(a.is_error for a in out.answers)
+    submit(core, ALICE, h=True)
+    out = request(core, ALICE, "alter", T0 + 1, job_ids=["1"], job={"o": ["o1:/x"], "e": ["e1:/x"]})
+    assert len(texts(out)) == 1
