@@ -5,11 +5,12 @@ As Grid Engine's qdel, every word that is not ``-f``, ``-u``, ``-t`` or
 ``-t range`` restricts the jobs of the word before it to those tasks
 (``qdel 5 -t 3-4``, ``qdel 'sl*' -t 2``; of a comma list, its last job). A word
 is a comma separated list (empty items dropped). Names and patterns select the
-caller's own jobs. A word starting with a digit that is no job number
+caller's own jobs; ``all`` is a name like any other (6.2u5's qdel sends no
+"all jobs" request). A word starting with a digit that is no job number
 (``1abc``, ``0``) is refused before anything is sent, as sge_parse_jobtasks()
-refuses it. Sends ``delete`` and prints the qmaster's answer for
-each job (``alice has deleted job 1``, ``denied: job "7" does not exist``
-...); exit 1 when any answer is an error.
+refuses it. Sends ``delete`` and prints every answer of the qmaster on stdout, as
+qdel.c's printf() does (``alice has deleted job 1``, ``denied: job "7" does not
+exist`` ...); exit 1 when any answer is an error.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 import click
 
 from clients.common.conventions import help_text
-from clients.common.errors import ClientError, invalid_argument, missing_argument
+from clients.common.errors import ClientError, missing_argument
 from clients.common.jobtasks import invalid_job_task, is_job_task, with_tasks
 from clients.common.output import EXIT_ERROR, err, exit_code, out, print_answers
 from clients.common.pipes import closes_quietly
@@ -36,11 +37,12 @@ usage: qdel [options] job_task_list
    [-f]                                     force action
    [-help]                                  print this help
    [-u user_list]                           delete all jobs of users specified in list
+   job_task_list                            delete all jobs given in list
 
-job_task_list            job_tasks[,job_tasks,...]
-job_tasks                [job_id['.'task_id_range]|job_name|pattern][' -t 'task_id_range]
-task_id_range            task_id['-'task_id[':'step]]
-user_list                user|pattern[,user|pattern,...]
+job_task_list           job_tasks[,job_tasks,...]
+job_tasks               [job_id['.'task_id_range]|job_name|pattern][' -t 'task_id_range]
+task_id_range           task_id['-'task_id[':'step]]
+user_list               user|pattern[,user|pattern,...]
 """
 
 
@@ -109,8 +111,6 @@ def delete_args(line: QdelLine) -> dict[str, Any]:
     for ref in line.refs:  # sge_parse_qdel: before anything is sent
         if not is_job_task(ref):
             raise ClientError(f"error: {invalid_job_task(ref)}")
-    if "all" in line.refs and not line.users:
-        raise invalid_argument("all")
     return {"job_ids": line.refs, "users": line.users or None, "force": line.force}
 
 
@@ -138,7 +138,7 @@ def qdel_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
         out(NO_OPTION_ARGUMENT)
         return EXIT_ERROR
     reply = transport_of(ctx)("delete", args)
-    print_answers(reply.answers)
+    print_answers(reply.answers, errors_to_stdout=True)  # qdel.c: printf() of every answer
     return exit_code(reply.answers)
 
 

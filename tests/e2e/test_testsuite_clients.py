@@ -235,3 +235,30 @@ def test_queue_name_lists_print_one_blank_apart(shared_served: RunningCell) -> N
         _qconf(shared_served, "-rattr", "queue", attr, "NONE", "all.q")
     assert "\nuser_lists            arusers deadlineusers\n" in added
     assert "\nxuser_lists           arusers deadlineusers\n" in modified
+
+
+def test_qdel_checks_of_the_testsuite(shared_served: RunningCell) -> None:
+    """clients/qdel check.exp/.60: -help is 11 lines with the version; a job list ending in
+    an unknown job, task or task range prints one line per job, the last one
+    empty_job_list_filter()'s, all on stdout (qdel.c printf()s every answer), exit 1."""
+    helped = shared_served.run("qdel", "-help")
+    assert helped.returncode == 0
+    assert helped.stdout.startswith("GE 6.2u5\n")
+    assert len(helped.stdout.splitlines()) == 11
+    start = f"{time.localtime().tm_year + 1}12312359"
+    args = ["-a", start, "-N", "qdel_check", "-b", "y", "sleep", "3000"]
+    jobs = [shared_served.run("qsub", "-terse", *args).stdout.strip() for _ in range(3)]
+    last = jobs[-1]
+    done = shared_served.run("qdel", *jobs[:2], f"{last}.5", f"{last}.5-10:2", "9999")
+    assert done.returncode == 1
+    assert done.stderr == ""
+    assert done.stdout.splitlines() == [
+        f"root has deleted job {jobs[0]}",
+        f"root has deleted job {jobs[1]}",
+        f'job "{last}" task "5" does not exist',
+        f'job "{last}" task id range "5-10:2" comprises no tasks',
+        'denied: job "9999" does not exist',
+    ]
+    done = shared_served.run("qdel", "-u", "nob*", last)
+    assert done.stdout == f"The job {last} of user(s) nob* does not exist\n"
+    assert shared_served.run("qdel", "-u", "ro*").stdout == f"root has deleted job {last}\n"

@@ -375,3 +375,47 @@ def test_a_job_id_with_a_list_of_ranges_is_taken_range_by_range() -> None:
     ]
     assert str(core.jobs[1].pending) == "2,3,6"
     assert texts(delete(core, ALICE, "9.1-1:1,3-3:1")) == ['denied: job "9" does not exist']
+
+
+def test_qdel_answers_as_empty_job_list_filter_per_reference():
+    """Each reference is answered on its own (sge_gdi_del_job() per ID element): a job that
+    exists without the task named is 'task "5" does not exist' (one id) or 'task id range
+    "5-10:2" comprises no tasks' (the range as given); with -u the user list is named."""
+    core = make_core()
+    submit(core, ALICE, h=True)
+    submit(core, ALICE, h=True, t_min=1, t_max=4)
+    out = delete(core, ALICE, "1.5", "2.5-10:2", "2.3", "9")
+    assert texts(out) == [
+        'job "1" task "5" does not exist',
+        'job "2" task id range "5-10:2" comprises no tasks',
+        "alice has deleted job-array task 2.3",
+        'denied: job "9" does not exist',
+    ]
+    assert texts(delete(core, ALICE, "1.5", users=["al*"])) == [
+        'job "1" task "5" does not exist for user(s) al*'
+    ]
+    assert texts(delete(core, ALICE, "2.7-8", users=["alice"])) == [
+        'job "2" task id range "7-8:1" comprises no tasks under user(s) alice'
+    ]
+    assert texts(delete(core, ALICE, "1", users=["bob"])) == [
+        "The job 1 of user(s) bob does not exist"
+    ]
+    assert texts(delete(core, ALICE, users=["bob", "carl"])) == [
+        "There is no job registered for the following users: bob,carl"
+    ]
+    assert states(core) == {"1": "hqw", "2.1,2,4": "hqw"}
+
+
+def test_qdel_user_lists_are_patterns_and_star_is_every_user():
+    """-u takes owner patterns (JB_owner p= user); -u '*' without a job is every user's
+    jobs, for a manager only; 'all' is a job name like any other."""
+    core = make_core()
+    submit(core, ALICE, h=True)
+    submit(core, BOB, h=True)
+    assert texts(delete(core, ALICE, "all")) == ["The job all of user(s) alice does not exist"]
+    assert texts(delete(core, BOB, users=["*"])) == [
+        'denied: "bob" must be manager to modify all jobs'
+    ]
+    assert texts(delete(core, ROOT, users=["b?b"])) == ["root has deleted job 2"]
+    assert texts(delete(core, ROOT, users=["*"])) == ["root has deleted job 1"]
+    assert texts(delete(core, ROOT, users=["*"])) == ["There are no jobs registered"]
