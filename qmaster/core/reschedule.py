@@ -30,13 +30,13 @@ if TYPE_CHECKING:
     from qmaster.core.machine import Core
 
 
-def _what(job: Job, task: Task) -> str:
+def what_of(job: Job, task: Task) -> str:
     return f"job-array task {job.job_id}.{task.task_id}" if job.array else f"job {job.job_id}"
 
 
 def refusal(core: Core, job: Job, task: Task) -> str | None:
     """Why the task may not be rescheduled without ``-f`` (Grid Engine's words), or None."""
-    what = _what(job, task)
+    what = what_of(job, task)
     rerun = job.spec.rerun
     if rerun is False:
         return f"The {what} is not restartable"
@@ -62,7 +62,7 @@ def reschedule_task(
     core: Core, who: Identity, job: Job, task: Task, force: bool, now: float, out: Outcome
 ) -> list[Answer]:
     """Send one running (or transferring) task back to pending."""
-    what = _what(job, task)
+    what = what_of(job, task)
     why = None if force else refusal(core, job, task)
     if why is None and task.state is TaskState.DELETING:  # kept under -f as well
         why = f"The {what} is already in deleted state. No rescheduling!"
