@@ -72,6 +72,14 @@ def select_jobs(core: Core, ref: str, owner: str | None = None) -> Selection:
     return found
 
 
+def as_named(job: Job, ids: TaskIds | range | None) -> TaskIds | range | None:
+    """The job's own task ids a reference's ids name: a job without ``-t`` is task 1 to
+    Grid Engine's clients (``qdel 7.1``, ``qmod -sj 7.1``) and task 0 in minige."""
+    if ids is None or job.array:
+        return ids
+    return range(1) if 1 in ids else range(0)
+
+
 _RANGE_TEXT = re.compile(r"\d+(-\d+(:\d+)?)?")
 
 

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 
 from qmaster.core import lifecycle
-from qmaster.core.control import Selection, select_jobs
+from qmaster.core.control import Selection, as_named, select_jobs
 from qmaster.core.errors import PermissionDenied
 from qmaster.core.jobs import Identity, Job, format_id_runs
 from qmaster.core.machine import Core
@@ -191,7 +191,7 @@ def _delete(
     out: Outcome,
 ) -> bool:
     """Delete the job's tasks ``ids`` names (all: None); False when it names none."""
-    wanted = ids
+    wanted = as_named(job, ids)
     pending = job.pending.copy() if wanted is None else job.pending & wanted
     active = [
         t

@@ -404,6 +404,7 @@ def test_qdel_answers_as_empty_job_list_filter_per_reference():
         "There is no job registered for the following users: bob,carl"
     ]
     assert states(core) == {"1": "hqw", "2.1,2,4": "hqw"}
+    assert texts(delete(core, ALICE, "1.1")) == ["alice has deleted job 1"]  # its task 1
 
 
 def test_qdel_user_lists_are_patterns_and_star_is_every_user():

@@ -279,3 +279,17 @@ def test_reschedule_of_checkpointing_jobs_needs_r_in_their_occasions() -> None:
     assert texts(qmod(core, "rj", "2", force=True)) == [
         "Forced rescheduling of job 2 on host host2"
     ]
+
+
+def test_a_job_reference_naming_no_task_is_an_invalid_queue_or_job() -> None:
+    """sge_gdi_qmod(): a job id whose task range names none of its tasks found nothing:
+    'invalid queue or job' with the ID_str the client sent (the id before '.'), exit 1."""
+    core = make_core()
+    submit(core, ALICE, CMDARGS=["100"])
+    run_until(core, T0)
+    out = qmod(core, "sj", "1.3", "2.5")
+    assert texts(out) == ['invalid queue or job "1"', 'invalid queue or job "2"']
+    assert all(a.is_error for a in out.answers)
+    assert texts(qmod(core, "c", "1.3")) == ['invalid queue "1"']
+    assert texts(qmod(core, "d", "1.3")) == ['invalid queue "1.3"']
+    assert texts(qmod(core, "sj", "1.1")) == ["root - suspended job 1"]
