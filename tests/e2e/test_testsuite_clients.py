@@ -262,3 +262,30 @@ def test_qdel_checks_of_the_testsuite(shared_served: RunningCell) -> None:
     done = shared_served.run("qdel", "-u", "nob*", last)
     assert done.stdout == f"The job {last} of user(s) nob* does not exist\n"
     assert shared_served.run("qdel", "-u", "ro*").stdout == f"root has deleted job {last}\n"
+
+
+def test_qmod_reschedule_of_checkpointing_jobs(shared_served: RunningCell, tmp_path: Path) -> None:
+    """clients/qmod/reschedule `reschedule_checkpointing`: of two running -r y jobs, the one
+    whose checkpointing environment's `when` has r is rescheduled, the other is not
+    restartable; a job reference naming none of a job's tasks is 'invalid queue or job'."""
+    for name, when in (("qmod_with_r", "r"), ("qmod_without_r", "s")):
+        path = tmp_path / name
+        path.write_text(f"ckpt_name {name}\ninterface userdefined\nwhen {when}\n")
+        _qconf(shared_served, "-Ackpt", str(path))
+    args = ["-terse", "-r", "y", "-b", "y", "sleep", "1000"]
+    jobs = [
+        shared_served.run("qsub", "-ckpt", name, *args).stdout.strip()
+        for name in ("qmod_with_r", "qmod_without_r")
+    ]
+    deadline = time.monotonic() + 15
+    while shared_served.run("qstat", "-s", "r").stdout.count(" r ") < 2:
+        assert time.monotonic() < deadline, shared_served.run("qstat").stdout
+        time.sleep(0.2)
+    done = shared_served.run("qmod", "-rj", *jobs)
+    assert done.stdout.splitlines()[1:] == [
+        f"{jobs[1]} requests ckpt object qmod_without_r. Therefore this job is not restartable."
+    ]
+    assert done.stdout.startswith(f"Pushed rescheduling of job {jobs[0]} on host ")
+    bad = shared_served.run("qmod", "-sj", f"{jobs[1]}.3")
+    assert (bad.returncode, bad.stdout) == (1, f'invalid queue or job "{jobs[1]}"\n')
+    shared_served.run("qdel", *jobs)
