@@ -8,14 +8,16 @@ is a comma separated list (empty items dropped). Names and patterns select the
 caller's own jobs; ``all`` is a name like any other (6.2u5's qdel sends no
 "all jobs" request). A word starting with a digit that is no job number
 (``1abc``, ``0``) is refused before anything is sent, as sge_parse_jobtasks()
-refuses it. Sends ``delete`` and prints every answer of the qmaster on stdout, as
-qdel.c's printf() does (``alice has deleted job 1``, ``denied: job "7" does not
+refuses it. ``-f`` of a user who is no manager first deletes without force, then
+after a minute forces it silently, as qdel.c does. Sends ``delete`` and prints
+every answer of the qmaster on stdout, as qdel.c's printf() does (``alice has deleted job 1``, ``denied: job "7" does not
 exist`` ...); exit 1 when any answer is an error.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -137,9 +139,33 @@ def qdel_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
         err(help_text(QDEL_USAGE).rstrip("\n"))
         out(NO_OPTION_ARGUMENT)
         return EXIT_ERROR
-    reply = transport_of(ctx)("delete", args)
+    transport = transport_of(ctx)
+    if args["force"] and not (transport("ping", {}).data or {}).get("manager", False):
+        return _forced_by_a_user(transport, args)
+    reply = transport("delete", args)
     print_answers(reply.answers, errors_to_stdout=True)  # qdel.c: printf() of every answer
     return exit_code(reply.answers)
+
+
+FORCE_WAIT = (12, 5.0)  # qdel.c's delete_mode 7: twelve dots, five seconds apart
+
+
+def _forced_by_a_user(transport: Transport, args: dict[str, Any]) -> int:
+    """``-f`` of a user who is no manager (qdel.c's delete_mode 7, then 5): the jobs are
+    deleted without force and the answers printed; after a minute of dots the forced
+    deletion is sent and its answers are not printed (the qmaster refuses it unless
+    ``qmaster_params ENABLE_FORCED_QDEL``). Exit 1 when any answer of either is an error."""
+    first = transport("delete", {**args, "force": False})
+    print_answers(first.answers, errors_to_stdout=True)
+    dots, pause = FORCE_WAIT
+    for _ in range(dots):
+        sys.stdout.write(".")
+        sys.stdout.flush()
+        time.sleep(pause)
+    sys.stdout.write("\n")
+    second = transport("delete", args)
+    failed = any(a.is_error for a in (*first.answers, *second.answers))
+    return EXIT_ERROR if failed else 0
 
 
 @closes_quietly

@@ -4,6 +4,8 @@ qdel sends its job references one by one (ID elements), each with the ``-u`` use
 list; without references but with users it sends one reference "0" (every job of
 those users). For each reference the qmaster:
 
+- refuses ``-f`` of a user who is no manager unless ``qmaster_params`` has
+  ``ENABLE_FORCED_QDEL`` (qdel first deletes such a user's jobs without force);
 - reads ``*`` among the users as "all users" (then only a manager may name no job:
   ``denied: "bob" must be manager to modify all jobs``); otherwise the users are
   patterns the job owner must match (``JB_owner p= user``); a job name or pattern
@@ -55,7 +57,7 @@ class _Filter:
 def handle_delete(core: Core, args: Delete, now: float, out: Outcome) -> None:
     """qdel: delete pending tasks at once; running ones are registered for deletion."""
     who = args.identity
-    if args.force and not core.is_manager(who) and not _all_own(core, who, args.job_ids):
+    if args.force and not core.is_manager(who) and not _forced_qdel_enabled(core):
         raise PermissionDenied(f'"{who.user}" - forcing a job deletion requires manager privileges')
     users = list(args.users or [])
     refs: list[str | None] = list(args.job_ids) if args.job_ids else [None]
@@ -177,8 +179,10 @@ def _may_touch(core: Core, who: Identity, job: Job) -> bool:
     return job.owner.user == who.user or core.is_operator(who)
 
 
-def _all_own(core: Core, who: Identity, refs: list[str]) -> bool:
-    return all(j.owner.user == who.user for r in refs for j, _ in select_jobs(core, r, who.user))
+def _forced_qdel_enabled(core: Core) -> bool:
+    """``qmaster_params ENABLE_FORCED_QDEL``: users may force the deletion of their jobs."""
+    value = core.config.global_conf.qmaster_params.get("enable_forced_qdel", "false")
+    return value[:1] == "1" or value.lower() == "true"
 
 
 def _delete(

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from clients import qconf, qdel
 from qmaster.gdi.answers import Status, error, ok
+from qmaster.gdi.client import Reply
 
 from .conftest import FakeQmaster
 
@@ -17,6 +19,7 @@ def test_qdel_sends_ids_and_prints_each_answer(
 ) -> None:
     """qdel prints one answer per job, all on stdout (qdel.c printf()s every answer);
     an error answer makes the exit code 1."""
+    qmaster.reply("ping", data={"manager": True})
     qmaster.reply(
         "delete",
         [ok("alice has deleted job 1"), error('denied: job "7" does not exist', Status.EEXIST)],
@@ -29,6 +32,29 @@ def test_qdel_sends_ids_and_prints_each_answer(
     captured = capsys.readouterr()
     assert captured.out == 'alice has deleted job 1\ndenied: job "7" does not exist\n'
     assert captured.err == ""
+
+
+def test_qdel_f_of_a_user_deletes_first_then_forces_silently(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """qdel.c's delete_mode 7: a user who is no manager gets a deletion without force (its
+    answers printed), a line of dots, then the forced request, whose answers are not
+    printed; its refusal still makes the exit code 1."""
+    monkeypatch.setattr(qdel, "FORCE_WAIT", (3, 0.0))
+
+    def answer(op: str, args: dict[str, Any]) -> Reply:
+        if op == "ping":
+            return Reply([], {"manager": False})
+        if not args["force"]:
+            return Reply([ok("alice has registered the job 7 for deletion")], None)
+        text = '"alice" - forcing a job deletion requires manager privileges'
+        return Reply([error(text, Status.EDENIED)], None)
+
+    qmaster.handler = answer
+    assert qdel.main(["-f", "7"], transport=qmaster) == 1
+    sent = [args for name, args in qmaster.calls if name == "delete"]
+    assert [a["force"] for a in sent] == [False, True]
+    assert capsys.readouterr().out == "alice has registered the job 7 for deletion\n...\n"
 
 
 def test_qdel_all_is_a_job_name(qmaster: FakeQmaster) -> None:

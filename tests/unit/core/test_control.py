@@ -420,3 +420,22 @@ def test_qdel_user_lists_are_patterns_and_star_is_every_user():
     assert texts(delete(core, ROOT, users=["b?b"])) == ["root has deleted job 2"]
     assert texts(delete(core, ROOT, users=["*"])) == ["root has deleted job 1"]
     assert texts(delete(core, ROOT, users=["*"])) == ["There are no jobs registered"]
+
+
+def test_forced_deletion_by_a_user_needs_enable_forced_qdel():
+    """sge_gdi_del_job(): -f of a user who is no manager is refused, for the user's own jobs
+    too, unless qmaster_params holds ENABLE_FORCED_QDEL; then only the user's own jobs go."""
+    core = make_core()
+    submit(core, ALICE, CMDARGS=["100"])
+    submit(core, BOB, CMDARGS=["100"])
+    run_until(core, T0)
+    refused = ['"alice" - forcing a job deletion requires manager privileges']
+    assert texts(delete(core, ALICE, "1", force=True)) == refused
+    text = core.config.state.global_conf.render().replace(
+        "jsv_timeout=10,jsv_threshold=5000", "jsv_timeout=10,jsv_threshold=5000,ENABLE_FORCED_QDEL"
+    )
+    assert texts(request(core, ROOT, "conf_modify", T0, kind="global", text=text))
+    assert texts(delete(core, ALICE, "1", "2", force=True)) == [
+        "warning: alice forced the deletion of job 1",
+        'alice - you do not have the necessary privileges to delete the job "2"',
+    ]
