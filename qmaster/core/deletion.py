@@ -194,64 +194,49 @@ def _delete(
     now: float,
     out: Outcome,
 ) -> bool:
-    """Delete the job's tasks ``ids`` names (all: None); False when it names none."""
+    """Delete the job's tasks ``ids`` names (all: None); False when it names none.
+
+    Answered as sge_delete_all_tasks_of_job(): each running task as its deletion is
+    registered (or forced), in task order; then the tasks deleted at once, as one line
+    (``has deleted job-array tasks 3,4 of job 5``) when tasks were named, or as ``has
+    deleted job 5`` for the whole job."""
     wanted = as_named(job, ids)
     pending = job.pending.copy() if wanted is None else job.pending & wanted
-    active = [
-        t
-        for t in job.tasks.values()
-        if t.state not in (TaskState.FINISHED,) and (wanted is None or t.task_id in wanted)
-    ]
+    active = sorted(
+        (
+            t
+            for t in job.tasks.values()
+            if t.state is not TaskState.FINISHED and (wanted is None or t.task_id in wanted)
+        ),
+        key=lambda t: t.task_id,
+    )
     if wanted is not None and not pending and not active:
         return False
-    registered: list[int] = []
-    forced: list[int] = []
+    deleted = list(pending)
     for task_id in pending:
         lifecycle.finish_pending(core, job, task_id, now, out)
     for task in active:
-        if task.state in ACTIVE and not force:
-            lifecycle.register_deletion(core, job, task, f"qdel by {who.user}", now, out)
-            registered.append(task.task_id)
-        elif task.state is not TaskState.DELETING or force:
+        what = f"job-array task {job.job_id}.{task.task_id}" if job.array else f"job {job.job_id}"
+        if force:
             lifecycle.force_deletion(core, job, task, f"qdel -f by {who.user}", now, out)
-            forced.append(task.task_id)
-        else:
-            registered.append(task.task_id)
-    if ids is not None and job.array:
-        out.answers.extend(ok(t) for t in _task_texts(who, job, pending, registered, forced, force))
-    else:
-        out.answers.append(ok(_job_text(who, job, bool(registered), force)))
+            out.answers.append(ok(f"warning: {who.user} forced the deletion of {what}"))
+        elif task.state in ACTIVE:
+            lifecycle.register_deletion(core, job, task, f"qdel by {who.user}", now, out)
+            out.answers.append(ok(f"{who.user} has registered the {what} for deletion"))
+        elif task.state is TaskState.DELETING:
+            out.answers.append(ok(f"{who.user} has registered the {what} for deletion"))
+        else:  # started once, not running now (in error): goes at once
+            lifecycle.force_deletion(core, job, task, f"qdel by {who.user}", now, out)
+            deleted.append(task.task_id)
+    if deleted:
+        out.answers.append(ok(_deleted_text(who, job, sorted(deleted), whole=ids is None)))
     return True
 
 
-def _job_text(who: Identity, job: Job, registered: bool, force: bool) -> str:
-    if force:
-        return f"warning: {who.user} forced the deletion of job {job.job_id}"
-    if registered:
-        return f"{who.user} has registered the job {job.job_id} for deletion"
-    return f"{who.user} has deleted job {job.job_id}"
-
-
-def _task_texts(
-    who: Identity,
-    job: Job,
-    pending: TaskIds,
-    registered: list[int],
-    forced: list[int],
-    force: bool,
-) -> list[str]:
-    """qdel of array tasks: one line for the pending ones, one per running task."""
-    jid, user = job.job_id, who.user
-    texts = []
-    if len(pending) == 1:
-        texts.append(f"{user} has deleted job-array task {jid}.{pending[0]}")
-    elif pending:
-        texts.append(f"{user} has deleted job-array tasks {format_id_runs(pending)} of job {jid}")
-    texts.extend(
-        f"{user} has registered the job-array task {jid}.{t} for deletion" for t in registered
-    )
-    if force:
-        texts.extend(
-            f"warning: {user} forced the deletion of job-array task {jid}.{t}" for t in forced
-        )
-    return texts
+def _deleted_text(who: Identity, job: Job, deleted: list[int], *, whole: bool) -> str:
+    user, jid = who.user, job.job_id
+    if whole:
+        return f"{user} has deleted job {jid}"
+    if len(deleted) == 1:
+        return f"{user} has deleted job-array task {jid}.{deleted[0] or 1}"
+    return f"{user} has deleted job-array tasks {format_id_runs(TaskIds.from_ids(deleted))} of job {jid}"

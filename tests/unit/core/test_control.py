@@ -287,21 +287,26 @@ def test_alter_w_v_verifies_without_changing():
 
 
 def test_deleting_a_task_range_names_the_tasks():
-    """qdel 1.1-3 of a running array names each running task and the pending range."""
+    """qdel 1.15-18 of a running array names each running task, then the pending ones in
+    one line, in sge_delete_all_tasks_of_job()'s order; qdel 1 of it answers per running
+    task and 'has deleted job 1' for the pending ones."""
     core = make_core()
     submit(core, CMDARGS=["100"], t_min=1, t_max=20)
     run_until(core, T0)
     out = delete(core, ALICE, "1.15-18")
     assert texts(out) == [
-        "alice has deleted job-array tasks 17,18 of job 1",
         "alice has registered the job-array task 1.15 for deletion",
         "alice has registered the job-array task 1.16 for deletion",
+        "alice has deleted job-array tasks 17,18 of job 1",
     ]
     out = delete(core, ROOT, "1.1-2", force=True)
     assert texts(out) == [
         "warning: root forced the deletion of job-array task 1.1",
         "warning: root forced the deletion of job-array task 1.2",
     ]
+    out = delete(core, ALICE, "1")
+    assert texts(out)[0] == "alice has registered the job-array task 1.3 for deletion"
+    assert texts(out)[-1] == "alice has deleted job 1"
 
 
 @pytest.mark.parametrize("op", ["job_detail", "delete", "alter"])
@@ -404,7 +409,7 @@ def test_qdel_answers_as_empty_job_list_filter_per_reference():
         "There is no job registered for the following users: bob,carl"
     ]
     assert states(core) == {"1": "hqw", "2.1,2,4": "hqw"}
-    assert texts(delete(core, ALICE, "1.1")) == ["alice has deleted job 1"]  # its task 1
+    assert texts(delete(core, ALICE, "1.1")) == ["alice has deleted job-array task 1.1"]
 
 
 def test_qdel_user_lists_are_patterns_and_star_is_every_user():

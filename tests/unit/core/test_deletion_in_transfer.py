@@ -91,7 +91,7 @@ def test_qdel_f_of_a_running_job_is_accounted_by_the_qmaster() -> None:
     core = make_core()
     submit(core, CMDARGS=["100"])
     run_until(core, T0 + 1)
-    out = request(core, ALICE, "delete", T0 + 2, job_ids=["1"], force=True)
+    out = request(core, ROOT, "delete", T0 + 2, job_ids=["1"], force=True)
     assert states(core, T0 + 2) == {}
     assert [(a.exit_status, a.failed, a.ru_wallclock) for a in _accts([out])] == [(0, 37, 2)]
 
