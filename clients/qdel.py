@@ -5,16 +5,19 @@ As Grid Engine's qdel, every word that is not ``-f``, ``-u``, ``-t`` or
 ``-t range`` restricts the jobs of the word before it to those tasks
 (``qdel 5 -t 3-4``, ``qdel 'sl*' -t 2``; of a comma list, its last job). A word
 is a comma separated list (empty items dropped). Names and patterns select the
-caller's own jobs. A word starting with a digit that is no job number
+caller's own jobs; ``all`` is a name like any other (6.2u5's qdel sends no
+"all jobs" request). A word starting with a digit that is no job number
 (``1abc``, ``0``) is refused before anything is sent, as sge_parse_jobtasks()
-refuses it. Sends ``delete`` and prints the qmaster's answer for
-each job (``alice has deleted job 1``, ``denied: job "7" does not exist``
-...); exit 1 when any answer is an error.
+refuses it. ``-f`` of a user who is no manager first deletes without force, then
+after a minute forces it silently, as qdel.c does. Sends ``delete`` and prints
+every answer of the qmaster on stdout, as qdel.c's printf() does (``alice has deleted job 1``, ``denied: job "7" does not
+exist`` ...); exit 1 when any answer is an error.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +25,7 @@ from typing import Any
 import click
 
 from clients.common.conventions import help_text
-from clients.common.errors import ClientError, invalid_argument, missing_argument
+from clients.common.errors import ClientError, missing_argument
 from clients.common.jobtasks import invalid_job_task, is_job_task, with_tasks
 from clients.common.output import EXIT_ERROR, err, exit_code, out, print_answers
 from clients.common.pipes import closes_quietly
@@ -100,8 +103,6 @@ def delete_args(line: QdelLine) -> dict[str, Any]:
     for ref in line.refs:  # sge_parse_qdel: before anything is sent
         if not is_job_task(ref):
             raise ClientError(f"error: {invalid_job_task(ref)}")
-    if "all" in line.refs and not line.users:
-        raise invalid_argument("all")
     return {"job_ids": line.refs, "users": line.users or None, "force": line.force}
 
 
@@ -128,9 +129,33 @@ def qdel_command(ctx: click.Context, argv: tuple[str, ...]) -> int:
         err(help_text(QDEL_USAGE).rstrip("\n"))
         out(NO_OPTION_ARGUMENT)
         return EXIT_ERROR
-    reply = transport_of(ctx)("delete", args)
-    print_answers(reply.answers)
+    transport = transport_of(ctx)
+    if args["force"] and not (transport("ping", {}).data or {}).get("manager", False):
+        return _forced_by_a_user(transport, args)
+    reply = transport("delete", args)
+    print_answers(reply.answers, errors_to_stdout=True)  # qdel.c: printf() of every answer
     return exit_code(reply.answers)
+
+
+FORCE_WAIT = (12, 5.0)  # qdel.c's delete_mode 7: twelve dots, five seconds apart
+
+
+def _forced_by_a_user(transport: Transport, args: dict[str, Any]) -> int:
+    """``-f`` of a user who is no manager (qdel.c's delete_mode 7, then 5): the jobs are
+    deleted without force and the answers printed; after a minute of dots the forced
+    deletion is sent and its answers are not printed (the qmaster refuses it unless
+    ``qmaster_params ENABLE_FORCED_QDEL``). Exit 1 when any answer of either is an error."""
+    first = transport("delete", {**args, "force": False})
+    print_answers(first.answers, errors_to_stdout=True)
+    dots, pause = FORCE_WAIT
+    for _ in range(dots):
+        sys.stdout.write(".")
+        sys.stdout.flush()
+        time.sleep(pause)
+    sys.stdout.write("\n")
+    second = transport("delete", args)
+    failed = any(a.is_error for a in (*first.answers, *second.answers))
+    return EXIT_ERROR if failed else 0
 
 
 @closes_quietly

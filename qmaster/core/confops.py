@@ -8,7 +8,7 @@ use at once.
 from __future__ import annotations
 
 from qmaster.conf.errors import ConfigError, ConfNotFound
-from qmaster.core import arconf, arlife, lifecycle, qcalendar
+from qmaster.core import arconf, arlife, lifecycle, qcalendar, unknownhosts
 from qmaster.core.activetasks import active_tasks
 from qmaster.core.errors import InvalidRequest, NoSuchObject, NotManager
 from qmaster.core.machine import Core
@@ -101,6 +101,7 @@ def handle_kill_execd(core: Core, args: KillExecd, now: float, out: Outcome) -> 
         if args.jobs:
             _kill_jobs_on(core, host, now, out)
         core.down_hosts.add(host)
+        unknownhosts.host_went_down(core, host, now)
     arlife.check_resources(core, now, out)
     core.request_pass(now)
 

@@ -1,8 +1,7 @@
-"""Deleting and altering jobs (qdel, qalter), with Grid Engine's ownership rules."""
+"""Altering jobs (qalter) and finding the jobs a reference names (qdel: :mod:`deletion`)."""
 
 from __future__ import annotations
 
-import fnmatch
 import re
 from typing import Any
 
@@ -25,15 +24,13 @@ from qmaster.core.jobchecks import (
     check_task_concurrency,
     hold_split,
 )
-from qmaster.core.jobs import Identity, Job, format_id_runs, parse_task_range
+from qmaster.core.jobs import Identity, Job, parse_task_range
 from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
-from qmaster.core.registry import handler
 from qmaster.core.resources import check_alter_rights
 from qmaster.core.running_alter import check_running_change
 from qmaster.core.specs import altered_spec, checked_spec, with_full_names
-from qmaster.core.states import TaskState
-from qmaster.core.stimuli import Alter, Delete
+from qmaster.core.stimuli import Alter
 from qmaster.core.story import altered
 from qmaster.core.submit import (
     check_name,
@@ -45,9 +42,6 @@ from qmaster.core.submit import (
 from qmaster.core.taskids import TaskIds
 from qmaster.digits import atol_u32
 from qmaster.model import Status, error, ok
-
-ACTIVE = (TaskState.TRANSFERRING, TaskState.RUNNING)
-
 
 Selection = list[tuple[Job, TaskIds | range | None]]  # a job and the task ids a ref names
 
@@ -76,6 +70,14 @@ def select_jobs(core: Core, ref: str, owner: str | None = None) -> Selection:
     if not found and dot and name and _RANGE_TEXT.fullmatch(tasks):
         found = _by_name(core, name, owner, parse_task_range(tasks).ids())
     return found
+
+
+def as_named(job: Job, ids: TaskIds | range | None) -> TaskIds | range | None:
+    """The job's own task ids a reference's ids name: a job without ``-t`` is task 1 to
+    Grid Engine's clients (``qdel 7.1``, ``qmod -sj 7.1``) and task 0 in minige."""
+    if ids is None or job.array:
+        return ids
+    return range(1) if 1 in ids else range(0)
 
 
 _RANGE_TEXT = re.compile(r"\d+(-\d+(:\d+)?)?")
@@ -127,125 +129,6 @@ def _not_found(ref: str, owner: str | None, deleting: bool) -> str:
 
 def _may_touch(core: Core, who: Identity, job: Job) -> bool:
     return job.owner.user == who.user or core.is_operator(who)
-
-
-@handler(Delete)
-def handle_delete(core: Core, args: Delete, now: float, out: Outcome) -> None:
-    """qdel: delete pending tasks at once; running ones are registered for deletion."""
-    who = args.identity
-    if args.force and not core.is_manager(who) and not _all_own(core, who, args.job_ids):
-        raise PermissionDenied(f'"{who.user}" - forcing a job deletion requires manager privileges')
-    targets: Selection = []
-    refs = list(args.job_ids)
-    if args.users is not None:
-        users = set(args.users)
-        picked = core.jobs.owned_by(users)
-        if refs and refs != ["all"]:
-            picked = [j for j in picked if any(_matches(j, r) for r in refs)]
-        if not picked:
-            raise NoSuchObject(
-                "There are no jobs registered for following users: " + ",".join(args.users)
-            )
-        targets = [(j, None) for j in picked]
-        refs = []
-    targets.extend(named_jobs(core, refs, out, who.user, deleting=True))
-    for job, ids in targets:
-        if not _may_touch(core, who, job):
-            out.answers.append(
-                error(
-                    f'{who.user} - you do not have the necessary privileges to delete the job "{job.job_id}"',
-                    Status.ENOTOWNER,
-                )
-            )
-            continue
-        _delete(core, who, job, ids, args.force, now, out)
-
-
-def _all_own(core: Core, who: Identity, refs: list[str]) -> bool:
-    return all(j.owner.user == who.user for r in refs for j, _ in select_jobs(core, r, who.user))
-
-
-def _matches(job: Job, ref: str) -> bool:
-    return str(job.job_id) == ref.partition(".")[0] or fnmatch.fnmatchcase(job.name, ref)
-
-
-def _delete(
-    core: Core,
-    who: Identity,
-    job: Job,
-    ids: TaskIds | range | None,
-    force: bool,
-    now: float,
-    out: Outcome,
-) -> None:
-    wanted = ids
-    pending = job.pending.copy() if wanted is None else job.pending & wanted
-    active = [
-        t
-        for t in job.tasks.values()
-        if t.state not in (TaskState.FINISHED,) and (wanted is None or t.task_id in wanted)
-    ]
-    if wanted is not None and not pending and not active:
-        out.answers.append(
-            error(
-                f'job "{job.job_id}" task id range "{_fmt(ids)}" comprises no tasks', Status.EEXIST
-            )
-        )
-        return
-    registered: list[int] = []
-    forced: list[int] = []
-    for task_id in pending:
-        lifecycle.finish_pending(core, job, task_id, now, out)
-    for task in active:
-        if task.state in ACTIVE and not force:
-            lifecycle.register_deletion(core, job, task, f"qdel by {who.user}", now, out)
-            registered.append(task.task_id)
-        elif task.state is not TaskState.DELETING or force:
-            lifecycle.force_deletion(core, job, task, f"qdel -f by {who.user}", now, out)
-            forced.append(task.task_id)
-        else:
-            registered.append(task.task_id)
-    if ids is not None and job.array:
-        out.answers.extend(ok(t) for t in _task_texts(who, job, pending, registered, forced, force))
-    else:
-        out.answers.append(ok(_job_text(who, job, bool(registered), force)))
-
-
-def _fmt(ids: TaskIds | range | None) -> str:
-    return f"{ids[0]}-{ids[-1]}:{ids[1] - ids[0] if len(ids) > 1 else 1}" if ids else ""
-
-
-def _job_text(who: Identity, job: Job, registered: bool, force: bool) -> str:
-    if force:
-        return f"warning: {who.user} forced the deletion of job {job.job_id}"
-    if registered:
-        return f"{who.user} has registered the job {job.job_id} for deletion"
-    return f"{who.user} has deleted job {job.job_id}"
-
-
-def _task_texts(
-    who: Identity,
-    job: Job,
-    pending: TaskIds,
-    registered: list[int],
-    forced: list[int],
-    force: bool,
-) -> list[str]:
-    """qdel of array tasks: one line for the pending ones, one per running task."""
-    jid, user = job.job_id, who.user
-    texts = []
-    if len(pending) == 1:
-        texts.append(f"{user} has deleted job-array task {jid}.{pending[0]}")
-    elif pending:
-        texts.append(f"{user} has deleted job-array tasks {format_id_runs(pending)} of job {jid}")
-    texts.extend(
-        f"{user} has registered the job-array task {jid}.{t} for deletion" for t in registered
-    )
-    if force:
-        texts.extend(
-            f"warning: {user} forced the deletion of job-array task {jid}.{t}" for t in forced
-        )
-    return texts
 
 
 def handle_alter(core: Core, args: Alter, now: float, out: Outcome) -> None:

@@ -133,10 +133,17 @@ class JobTable(dict[int, "Job"]):
         return found
 
     def owned_by(self, users: set[str]) -> list[Job]:
-        """The jobs of ``users`` (every job when ``users`` holds ``*``), oldest first."""
+        """The jobs of ``users`` (every job when ``users`` holds ``*``), oldest first.
+
+        A user may be a pattern (job_list_filter()'s ``JB_owner p= user``): ``-u 'ro*'``
+        is every owner whose name matches; a name without ``*``, ``?`` or ``[`` costs
+        one look-up, a pattern a walk over the owners (not over the jobs)."""
         if "*" in users:
             return list(self.values())
-        ids = [i for u in users for named in self._names.get(u, {}).values() for i in named]
+        owners = {u for u in users if not _MAGIC.intersection(u)}
+        for pattern in users - owners:
+            owners.update(o for o in self._names if fnmatch.fnmatchcase(o, pattern))
+        ids = [i for u in owners for named in self._names.get(u, {}).values() for i in named]
         return [self[i] for i in sorted(ids)]
 
     def matching_any(self, pattern: str, owner: str | None) -> set[int]:

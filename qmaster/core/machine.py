@@ -134,6 +134,7 @@ class Core:
         self.qi_states: dict[str, frozenset[str]] = {}
         self.qi_calendar: dict[str, str] = {}
         self.down_hosts: set[str] = set()
+        self.unknown_since: dict[str, float] = {}  # host -> when it went down (reschedule_unknown)
         """Hosts whose execd ``qconf -ke`` shut down (``u``); a qmaster restart brings them back."""
         self.qcal_at: float | None = None
         self.ar_members: ArMembers | None = None

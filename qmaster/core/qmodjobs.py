@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from qmaster.core import suspension
+from qmaster.core.control import as_named
 from qmaster.core.jobs import Identity, Job, Task
 from qmaster.core.outcome import Outcome
 from qmaster.core.reschedule import back_to_pending, reschedule_task
@@ -34,10 +35,10 @@ def on_job(
     out: Outcome,
 ) -> list[Answer]:
     """Apply one qmod verb (``s``, ``us``, ``c``, ``r``) to the job's selected tasks."""
-    if job.owner.user != who.user and not core.is_manager(who):
+    if job.owner.user != who.user and not core.is_operator(who):  # manop_is_operator()
         text = f'{who.user} - you have no permission to modify job "{job.job_id}"'
         return [error(text, Status.ENOTOWNER)]
-    wanted = ids
+    wanted = as_named(job, ids)
     enrolled = [
         t
         for t in sorted(job.tasks.values(), key=lambda t: t.task_id)

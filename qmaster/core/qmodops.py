@@ -48,13 +48,20 @@ def handle_qmod(core: Core, args: Qmod, now: float, out: Outcome) -> None:
         jobs = []
         if args.action in _JOB_ONLY or (args.action not in _QUEUE_ONLY and _JOB_REF.match(target)):
             jobs = select_jobs(core, target)
-        if jobs:
-            for job, ids in jobs:
-                out.answers.extend(on_job(core, who, verb, job, ids, force, now, out))
-        elif args.action in _QUEUE_ONLY or args.action in ("c", "r"):
-            out.answers.append(error(f'invalid queue "{target}"', Status.EEXIST))
+        found = False
+        for job, ids in jobs:
+            answers = on_job(core, who, verb, job, ids, force, now, out)
+            out.answers.extend(answers)
+            found |= bool(answers)  # sge_gdi_qmod(): a task of the job was named
+        if found:
+            continue
+        shown = target  # ID_str: sge_parse_jobtasks() keeps a job id's part before "."
+        if args.action not in _QUEUE_ONLY and target[:1] in "0123456789" and target:
+            shown = target.partition(".")[0]
+        if args.action in _QUEUE_ONLY or args.action in ("c", "r"):
+            out.answers.append(error(f'invalid queue "{shown}"', Status.EEXIST))
         else:
-            out.answers.append(error(f'invalid queue or job "{target}"', Status.EEXIST))
+            out.answers.append(error(f'invalid queue or job "{shown}"', Status.EEXIST))
     if any(not a.is_error for a in out.answers):
         core.request_pass(now)
 

@@ -280,5 +280,6 @@ def _with_story(core: Core, job: Job, found: dict[str, Any], asked: bool) -> dic
 
 @handler(Ping)
 def handle_ping(core: Core, args: Ping, now: float, out: Outcome) -> None:
-    """Answer that the qmaster is alive."""
-    out.data = {"version": VERSION, "now": now}
+    """Answer that the qmaster is alive, and whether the caller is a manager (what Grid
+    Engine's clients ask with sge_gdi2_check_permission(MANAGER_CHECK), e.g. qdel -f)."""
+    out.data = {"version": VERSION, "now": now, "manager": core.is_manager(args.identity)}

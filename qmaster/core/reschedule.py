@@ -1,9 +1,10 @@
 """qmod -r: running jobs go back to pending, to be scheduled again.
 
-As Grid Engine's ``reschedule_job``: a job submitted with ``-r n`` is not
-restartable; a job without ``-r`` is restartable only in a queue whose
-``rerun`` is true; ``-f`` reschedules it anyway. A task being deleted is not
-rescheduled. The rescheduled task gives its slots back, its run is accounted (``failed`` 25) and it
+As Grid Engine's ``reschedule_job``, in its order: a job submitted with ``-r n`` is
+not restartable; a ``-ckpt`` job only when its ``-c`` occasions (or else its
+environment's ``when``) hold ``r``; a task being deleted is not rescheduled; a job
+without ``-r`` only in a queue whose ``rerun`` is true. ``-f`` reschedules it
+anyway (a task being deleted stays refused). The rescheduled task gives its slots back, its run is accounted (``failed`` 25) and it
 waits again, shown ``Rq`` (then ``Rr``) as a restarted task.
 """
 
@@ -29,16 +30,28 @@ if TYPE_CHECKING:
     from qmaster.core.machine import Core
 
 
-def _what(job: Job, task: Task) -> str:
+def what_of(job: Job, task: Task) -> str:
     return f"job-array task {job.job_id}.{task.task_id}" if job.array else f"job {job.job_id}"
 
 
 def refusal(core: Core, job: Job, task: Task) -> str | None:
     """Why the task may not be rescheduled without ``-f`` (Grid Engine's words), or None."""
-    what = _what(job, task)
+    what = what_of(job, task)
     rerun = job.spec.rerun
     if rerun is False:
         return f"The {what} is not restartable"
+    ckpt = job.spec.ckpt
+    if ckpt:
+        env = core.config.ckpts.get(str(ckpt))
+        if env is None:
+            ids = what.rpartition(" ")[2]
+            return f"{ids} requests ckpt object {ckpt}. This ckpt object does not exist."
+        occasions = job.spec.ckpt_occasion or env.attrs.get("when", "")
+        if "r" not in occasions:  # CHECKPOINT_AT_AUTO_RES
+            kind, _, ids = what.rpartition(" ")
+            return f"{ids} requests ckpt object {ckpt}. Therefore this {kind} is not restartable."
+    if task.state is TaskState.DELETING:
+        return f"The {what} is already in deleted state. No rescheduling!"
     qi = core.queue_instance(task.queue or "")
     if rerun is None and qi is not None and not parse_bool(qi.attrs.get("rerun", "FALSE")):
         return f"The {what} is running in queue {qi.name} where jobs are not rerunable."
@@ -49,12 +62,10 @@ def reschedule_task(
     core: Core, who: Identity, job: Job, task: Task, force: bool, now: float, out: Outcome
 ) -> list[Answer]:
     """Send one running (or transferring) task back to pending."""
-    what = _what(job, task)
-    if task.state is TaskState.DELETING:
-        return [
-            warning(f"The {what} is already in deleted state. No rescheduling!", Status.ESEMANTIC)
-        ]
+    what = what_of(job, task)
     why = None if force else refusal(core, job, task)
+    if why is None and task.state is TaskState.DELETING:  # kept under -f as well
+        why = f"The {what} is already in deleted state. No rescheduling!"
     if why is not None:
         return [warning(why, Status.ESEMANTIC)]
     host = task.queue.partition("@")[2] if task.queue else ""

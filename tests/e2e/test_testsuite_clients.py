@@ -236,3 +236,57 @@ def test_queue_name_lists_print_one_blank_apart(shared_served: RunningCell) -> N
         _qconf(shared_served, "-rattr", "queue", attr, "NONE", "all.q")
     assert "\nuser_lists            arusers deadlineusers\n" in added
     assert "\nxuser_lists           arusers deadlineusers\n" in modified
+
+
+def test_qdel_checks_of_the_testsuite(shared_served: RunningCell) -> None:
+    """clients/qdel check.exp/.60: -help is 11 lines with the version; a job list ending in
+    an unknown job, task or task range prints one line per job, the last one
+    empty_job_list_filter()'s, all on stdout (qdel.c printf()s every answer), exit 1."""
+    helped = shared_served.run("qdel", "-help")
+    assert helped.returncode == 0
+    assert helped.stdout.startswith("GE 6.2u5\n")
+    assert len(helped.stdout.splitlines()) == 11
+    start = f"{time.localtime().tm_year + 1}12312359"
+    args = ["-a", start, "-N", "qdel_check", "-b", "y", "sleep", "3000"]
+    jobs = [shared_served.run("qsub", "-terse", *args).stdout.strip() for _ in range(3)]
+    last = jobs[-1]
+    done = shared_served.run("qdel", *jobs[:2], f"{last}.5", f"{last}.5-10:2", "9999")
+    assert done.returncode == 1
+    assert done.stderr == ""
+    assert done.stdout.splitlines() == [
+        f"root has deleted job {jobs[0]}",
+        f"root has deleted job {jobs[1]}",
+        f'job "{last}" task "5" does not exist',
+        f'job "{last}" task id range "5-10:2" comprises no tasks',
+        'denied: job "9999" does not exist',
+    ]
+    done = shared_served.run("qdel", "-u", "nob*", last)
+    assert done.stdout == f"The job {last} of user(s) nob* does not exist\n"
+    assert shared_served.run("qdel", "-u", "ro*").stdout == f"root has deleted job {last}\n"
+
+
+def test_qmod_reschedule_of_checkpointing_jobs(shared_served: RunningCell, tmp_path: Path) -> None:
+    """clients/qmod/reschedule `reschedule_checkpointing`: of two running -r y jobs, the one
+    whose checkpointing environment's `when` has r is rescheduled, the other is not
+    restartable; a job reference naming none of a job's tasks is 'invalid queue or job'."""
+    for name, when in (("qmod_with_r", "r"), ("qmod_without_r", "s")):
+        path = tmp_path / name
+        path.write_text(f"ckpt_name {name}\ninterface userdefined\nwhen {when}\n")
+        _qconf(shared_served, "-Ackpt", str(path))
+    args = ["-terse", "-r", "y", "-b", "y", "sleep", "1000"]
+    jobs = [
+        shared_served.run("qsub", "-ckpt", name, *args).stdout.strip()
+        for name in ("qmod_with_r", "qmod_without_r")
+    ]
+    deadline = time.monotonic() + 15
+    while shared_served.run("qstat", "-s", "r").stdout.count(" r ") < 2:
+        assert time.monotonic() < deadline, shared_served.run("qstat").stdout
+        time.sleep(0.2)
+    done = shared_served.run("qmod", "-rj", *jobs)
+    assert done.stdout.splitlines()[1:] == [
+        f"{jobs[1]} requests ckpt object qmod_without_r. Therefore this job is not restartable."
+    ]
+    assert done.stdout.startswith(f"Pushed rescheduling of job {jobs[0]} on host ")
+    bad = shared_served.run("qmod", "-sj", f"{jobs[1]}.3")
+    assert (bad.returncode, bad.stdout) == (1, f'invalid queue or job "{jobs[1]}"\n')
+    shared_served.run("qdel", *jobs)

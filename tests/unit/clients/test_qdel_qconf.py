@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from clients import qconf, qdel
 from qmaster.gdi.answers import Status, error, ok
+from qmaster.gdi.client import Reply
 
 from .conftest import FakeQmaster
 
@@ -15,7 +17,9 @@ from .conftest import FakeQmaster
 def test_qdel_sends_ids_and_prints_each_answer(
     qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """qdel prints one answer per job; an error answer makes the exit code 1."""
+    """qdel prints one answer per job, all on stdout (qdel.c printf()s every answer);
+    an error answer makes the exit code 1."""
+    qmaster.reply("ping", data={"manager": True})
     qmaster.reply(
         "delete",
         [ok("alice has deleted job 1"), error('denied: job "7" does not exist', Status.EEXIST)],
@@ -26,19 +30,41 @@ def test_qdel_sends_ids_and_prints_each_answer(
         {"job_ids": ["1", "7", "3.1-5:2"], "users": None, "force": True},
     )
     captured = capsys.readouterr()
-    assert captured.out == "alice has deleted job 1\n"
-    assert captured.err == 'denied: job "7" does not exist\n'
+    assert captured.out == 'alice has deleted job 1\ndenied: job "7" does not exist\n'
+    assert captured.err == ""
 
 
-def test_qdel_all_needs_a_user_list(
-    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+def test_qdel_f_of_a_user_deletes_first_then_forces_silently(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """'all' is accepted with -u and refused without it."""
+    """qdel.c's delete_mode 7: a user who is no manager gets a deletion without force (its
+    answers printed), a line of dots, then the forced request, whose answers are not
+    printed; its refusal still makes the exit code 1."""
+    monkeypatch.setattr(qdel, "FORCE_WAIT", (3, 0.0))
+
+    def answer(op: str, args: dict[str, Any]) -> Reply:
+        if op == "ping":
+            return Reply([], {"manager": False})
+        if not args["force"]:
+            return Reply([ok("alice has registered the job 7 for deletion")], None)
+        text = '"alice" - forcing a job deletion requires manager privileges'
+        return Reply([error(text, Status.EDENIED)], None)
+
+    qmaster.handler = answer
+    assert qdel.main(["-f", "7"], transport=qmaster) == 1
+    sent = [args for name, args in qmaster.calls if name == "delete"]
+    assert [a["force"] for a in sent] == [False, True]
+    assert capsys.readouterr().out == "alice has registered the job 7 for deletion\n...\n"
+
+
+def test_qdel_all_is_a_job_name(qmaster: FakeQmaster) -> None:
+    """'all' goes to the qmaster as any name does, with -u or without (6.2u5's qdel has no
+    "all jobs" request: sge_parse_jobtasks() takes it as a name)."""
     qmaster.reply("delete", [ok("alice has registered the job 4 for deletion")])
     assert qdel.main(["-u", "alice", "all"], transport=qmaster) == 0
-    assert qmaster.last[1]["users"] == ["alice"]
-    assert qdel.main(["all"], transport=qmaster) == 1
-    assert 'ERROR! invalid option argument "all"' in capsys.readouterr().err
+    assert qmaster.last[1] == {"job_ids": ["all"], "users": ["alice"], "force": False}
+    assert qdel.main(["all"], transport=qmaster) == 0
+    assert qmaster.last[1] == {"job_ids": ["all"], "users": None, "force": False}
 
 
 def test_qdel_without_arguments_is_a_usage_error(

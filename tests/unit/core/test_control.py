@@ -287,21 +287,26 @@ def test_alter_w_v_verifies_without_changing():
 
 
 def test_deleting_a_task_range_names_the_tasks():
-    """qdel 1.1-3 of a running array names each running task and the pending range."""
+    """qdel 1.15-18 of a running array names each running task, then the pending ones in
+    one line, in sge_delete_all_tasks_of_job()'s order; qdel 1 of it answers per running
+    task and 'has deleted job 1' for the pending ones."""
     core = make_core()
     submit(core, CMDARGS=["100"], t_min=1, t_max=20)
     run_until(core, T0)
     out = delete(core, ALICE, "1.15-18")
     assert texts(out) == [
-        "alice has deleted job-array tasks 17,18 of job 1",
         "alice has registered the job-array task 1.15 for deletion",
         "alice has registered the job-array task 1.16 for deletion",
+        "alice has deleted job-array tasks 17,18 of job 1",
     ]
     out = delete(core, ROOT, "1.1-2", force=True)
     assert texts(out) == [
         "warning: root forced the deletion of job-array task 1.1",
         "warning: root forced the deletion of job-array task 1.2",
     ]
+    out = delete(core, ALICE, "1")
+    assert texts(out)[0] == "alice has registered the job-array task 1.3 for deletion"
+    assert texts(out)[-1] == "alice has deleted job 1"
 
 
 @pytest.mark.parametrize("op", ["job_detail", "delete", "alter"])
@@ -375,3 +380,67 @@ def test_a_job_id_with_a_list_of_ranges_is_taken_range_by_range() -> None:
     ]
     assert str(core.jobs[1].pending) == "2,3,6"
     assert texts(delete(core, ALICE, "9.1-1:1,3-3:1")) == ['denied: job "9" does not exist']
+
+
+def test_qdel_answers_as_empty_job_list_filter_per_reference():
+    """Each reference is answered on its own (sge_gdi_del_job() per ID element): a job that
+    exists without the task named is 'task "5" does not exist' (one id) or 'task id range
+    "5-10:2" comprises no tasks' (the range as given); with -u the user list is named."""
+    core = make_core()
+    submit(core, ALICE, h=True)
+    submit(core, ALICE, h=True, t_min=1, t_max=4)
+    out = delete(core, ALICE, "1.5", "2.5-10:2", "2.3", "9")
+    assert texts(out) == [
+        'job "1" task "5" does not exist',
+        'job "2" task id range "5-10:2" comprises no tasks',
+        "alice has deleted job-array task 2.3",
+        'denied: job "9" does not exist',
+    ]
+    assert texts(delete(core, ALICE, "1.5", users=["al*"])) == [
+        'job "1" task "5" does not exist for user(s) al*'
+    ]
+    assert texts(delete(core, ALICE, "2.7-8", users=["alice"])) == [
+        'job "2" task id range "7-8:1" comprises no tasks under user(s) alice'
+    ]
+    assert texts(delete(core, ALICE, "1", users=["bob"])) == [
+        "The job 1 of user(s) bob does not exist"
+    ]
+    assert texts(delete(core, ALICE, users=["bob", "carl"])) == [
+        "There is no job registered for the following users: bob,carl"
+    ]
+    assert states(core) == {"1": "hqw", "2.1,2,4": "hqw"}
+    assert texts(delete(core, ALICE, "1.1")) == ["alice has deleted job-array task 1.1"]
+
+
+def test_qdel_user_lists_are_patterns_and_star_is_every_user():
+    """-u takes owner patterns (JB_owner p= user); -u '*' without a job is every user's
+    jobs, for a manager only; 'all' is a job name like any other."""
+    core = make_core()
+    submit(core, ALICE, h=True)
+    submit(core, BOB, h=True)
+    assert texts(delete(core, ALICE, "all")) == ["The job all of user(s) alice does not exist"]
+    assert texts(delete(core, BOB, users=["*"])) == [
+        'denied: "bob" must be manager to modify all jobs'
+    ]
+    assert texts(delete(core, ROOT, users=["b?b"])) == ["root has deleted job 2"]
+    assert texts(delete(core, ROOT, users=["*"])) == ["root has deleted job 1"]
+    assert texts(delete(core, ROOT, users=["*"])) == ["There are no jobs registered"]
+
+
+def test_forced_deletion_by_a_user_needs_enable_forced_qdel():
+    """sge_gdi_del_job(): -f of a user who is no manager is refused, for the user's own jobs
+    too, unless qmaster_params holds ENABLE_FORCED_QDEL; then only the user's own jobs go."""
+    core = make_core()
+    submit(core, ALICE, CMDARGS=["100"])
+    submit(core, BOB, CMDARGS=["100"])
+    run_until(core, T0)
+    refused = ['"alice" - forcing a job deletion requires manager privileges']
+    assert texts(delete(core, ALICE, "1", force=True)) == refused
+    text = core.config.state.global_conf.render().replace(
+        "jsv_timeout=10,jsv_threshold=5000", "jsv_timeout=10,jsv_threshold=5000,ENABLE_FORCED_QDEL"
+    )
+    assert texts(request(core, ROOT, "conf_modify", T0, kind="global", text=text))
+    assert texts(delete(core, ALICE, "1", "2", force=True)) == [
+        "warning: alice forced the deletion of job 1",
+        'alice - you do not have the necessary privileges to delete the job "2"',
+    ]

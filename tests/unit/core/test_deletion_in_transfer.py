@@ -10,6 +10,7 @@ from qmaster.events.records import Acct
 from tests.unit.ar.helpers import HOUR, ar_core, qrsub
 from tests.unit.core.helpers import (
     ALICE,
+    ROOT,
     T0,
     make_core,
     request,
@@ -64,8 +65,8 @@ def test_qdel_f_of_a_transferring_job_accounts_it_at_once() -> None:
     """qdel -f of a job in t removes it at once; the qmaster accounts it: failed 37, exit 0."""
     core = make_core()
     _in_transfer(core)
-    out = request(core, ALICE, "delete", T0, job_ids=["1"], force=True)
-    assert texts(out) == ["warning: alice forced the deletion of job 1"]
+    out = request(core, ROOT, "delete", T0, job_ids=["1"], force=True)  # -f: managers
+    assert texts(out) == ["warning: root forced the deletion of job 1"]
     assert states(core) == {}
     assert [(a.exit_status, a.failed) for a in _accts([out])] == [(0, 37)]
 
@@ -90,7 +91,7 @@ def test_qdel_f_of_a_running_job_is_accounted_by_the_qmaster() -> None:
     core = make_core()
     submit(core, CMDARGS=["100"])
     run_until(core, T0 + 1)
-    out = request(core, ALICE, "delete", T0 + 2, job_ids=["1"], force=True)
+    out = request(core, ROOT, "delete", T0 + 2, job_ids=["1"], force=True)
     assert states(core, T0 + 2) == {}
     assert [(a.exit_status, a.failed, a.ru_wallclock) for a in _accts([out])] == [(0, 37, 2)]
 

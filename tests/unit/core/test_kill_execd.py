@@ -72,3 +72,39 @@ def test_a_suspended_task_killed_with_its_execd_is_no_longer_suspended() -> None
     ended = [t for t in core.jobs[1].tasks.values() if t.state is TaskState.FINISHED]
     assert ended
     assert all(not t.suspended for t in ended)
+
+
+def test_reschedule_unknown_pushes_restartable_jobs_of_a_gone_host_back() -> None:
+    """The testsuite's auto_reschedule: with reschedule_unknown 00:03:00, three minutes after
+    -ke the -r y job of the unknown host waits again (accounted with failed 25, Rq); the -r n
+    job runs on; the job of the other host is untouched."""
+    core = make_core()
+    text = core.config.state.global_conf.render().replace(
+        "reschedule_unknown           00:00:00", "reschedule_unknown           00:03:00"
+    )
+    assert texts(request(core, ROOT, "conf_modify", T0, kind="global", text=text))
+    submit(core, CMDARGS=["10000"], l_hard={"hostname": "host1"}, r=True)
+    submit(core, CMDARGS=["10000"], l_hard={"hostname": "host1"}, r=False)
+    submit(core, CMDARGS=["10000"], l_hard={"hostname": "host2"}, r=True)
+    run_until(core, T0 + 1)
+    request(core, ROOT, "kill_execd", T0 + 1, hosts=["host1"], jobs=False)
+    run_until(core, T0 + 180)
+    assert states(core, T0 + 180) == {"1": "r", "2": "r", "3": "r"}
+    outs = run_until(core, T0 + 181.5)
+    assert states(core, T0 + 181.5) == {"1": "Rq", "2": "r", "3": "r"}
+    acct = [r for out in outs for r in out.reports if type(r).__name__ == "Acct"]
+    assert [(a.job_number, a.failed) for a in acct] == [(1, 25)]
+    assert [e for out in outs for e, _ in out.logs if e.startswith("job_")] == [
+        "job_rescheduled",
+        "job_not_rescheduled",
+    ]
+
+
+def test_reschedule_unknown_0_leaves_the_jobs_of_a_gone_host_running() -> None:
+    """The default reschedule_unknown 00:00:00: the -r y job of the unknown host runs on."""
+    core = make_core()
+    submit(core, CMDARGS=["10000"], l_hard={"hostname": "host1"}, r=True)
+    run_until(core, T0 + 1)
+    request(core, ROOT, "kill_execd", T0 + 1, hosts=["host1"], jobs=False)
+    run_until(core, T0 + 1000)
+    assert states(core, T0 + 1000) == {"1": "r"}

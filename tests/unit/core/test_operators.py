@@ -3,7 +3,19 @@
 from __future__ import annotations
 
 from qmaster.core import Core
-from tests.unit.core.helpers import ALICE, BOB, ROOT, T0, make_core, request, states, submit, texts
+from qmaster.core.jobs import Identity
+from tests.unit.core.helpers import (
+    ALICE,
+    BOB,
+    ROOT,
+    T0,
+    make_core,
+    request,
+    run_until,
+    states,
+    submit,
+    texts,
+)
 
 
 def _with_operator(name: str = "bob") -> Core:
@@ -92,3 +104,15 @@ def test_operator_may_disable_a_queue_and_a_plain_user_may_not() -> None:
     assert refused.answers[0].is_error
     done = request(core, BOB, "qmod", T0, action="d", targets=["all.q@host1"])
     assert texts(done) == ['bob@localhost changed state of "all.q@host1" (disabled)']
+
+
+def test_operator_may_qmod_another_users_job() -> None:
+    """sge_change_job_state(): the owner or an operator (manop_is_operator) suspends a job."""
+    core = _with_operator()
+    submit(core, CMDARGS=["100"])
+    run_until(core, T0)
+    out = request(core, BOB, "qmod", T0, action="sj", targets=["1"], force=False)
+    assert texts(out) == ["bob - suspended job 1"]
+    carol = Identity(1003, 1003, "carol", "carol")
+    out = request(core, carol, "qmod", T0, action="usj", targets=["1"], force=False)
+    assert texts(out) == ['carol - you have no permission to modify job "1"']

@@ -255,3 +255,41 @@ def test_two_host_groups_giving_different_values_make_an_instance_ambiguous() ->
     submit(core, ALICE, CMDARGS=["100"], q_hard=["all.q@host2"])
     run_until(core, T0 + 1)
     assert states(core, T0 + 1) == {"1": "qw"}
+
+
+def test_reschedule_of_checkpointing_jobs_needs_r_in_their_occasions() -> None:
+    """reschedule_job(): a -ckpt job is restartable only when its -c occasions (else its
+    environment's 'when') hold 'r', whatever -r says (the testsuite's
+    reschedule_checkpointing); the rerun rules come after; -f reschedules it anyway."""
+    core = make_core()
+    for name, when in (("with_r", "r"), ("without_r", "s")):
+        text = f"ckpt_name {name}\nwhen {when}\n"
+        request(core, ROOT, "conf_modify", T0, kind="ckpt", text=text, add=True)
+    submit(core, ALICE, CMDARGS=["100"], ckpt="with_r", r=True)
+    submit(core, ALICE, CMDARGS=["100"], ckpt="without_r", r=True)
+    submit(core, ALICE, CMDARGS=["100"], ckpt="without_r", c_occasion="sx", r=True)
+    submit(core, ALICE, CMDARGS=["100"], ckpt="with_r", r=False)
+    run_until(core, T0)
+    assert texts(qmod(core, "rj", "1", "2", "3", "4")) == [
+        "Pushed rescheduling of job 1 on host host1",
+        "2 requests ckpt object without_r. Therefore this job is not restartable.",
+        "3 requests ckpt object without_r. Therefore this job is not restartable.",
+        "The job 4 is not restartable",
+    ]
+    assert texts(qmod(core, "rj", "2", force=True)) == [
+        "Forced rescheduling of job 2 on host host2"
+    ]
+
+
+def test_a_job_reference_naming_no_task_is_an_invalid_queue_or_job() -> None:
+    """sge_gdi_qmod(): a job id whose task range names none of its tasks found nothing:
+    'invalid queue or job' with the ID_str the client sent (the id before '.'), exit 1."""
+    core = make_core()
+    submit(core, ALICE, CMDARGS=["100"])
+    run_until(core, T0)
+    out = qmod(core, "sj", "1.3", "2.5")
+    assert texts(out) == ['invalid queue or job "1"', 'invalid queue or job "2"']
+    assert all(a.is_error for a in out.answers)
+    assert texts(qmod(core, "c", "1.3")) == ['invalid queue "1"']
+    assert texts(qmod(core, "d", "1.3")) == ['invalid queue "1.3"']
+    assert texts(qmod(core, "sj", "1.1")) == ["root - suspended job 1"]
