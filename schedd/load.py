@@ -263,8 +263,12 @@ def load_alarm(
 ) -> tuple[str, str, str] | None:
     """The first of a queue's ``load_thresholds`` its load passes, as (name, threshold,
     ``name=value relop threshold``), or None. ``qstat`` shows the alarm state ``a``
-    with the same test.
+    with the same test. A threshold no complex defines is an alarm (sge_load_alarm():
+    ``-Mc`` may remove a complex only thresholds name, as centry_is_referenced() allows).
     """
-    for entry, text, load in passed_thresholds(table, thresholds, value, left):
-        return entry.name, text, f"{entry.name}={load:f} {entry.relop.value} {text}"
+    for name, text in thresholds:
+        if table.get(name) is None:  # a complex removed while a threshold names it
+            return name, text, f'no such complex attribute for threshold "{name}"'
+        for entry, _, load in passed_thresholds(table, ((name, text),), value, left):
+            return entry.name, text, f"{entry.name}={load:f} {entry.relop.value} {text}"
     return None

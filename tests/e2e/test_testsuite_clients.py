@@ -235,3 +235,39 @@ def test_queue_name_lists_print_one_blank_apart(shared_served: RunningCell) -> N
         _qconf(shared_served, "-rattr", "queue", attr, "NONE", "all.q")
     assert "\nuser_lists            arusers deadlineusers\n" in added
     assert "\nxuser_lists           arusers deadlineusers\n" in modified
+
+
+def test_complex_check_load_values_hosts_and_removal(
+    shared_served: RunningCell, tmp_path: Path
+) -> None:
+    """qmaster/complex: a consumable a host reports only as load is requestable up to it;
+    a HOST request must resolve; -Mc removes a complex only a queue's load_thresholds
+    name (centry_is_referenced()), and that queue is then in load alarm."""
+    table = _qconf(shared_served, "-sc")
+    (tmp_path / "c1").write_text(
+        table + "cxi cxi INT <= YES YES 1 0\ncxl cxl DOUBLE >= YES NO 0 0\n"
+    )
+    (tmp_path / "c0").write_text(table)
+    (tmp_path / "q").write_text("qname cx.q\nhostlist host1\nload_thresholds cxl=5\n")
+    load = ("exechost", "load_values", "cxi", "host1")
+    _qconf(shared_served, "-Mc", str(tmp_path / "c1"), "-Aq", str(tmp_path / "q"),
+           "-mattr", *load[:2], "cxi=7", "host1")  # fmt: skip
+    try:
+        verify = [shared_served.run("qsub", "-w", "v", "-l", f"cxi={n}", "-b", "y", "true")
+                  for n in (7, 8)]  # fmt: skip
+        assert verify[0].stdout.strip() == "verification: found suitable queue(s)"
+        assert verify[1].returncode == 1
+        host = shared_served.run("qsub", "-l", "h=no_such_host", "-b", "y", "true")
+        assert host.returncode == 1
+        assert 'can\'t resolve hostname "no_such_host"' in host.stderr
+        removed = _qconf(shared_served, "-dattr", *load, "-Mc", str(tmp_path / "c0"))
+        assert [line.split(" ", 1)[1] for line in removed.splitlines()[1:]] == [
+            'removed "cxi" from complex list',
+            'removed "cxl" from complex list',
+        ]
+        rows = shared_served.run("qstat", "-f", "-q", "cx.q").stdout.splitlines()
+        assert rows[2].startswith("cx.q@host1")
+        assert rows[2].split()[-1] == "a"
+    finally:
+        shared_served.run("qconf", "-dattr", *load)
+        shared_served.run("qconf", "-dq", "cx.q", "-Mc", str(tmp_path / "c0"))
