@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from qmaster.testing import RunningCell
+from tests.e2e.localcells import wait_file
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -271,3 +272,28 @@ def test_complex_check_load_values_hosts_and_removal(
     finally:
         shared_served.run("qconf", "-dattr", *load)
         shared_served.run("qconf", "-dq", "cx.q", "-Mc", str(tmp_path / "c0"))
+
+
+def test_path_alias_check_runs_a_cwd_job_in_the_aliased_directory(
+    shared_served: RunningCell, tmp_path: Path
+) -> None:
+    """config/path_alias: with the cell's sge_aliases mapping the submit directory to
+    another, a -cwd job on a host that runs jobs for real works and writes its output
+    there, nothing in the directory it was submitted from."""
+    out1, out2 = tmp_path / "path_alias_output1", tmp_path / "path_alias_output2"
+    out1.mkdir()
+    out2.mkdir()
+    aliases = shared_served.cell.common / "sge_aliases"
+    aliases.write_text(f"/tmp_mnt/ * * /\n{out1} * * {out2}\n")
+    (out1 / "job.sh").write_text("#!/bin/sh\npwd\n")
+    local = ("exechost", "load_values", "execution=local", "host1")
+    _qconf(shared_served, "-mattr", *local)
+    try:
+        done = shared_served.run("qsub", "-cwd", "-q", "all.q@host1", "job.sh", cwd=out1)
+        assert done.returncode == 0, done.stderr
+        job = done.stdout.split()[2]
+        assert wait_file(out2 / f"job.sh.o{job}") == f"{out2}\n"
+        assert sorted(p.name for p in out1.iterdir()) == ["job.sh"]
+    finally:
+        aliases.unlink()
+        shared_served.run("qconf", "-dattr", *local[:2], "execution", "host1")
