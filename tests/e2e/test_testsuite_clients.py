@@ -297,3 +297,22 @@ def test_path_alias_check_runs_a_cwd_job_in_the_aliased_directory(
     finally:
         aliases.unlink()
         shared_served.run("qconf", "-dattr", *local[:2], "execution", "host1")
+
+
+def test_file_parsing_request_files_and_command_line_override(
+    shared_served: RunningCell, tmp_path: Path
+) -> None:
+    """config/file_parsing: a ./.sge_request with -N and -o /dev/null and a command line
+    with its own -o /dev/null submit (the later -o replaces the earlier); #$ -N wins over
+    the file and the command line over both."""
+    (tmp_path / ".sge_request").write_text("-N LOCAL -e /dev/null -o /dev/null\n")
+    (tmp_path / "job.sh").write_text("#!/bin/sh\n#$ -N SCRIPT\nsleep 15\n")
+    (tmp_path / "plain.sh").write_text("#!/bin/sh\nsleep 15\n")
+    jobs = []
+    for argv in (["plain.sh"], ["job.sh"], ["-N", "COMLINE", "job.sh"]):
+        done = shared_served.run("qsub", "-terse", "-h", "-o", "/dev/null", *argv, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        jobs.append(done.stdout.strip())
+    shown = shared_served.run("qstat", "-j", ",".join(jobs)).stdout
+    shared_served.run("qdel", *jobs)
+    assert re.findall(r"^job_name: +(\S+)$", shown, re.M) == ["LOCAL", "SCRIPT", "COMLINE"]
