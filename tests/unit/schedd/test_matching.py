@@ -107,7 +107,8 @@ def test_a_threshold_no_complex_defines_is_an_alarm() -> None:
         "gone", "5", 'no such complex attribute for threshold "gone"'
     )  # fmt: skip
     passed = load_alarm(t, [("np_load_avg", "0.1"), ("gone", "5")], lambda n: 0.5)
-    assert passed is not None and passed[0] == "np_load_avg"
+    assert passed is not None
+    assert passed[0] == "np_load_avg"
     assert load_alarm(t, [("np_load_avg", "1.75")], lambda n: 0.5) is None
 
 
