@@ -24,7 +24,6 @@ from pydantic import ValidationError
 from qmaster import gcpolicy, logs
 from qmaster.cell import Cell
 from qmaster.clock import Clock, RealClock
-from qmaster.complexes.values import parse_time
 from qmaster.conf.settings import DaemonSettings
 from qmaster.core import Core, CoreSettings, Identity, Outcome
 from qmaster.core import effects as fx
@@ -32,7 +31,7 @@ from qmaster.core.qstat_rows import ChunkedListing
 from qmaster.core.stimuli import Asked
 from qmaster.events.clients import EVENT_CLIENT_OPS, event_client_request
 from qmaster.events.subscribers import Subscribers
-from qmaster.events.writer import EventFiles
+from qmaster.events.writer import EventFiles, flush_intervals
 from qmaster.execd.executor import LocalExecutor
 from qmaster.gdi.answers import Status
 from qmaster.gdi.messages import ARGS, Envelope, SubscribeArgs
@@ -127,12 +126,10 @@ class Daemon:
     def _configure_events(self) -> None:
         """Honour ``reporting_params``: which files, and how often they are flushed."""
         params = self.core.config.global_conf.reporting_params
-        try:
-            interval = parse_time(params.get("flush_time", "00:00:15"))
-        except ValueError:
-            interval = 15.0
+        interval, accounting_interval = flush_intervals(params)
         self.events.configure(
             flush_interval=interval,
+            accounting_interval=accounting_interval,
             reporting=params.get("reporting", "false").lower() == "true",
             accounting=params.get("accounting", "true").lower() != "false",
         )
@@ -303,7 +300,7 @@ class Daemon:
             if out.request is not None:
                 self.verifier.answer(out.request, _unwritten(exc))
             raise
-        if out.reports and self.events.flush_interval <= 0 and not self._flush_soon:
+        if out.reports and self.events.immediate and not self._flush_soon:
             self._flush_soon = True  # once per loop iteration, for all outcomes in it
             asyncio.get_running_loop().call_soon(self._flush_events)
         self._nudge_ticker()
@@ -385,13 +382,12 @@ class Daemon:
 
     def _flush_events(self) -> None:
         self._flush_soon = False
-        self.events.flush()
+        self.events.flush_due(self.clock.monotonic())
 
     async def _flusher(self) -> None:
         while True:
             await asyncio.sleep(0.2)
-            if self.events.due(self.clock.monotonic()):
-                self.events.flush()
+            self.events.flush_due(self.clock.monotonic())
 
 
 def _unwritten(exc: CommitFailed) -> Reply:

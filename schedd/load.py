@@ -266,12 +266,17 @@ def load_alarm(
     left: Callable[[str], float | None] | None = None,
 ) -> tuple[str, str, str] | None:
     """The first of a queue's ``load_thresholds`` its load passes, as (name, threshold,
-    ``name=value relop threshold``, or for a consumable no level defines Grid Engine's
-    ``no such complex attribute for threshold "name"``), or None. ``qstat`` shows the
-    alarm state ``a`` with the same test.
+    ``name=value relop threshold``), or None. ``qstat`` shows the alarm state ``a``
+    with the same test. A threshold no complex defines (``-Mc`` may remove a complex
+    only thresholds name, as centry_is_referenced() allows) and a consumable no level
+    defines are alarms, as sge_load_alarm() finds no attribute for them: Grid Engine's
+    ``no such complex attribute for threshold "name"``.
     """
-    for entry, text, load in passed_thresholds(table, thresholds, value, left):
-        if load is None:
-            return entry.name, text, f'no such complex attribute for threshold "{entry.name}"'
-        return entry.name, text, f"{entry.name}={load:f} {entry.relop.value} {text}"
+    for name, text in thresholds:
+        if table.get(name) is None:
+            return name, text, f'no such complex attribute for threshold "{name}"'
+        for entry, _, load in passed_thresholds(table, ((name, text),), value, left):
+            if load is None:
+                return entry.name, text, f'no such complex attribute for threshold "{name}"'
+            return entry.name, text, f"{entry.name}={load:f} {entry.relop.value} {text}"
     return None

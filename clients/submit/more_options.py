@@ -46,12 +46,30 @@ def deadline(state: SubmitState, args: list[str], ctx: ParseContext) -> None:
 
 
 def paths(key: str, option: str) -> Callable[..., None]:
-    """``-o``, ``-e``, ``-i``, ``-S``: ``[host:]path`` lists, each -x adding to the list."""
+    """``-o``, ``-e``, ``-i``, ``-S``: ``[host:]path`` lists. qsub merges a later list into
+    the one it has (cull_merge_definition_list(): a path for a host already there, or for
+    no host, replaces that path; the cell's, the home and the current sge_request files,
+    the script and the command line so override each other); qalter appends."""
 
-    def effect(state: SubmitState, args: list[str], _ctx: ParseContext) -> None:
-        state.spec.setdefault(key, []).extend(V.path_list(args[0], option))
+    def effect(state: SubmitState, args: list[str], ctx: ParseContext) -> None:
+        items = state.spec.setdefault(key, [])
+        earlier = [] if ctx.qalter else items[:]  # one list keeps its own repeats
+        for item in V.path_list(args[0], option):
+            at = _same_host(earlier, _host_of(item))
+            if at is None:
+                items.append(item)
+            else:
+                items[at] = item
 
     return effect
+
+
+def _host_of(item: str) -> str:
+    return item.partition(":")[0] if ":" in item[1:] else ""
+
+
+def _same_host(items: list[str], host: str) -> int | None:
+    return next((i for i, item in enumerate(items) if _host_of(item) == host), None)
 
 
 def number(key: str, convert: Callable[[str], int]) -> Callable[..., None]:

@@ -62,8 +62,9 @@ class Level:
         return left if load is None or load > left else load
 
     def defines(self, name: str) -> bool:
-        """True when this level has a value or a capacity for the attribute."""
-        return name in self.values or name in self.capacity
+        """True when this level has a value, a capacity or, for a consumable, a load value
+        for the attribute (get_attribute() makes an attribute of a load value alone)."""
+        return name in self.values or name in self.capacity or name in self.load_cap
 
 
 UPPER_WINS = frozenset({Relop.EQ, Relop.NE})

@@ -119,7 +119,7 @@ def build_state(texts: dict[str, list[tuple[str, str]]], *, spooled: bool = Fals
         managers=tuple(parse_managers(one("manager")[1])),
         sources=sources,
     )
-    check_state(state, raw)
+    check_state(state, raw, before=state if spooled else None)
     return state
 
 

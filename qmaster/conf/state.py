@@ -161,9 +161,12 @@ def _line_of(text: str, key: str) -> int:
 class _Checker:
     """Cross-checks between objects; the first problem raises :class:`ConfigError`."""
 
-    def __init__(self, state: ConfState, texts: dict[tuple[str, str], str]) -> None:
+    def __init__(
+        self, state: ConfState, texts: dict[tuple[str, str], str], before: ConfState | None
+    ) -> None:
         self.state = state
         self.texts = texts
+        self.before = before
 
     def fail(self, kind: str, obj: ConfObject, key: str, reason: str) -> None:
         text = self.texts.get((kind, obj.name)) or obj.render()
@@ -205,6 +208,9 @@ class _Checker:
     def load_settings(self) -> None:
         s = self.state
         for q in s.cqueues.values():
+            old = self.before.cqueues.get(q.name) if self.before is not None else None
+            if old is not None and old.attrs["load_thresholds"] == q.attrs["load_thresholds"]:
+                continue  # centry_is_referenced() lets -Mc remove a complex thresholds name
             for text in self.values(q, "load_thresholds"):
                 self.load_names("cqueue", q, "load_thresholds", list(f.split_pairs(text)))
         sched = s.sched_conf
@@ -259,7 +265,14 @@ class _Checker:
         self.load_settings()
 
 
-def check_state(state: ConfState, texts: dict[tuple[str, str], str] | None = None) -> None:
+def check_state(
+    state: ConfState,
+    texts: dict[tuple[str, str], str] | None = None,
+    before: ConfState | None = None,
+) -> None:
     """Raise :class:`ConfigError` when objects refer to hosts, groups, PEs, lists or
-    complexes that do not exist, or give complex values of the wrong type."""
-    _Checker(state, texts or {}).run()
+    complexes that do not exist, or give complex values of the wrong type. A queue's
+    ``load_thresholds`` are judged only when they differ from ``before`` (the state a
+    request changes, or the qmaster's own spool): a complex they alone name may be
+    removed, as in Grid Engine, whose queue is then in load alarm."""
+    _Checker(state, texts or {}, before).run()

@@ -217,7 +217,7 @@ class ClusterConfig:
             # Nothing was applied, so no success line may be printed for any part of it.
             return ConfChange([a for a in change.answers if a.is_error])
         try:
-            check_state(change.state)
+            check_state(change.state, before=self._state)
         except ConfigError as exc:
             return ConfChange([error(exc.reason, Status.ESEMANTIC)])
         refused = veto(change.state) if veto is not None else None

@@ -12,6 +12,7 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 
+from qmaster.complexes.types import ValueType
 from qmaster.core import immediate, lifecycle, reports
 from qmaster.core.arjobs import check_job as check_job_ar
 from qmaster.core.confrefs import check_ckpt, check_project, check_user, default_project
@@ -193,12 +194,25 @@ def _stored_pairs(core: Core, pairs: Pairs | None) -> Pairs | None:
             if len(known) >= _PATTERNS_KEPT:
                 known.clear()
             name, value = pair
-            found = known[pair] = next(
-                iter(normalise_requests(core.config.complexes, {name: value}).items())
-            )
+            found = next(iter(normalise_requests(core.config.complexes, {name: value}).items()))
+            _resolve_host_value(core, *found)
+            known[pair] = found
         stored[found[0]] = found[1]
     result = tuple(stored.items())
     return pairs if result == pairs else result
+
+
+_EXPRESSION = frozenset("*?[]|&!()")
+
+
+def _resolve_host_value(core: Core, name: str, value: str) -> None:
+    """A HOST request names a host Grid Engine resolves (centry_fill_and_check(): an
+    expression or pattern is taken as it is)."""
+    entry = core.config.complexes.get(name)
+    if entry is None or entry.type is not ValueType.HOST or _EXPRESSION.intersection(value):
+        return
+    if not _known_host(core, value.lower()):
+        raise InvalidRequest(f'can\'t resolve hostname "{value}"')
 
 
 def _names_any(core: Core, kind: str, pattern: str) -> bool:

@@ -28,10 +28,11 @@ import contextlib
 import errno
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from qmaster.complexes.values import parse_time
 from qmaster.events.records import Acct, Record
 
 VERSION = "minige 0.1.0"
@@ -46,6 +47,21 @@ def _log_error(path: Path, reason: str) -> None:
     structlog.get_logger("minige.events").error(
         "event_file_write_failed", path=str(path), reason=reason
     )
+
+
+def flush_intervals(params: Mapping[str, str]) -> tuple[float, float | None]:
+    """``reporting_params``' ``flush_time`` (15 s when not given or bad) and
+    ``accounting_flush_time`` (None when not given or bad: ``flush_time`` then)."""
+    return _seconds(params.get("flush_time"), 15.0) or 0.0, _seconds(
+        params.get("accounting_flush_time"), None
+    )
+
+
+def _seconds(text: str | None, unset: float | None) -> float | None:
+    try:
+        return unset if text is None else parse_time(text)
+    except ValueError:
+        return unset
 
 
 class WriteFailedError(OSError):
@@ -120,17 +136,30 @@ class EventFiles:
         on_error: ErrorReporter | None = None,
     ) -> None:
         self.flush_interval = flush_interval
+        self.accounting_interval = flush_interval
         self.reporting = AppendFile(Path(common_dir) / "reporting")
         self.accounting = AppendFile(Path(common_dir) / "accounting")
         self.runlog_path = Path(common_dir) / "schedd_runlog"
         self._do_reporting = reporting
         self._do_accounting = accounting
         self._on_error = on_error or _log_error
-        self._due_at: float | None = None
+        self._due_at: dict[str, float] = {}
 
-    def configure(self, *, flush_interval: float, reporting: bool, accounting: bool) -> None:
-        """Take changed ``reporting_params`` into use."""
+    def configure(
+        self,
+        *,
+        flush_interval: float,
+        reporting: bool,
+        accounting: bool,
+        accounting_interval: float | None = None,
+    ) -> None:
+        """Take changed ``reporting_params`` into use: ``flush_time`` for the reporting
+        file, ``accounting_flush_time`` for the accounting file (``flush_time`` when it is
+        not set; 0 writes each record at once), as sge_conf(5) has them."""
         self.flush_interval = flush_interval
+        self.accounting_interval = (
+            flush_interval if accounting_interval is None else accounting_interval
+        )
         self._do_reporting = reporting
         self._do_accounting = accounting
 
@@ -163,26 +192,48 @@ class EventFiles:
         """How many lines wait to be written."""
         return len(self.reporting.pending) + len(self.accounting.pending)
 
-    def due(self, now_monotonic: float) -> bool:
-        """Whether a flush is due: lines wait and the interval since they started waiting passed."""
-        if not self.pending:
-            self._due_at = None
+    @property
+    def immediate(self) -> bool:
+        """Some file is written as soon as it has lines (an interval of 00:00:00)."""
+        return self.flush_interval <= 0 or self.accounting_interval <= 0
+
+    def _targets(self) -> tuple[tuple[AppendFile, float], ...]:
+        return ((self.accounting, self.accounting_interval), (self.reporting, self.flush_interval))
+
+    def _is_due(self, target: AppendFile, interval: float, now: float) -> bool:
+        """Lines wait in ``target`` and its interval since they started waiting passed."""
+        if not target.pending:
+            self._due_at.pop(target.path.name, None)
             return False
-        if self._due_at is None:
-            self._due_at = now_monotonic + self.flush_interval
-        return now_monotonic >= self._due_at
+        return now >= self._due_at.setdefault(target.path.name, now + interval)
+
+    def due(self, now_monotonic: float) -> bool:
+        """Whether a flush of some file is due."""
+        found = [self._is_due(t, i, now_monotonic) for t, i in self._targets()]  # clocks start
+        return any(found)
+
+    def flush_due(self, now_monotonic: float) -> bool:
+        """Write the files whose interval passed; ``False`` when one could not be written."""
+        ok = True
+        for target, interval in self._targets():
+            if self._is_due(target, interval, now_monotonic):
+                ok = self._write(target) and ok
+                self._due_at.pop(target.path.name, None)
+        return ok
 
     def flush(self) -> bool:
         """Write what is buffered; ``False`` (and a report) when a file could not be written."""
-        ok = True
-        for target in (self.accounting, self.reporting):
-            try:
-                target.write_pending()
-            except OSError as exc:
-                ok = False
-                self._on_error(target.path, exc.strerror or str(exc))
-        self._due_at = None
-        return ok
+        written = [self._write(target) for target, _ in self._targets()]  # each tried
+        self._due_at.clear()
+        return all(written)
+
+    def _write(self, target: AppendFile) -> bool:
+        try:
+            target.write_pending()
+        except OSError as exc:
+            self._on_error(target.path, exc.strerror or str(exc))
+            return False
+        return True
 
     def close(self) -> None:
         """Flush what can be flushed and close both files."""

@@ -114,7 +114,7 @@ class LocalExecutor:
         directory = self._directory((job.job_id, task.task_id))
         shutil.rmtree(directory, ignore_errors=True)
         directory.mkdir(parents=True)
-        workdir = jobenv.working_directory(job)
+        workdir = jobenv.working_directory(job, self.cell, host)
         tmpdir = self._tmpdir(job, task, queue)
         script = self._script(job, directory)
         attrs = qi.attrs if (qi := self._core().queue_instance(queue)) else {}

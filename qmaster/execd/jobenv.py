@@ -18,6 +18,7 @@ from qmaster.cell import Cell
 from qmaster.complexes.values import ValueParseError, parse_memory, parse_time
 from qmaster.core.jobs import Job, Task
 from qmaster.core.jobspec import as_map
+from qmaster.execd.pathalias import COMMON_FILE, HOME_FILE, aliased, aliases_for
 
 UNDEFINED = "undefined"
 PE_HOSTFILE = "pe_hostfile"
@@ -70,10 +71,20 @@ def home_of(user: str) -> str:
         return "/"
 
 
-def working_directory(job: Job) -> Path:
-    """``-wd``/``-cwd``, else the owner's home directory."""
+def working_directory(job: Job, cell: Cell | None = None, host: str = "") -> Path:
+    """``-wd``/``-cwd`` as ``host`` sees it through the cell's and the owner's path
+    aliases (sge_aliases(5)), else the owner's home directory."""
     chosen = job.spec.wd or job.spec.cwd
-    return Path(chosen) if chosen else Path(home_of(job.owner.user))
+    if not chosen:
+        return Path(home_of(job.owner.user))
+    if cell is None:
+        return Path(chosen)
+    files = (cell.common / COMMON_FILE, Path(home_of(job.owner.user)) / HOME_FILE)
+    submitted = as_map(job.spec.env).get("SGE_O_HOST") or job.owner.host
+    try:
+        return Path(aliased(aliases_for(files, submitted), chosen, host))
+    except (OSError, ValueError):  # Grid Engine's qsub refuses to submit then
+        return Path(chosen)
 
 
 def is_array(job: Job) -> bool:

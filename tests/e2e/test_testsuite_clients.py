@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from qmaster.testing import RunningCell
+from tests.e2e.localcells import wait_file
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -290,3 +291,83 @@ def test_qmod_reschedule_of_checkpointing_jobs(shared_served: RunningCell, tmp_p
     bad = shared_served.run("qmod", "-sj", f"{jobs[1]}.3")
     assert (bad.returncode, bad.stdout) == (1, f'invalid queue or job "{jobs[1]}"\n')
     shared_served.run("qdel", *jobs)
+
+
+def test_complex_check_load_values_hosts_and_removal(
+    shared_served: RunningCell, tmp_path: Path
+) -> None:
+    """qmaster/complex: a consumable a host reports only as load is requestable up to it;
+    a HOST request must resolve; -Mc removes a complex only a queue's load_thresholds
+    name (centry_is_referenced()), and that queue is then in load alarm."""
+    table = _qconf(shared_served, "-sc")
+    (tmp_path / "c1").write_text(
+        table + "cxi cxi INT <= YES YES 1 0\ncxl cxl DOUBLE >= YES NO 0 0\n"
+    )
+    (tmp_path / "c0").write_text(table)
+    (tmp_path / "q").write_text("qname cx.q\nhostlist host1\nload_thresholds cxl=5\n")
+    load = ("exechost", "load_values", "cxi", "host1")
+    _qconf(shared_served, "-Mc", str(tmp_path / "c1"), "-Aq", str(tmp_path / "q"),
+           "-mattr", *load[:2], "cxi=7", "host1")  # fmt: skip
+    try:
+        verify = [shared_served.run("qsub", "-w", "v", "-l", f"cxi={n}", "-b", "y", "true")
+                  for n in (7, 8)]  # fmt: skip
+        assert verify[0].stdout.strip() == "verification: found suitable queue(s)"
+        assert verify[1].returncode == 1
+        host = shared_served.run("qsub", "-l", "h=no_such_host", "-b", "y", "true")
+        assert host.returncode == 1
+        assert 'can\'t resolve hostname "no_such_host"' in host.stderr
+        removed = _qconf(shared_served, "-dattr", *load, "-Mc", str(tmp_path / "c0"))
+        assert [line.split(" ", 1)[1] for line in removed.splitlines()[1:]] == [
+            'removed "cxi" from complex list',
+            'removed "cxl" from complex list',
+        ]
+        rows = shared_served.run("qstat", "-f", "-q", "cx.q").stdout.splitlines()
+        assert rows[2].startswith("cx.q@host1")
+        assert rows[2].split()[-1] == "a"
+    finally:
+        shared_served.run("qconf", "-dattr", *load)
+        shared_served.run("qconf", "-dq", "cx.q", "-Mc", str(tmp_path / "c0"))
+
+
+def test_path_alias_check_runs_a_cwd_job_in_the_aliased_directory(
+    shared_served: RunningCell, tmp_path: Path
+) -> None:
+    """config/path_alias: with the cell's sge_aliases mapping the submit directory to
+    another, a -cwd job on a host that runs jobs for real works and writes its output
+    there, nothing in the directory it was submitted from."""
+    out1, out2 = tmp_path / "path_alias_output1", tmp_path / "path_alias_output2"
+    out1.mkdir()
+    out2.mkdir()
+    aliases = shared_served.cell.common / "sge_aliases"
+    aliases.write_text(f"/tmp_mnt/ * * /\n{out1} * * {out2}\n")
+    (out1 / "job.sh").write_text("#!/bin/sh\npwd\n")
+    local = ("exechost", "load_values", "execution=local", "host1")
+    _qconf(shared_served, "-mattr", *local)
+    try:
+        done = shared_served.run("qsub", "-cwd", "-q", "all.q@host1", "job.sh", cwd=out1)
+        assert done.returncode == 0, done.stderr
+        job = done.stdout.split()[2]
+        assert wait_file(out2 / f"job.sh.o{job}") == f"{out2}\n"
+        assert sorted(p.name for p in out1.iterdir()) == ["job.sh"]
+    finally:
+        aliases.unlink()
+        shared_served.run("qconf", "-dattr", *local[:2], "execution", "host1")
+
+
+def test_file_parsing_request_files_and_command_line_override(
+    shared_served: RunningCell, tmp_path: Path
+) -> None:
+    """config/file_parsing: a ./.sge_request with -N and -o /dev/null and a command line
+    with its own -o /dev/null submit (the later -o replaces the earlier); #$ -N wins over
+    the file and the command line over both."""
+    (tmp_path / ".sge_request").write_text("-N LOCAL -e /dev/null -o /dev/null\n")
+    (tmp_path / "job.sh").write_text("#!/bin/sh\n#$ -N SCRIPT\nsleep 15\n")
+    (tmp_path / "plain.sh").write_text("#!/bin/sh\nsleep 15\n")
+    jobs = []
+    for argv in (["plain.sh"], ["job.sh"], ["-N", "COMLINE", "job.sh"]):
+        done = shared_served.run("qsub", "-terse", "-h", "-o", "/dev/null", *argv, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        jobs.append(done.stdout.strip())
+    shown = shared_served.run("qstat", "-j", ",".join(jobs)).stdout
+    shared_served.run("qdel", *jobs)
+    assert re.findall(r"^job_name: +(\S+)$", shown, re.M) == ["LOCAL", "SCRIPT", "COMLINE"]

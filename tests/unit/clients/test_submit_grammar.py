@@ -293,3 +293,38 @@ def test_hold_lists_read_as_sge_parse_hold_list(text: str, prog: str, letters: s
     """One -h list sets or removes holds, never both; qhold/qrls take u o s only (qrls to
     remove them). qalter -h uU was taken."""
     assert hold_list(text, prog) == letters
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        # config/file_parsing: every sge_request file says -o; the last one wins
+        (["job.sh"], ["/work/out"]),
+        (["-o", "h1:/a,/b", "-o", "/c,h2:/d", "job.sh"], ["/c", "h1:/a", "h2:/d"]),
+        (["-o", "h1:/a", "-o", "h1:/e", "job.sh"], ["/work/out", "h1:/e"]),
+        (["-o", "/x,/y", "job.sh"], ["/y"]),  # each merged into the files' list
+    ],
+)
+def test_qsub_merges_path_lists_by_host(argv: list[str], expected: list[str]) -> None:
+    """cull_merge_definition_list(): a later -o (or -e, -i, -S) replaces the path of a host
+    it names again, no host being one; the request files and the script take part."""
+    files = {
+        **SCRIPT,
+        f"{ROOT}/default/common/sge_request": "-o /dev/null -e /dev/null\n",
+        "/home/alice/.sge_request": "-o /dev/null\n",
+        "/work/.sge_request": "-o /work/out\n",
+    }
+    spec = build_qsub(argv, inputs(files)).spec
+    assert spec["o"] == expected
+    assert spec["e"] == ["/dev/null"]
+
+
+def test_one_path_list_keeps_its_repeats_for_the_qmaster() -> None:
+    """The first list is taken whole: -o /x,/y reaches the qmaster, which refuses it."""
+    assert build_qsub(["-o", "/x,/y", "job.sh"], inputs(SCRIPT)).spec["o"] == ["/x", "/y"]
+
+
+def test_qalter_appends_path_lists() -> None:
+    """qalter's -o lists are appended (parse_list_simple() with FLG_LIST_APPEND)."""
+    spec = build_qalter(["-o", "/a", "-o", "/b", "7"], inputs()).spec
+    assert spec["o"] == ["/a", "/b"]

@@ -116,3 +116,21 @@ def test_the_scheduler_configuration_is_named_before_a_queue(conf: ClusterConfig
     assert _modify(conf, STOCK.read_text()) == [
         'Complex attribute "gpu" is still referenced in scheduler configuration.'
     ]
+
+
+def test_a_complex_only_thresholds_name_may_be_removed(conf: ClusterConfig) -> None:
+    """centry_is_referenced() does not look at a queue's load_thresholds: -Mc removes a
+    complex only they name; a new threshold of an unknown complex is still refused, and
+    the qmaster's spool with the dangling threshold loads back."""
+    conf.apply("conf_modify", {"kind": "complex", "text": conf.complexes.render() +
+               "lt lt DOUBLE >= YES NO 0 0\n"}, "root", "h", True)  # fmt: skip
+    args = {"kind": "cqueue", "mode": "set", "name": "all.q",
+            "pairs": [("load_thresholds", "np_load_avg=1.75,lt=5")]}  # fmt: skip
+    assert not any(a.is_error for a in conf.apply("conf_attr", args, "root", "h", True).answers)
+    assert _modify(conf, STOCK.read_text()) == ['root@h removed "lt" from complex list']
+    assert "lt" not in conf.complexes
+    assert ClusterConfig.from_rows(conf.to_rows()).complexes.names == conf.complexes.names
+    args["pairs"] = [("load_thresholds", "lt=6")]
+    answers = conf.apply("conf_attr", args, "root", "h", True).answers
+    assert [a.text for a in answers] == ['unknown resource "lt"']
+    assert "lt=5" in conf.show("cqueue", "all.q")["text"]

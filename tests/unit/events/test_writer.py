@@ -156,3 +156,34 @@ def test_disabled_outputs_write_nothing(tmp_path: Path) -> None:
     files.flush()
     assert not (tmp_path / "reporting").exists()
     assert records(tmp_path / "accounting") == [acct(1, 1).accounting_line()]
+
+
+@pytest.mark.parametrize(
+    ("params", "written_at"),
+    [
+        # the reporting check's three cases: accounting_flush_time, 0, and unset
+        ("flush_time=00:00:15 accounting_flush_time=00:00:07", 107.0),
+        ("flush_time=00:00:15 accounting_flush_time=00:00:00", 100.0),
+        ("flush_time=00:00:07", 107.0),
+    ],
+)
+def test_accounting_has_its_own_flush_time(tmp_path: Path, params: str, written_at: float) -> None:
+    """reporting_params accounting_flush_time flushes the accounting file on its own
+    interval (0: at once), flush_time when it is not set; the reporting file keeps
+    flush_time (qmaster/reporting check.60)."""
+    pairs = dict(p.split("=") for p in params.split())
+    interval, accounting = writer_mod.flush_intervals(pairs)
+    files = EventFiles(tmp_path, 1.0)
+    files.configure(flush_interval=interval, reporting=True, accounting=True,
+                    accounting_interval=accounting)  # fmt: skip
+    files.add(acct(1, 1))
+
+    def written(name: str) -> int:
+        return len(records(tmp_path / name)) if (tmp_path / name).exists() else 0
+
+    files.flush_due(100.0)  # the record waits from here
+    files.flush_due(written_at - 0.1)
+    assert written("accounting") == (1 if written_at == 100.0 else 0)
+    files.flush_due(written_at)
+    assert written("accounting") == 1
+    assert written("reporting") == (1 if written_at >= 100.0 + interval else 0)

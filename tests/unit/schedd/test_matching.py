@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from schedd import HostState, schedule
+from schedd.load import load_alarm
 from schedd.view import QueueState
 from tests.unit.schedd.helpers import global_level, host, job, placed, queue, table, texts, view
 
@@ -82,6 +83,33 @@ def test_unknown_resource_is_reported() -> None:
     assert texts(plan, 1) == [
         '(-l foo=1) cannot run in queue "all.q@h1" because job requests unknown resource (foo)'
     ]
+
+
+def test_a_consumable_known_by_its_load_value_alone_is_static() -> None:
+    """A consumable no level gives a capacity but a host reports as load (the testsuite's
+    complex check, a load sensor's test_integer) is compared as a load value: requests up
+    to it run, one above it is refused at host level, and nothing is booked."""
+    t = table("ti ti INT <= YES YES 1 0")
+    h = host(t, "h1", {"ti": "123456"})
+    q = queue(t, "all.q", "h1", 4)
+    jobs = [job(1, hard_resources={"ti": "123456"}), job(2, hard_resources={"ti": "123457"})]
+    plan = schedule(view(t, [q], jobs, [h]), 0.0)
+    assert list(placed(plan)) == [1]
+    assert texts(plan, 2)[0].startswith('(-l ti=123457) cannot run at host "h1" because')
+    assert h.level.used.get("ti", 0.0) == 0.0
+
+
+def test_a_threshold_no_complex_defines_is_an_alarm() -> None:
+    """sge_load_alarm(): a load threshold whose complex was removed puts the queue in
+    alarm, in order with the thresholds before it."""
+    t = table()
+    assert load_alarm(t, [("gone", "5")], lambda n: 0.5) == (
+        "gone", "5", 'no such complex attribute for threshold "gone"'
+    )  # fmt: skip
+    passed = load_alarm(t, [("np_load_avg", "0.1"), ("gone", "5")], lambda n: 0.5)
+    assert passed is not None
+    assert passed[0] == "np_load_avg"
+    assert load_alarm(t, [("np_load_avg", "1.75")], lambda n: 0.5) is None
 
 
 def test_restring_request_uses_wildcards_and_alternatives() -> None:
