@@ -44,6 +44,7 @@ from schedd.matching import (
     unknown_resource,
 )
 from schedd.pe import job_pes
+from schedd.queuetype import queue_type_reason
 from schedd.reasons import Reason, ReasonList, Targets
 from schedd.requests import Compiled
 from schedd.view import JobRequest, QueueState, View
@@ -353,7 +354,11 @@ def _queue_never(
     if job.hard_queues and not any(queue_matches(p, q) for p in job.hard_queues):
         return Reason("hard_queue", "queue", q.name)
     if cat.pes and not any(pe in q.pe_list for pe in cat.pes):
-        return Reason("pe_list", "queue", q.name, cat.pes[0])
+        return Reason("pe_list" if q.pe_list else "not_parallel", "queue", q.name, cat.pes[0])
+    if job.ckpt is not None or job.immediate or "BATCH" not in q.qtype:
+        kind = queue_type_reason(job, q)
+        if kind is not None:
+            return kind
     if q.host not in hosts:
         hosts[q.host] = _host_never(view, job, cat.compiled, q.host)
     if hosts[q.host] is not None:

@@ -16,7 +16,7 @@ def base_key(job: JobRequest) -> Hashable:
     """What makes two jobs' requests interchangeable for matching (owner aside)."""
     return request_key(job.hard_resources, job.soft_resources, job.hard_queues,
                        job.soft_queues, job.pe_name, job.pe_min, job.pe_max,
-                       job.master_queues, job.project)  # fmt: skip
+                       job.master_queues, job.project, job.ckpt, job.immediate)  # fmt: skip
 
 
 Queues = tuple[str, ...]
@@ -24,10 +24,13 @@ Queues = tuple[str, ...]
 
 def request_key(hard: Mapping[str, str], soft: Mapping[str, str], hard_queues: Queues,
                 soft_queues: Queues, pe_name: str | None, pe_min: int, pe_max: int,
-                master_queues: Queues, project: str | None) -> Hashable:  # fmt: skip
-    """:func:`base_key` of a request not yet made (its parts as they will be)."""
-    return (tuple(hard.items()), tuple(soft.items()) if soft else (), hard_queues,
-            soft_queues, pe_name, pe_min, pe_max, master_queues, project)  # fmt: skip
+                master_queues: Queues, project: str | None, ckpt: str | None = None,
+                immediate: bool = False) -> Hashable:  # fmt: skip
+    """:func:`base_key` of a request not yet made (its parts as they will be). A ``-ckpt``
+    or ``-now y`` job's key ends with both; other jobs' keys do not have them."""
+    key = (tuple(hard.items()), tuple(soft.items()) if soft else (), hard_queues,
+           soft_queues, pe_name, pe_min, pe_max, master_queues, project)  # fmt: skip
+    return (*key, ckpt, immediate) if ckpt is not None or immediate else key
 
 
 def with_category(job: JobRequest) -> JobRequest:

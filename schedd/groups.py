@@ -57,7 +57,7 @@ class Groups:
             h = view.host(q.host)
             sig = (
                 q.disabled, q.name in view.ar_queues, q.pe_list, q.user_lists, q.xuser_lists, h.user_lists, h.xuser_lists,
-                q.projects, q.xprojects, h.projects, h.xprojects,
+                q.projects, q.xprojects, h.projects, h.xprojects, q.qtype, q.ckpt_list,
                 _level_sig(h.level, names), _level_sig(q.queue_level, names),
             )  # fmt: skip
             groups.setdefault(sig, []).append(index)

@@ -119,6 +119,29 @@ def _not_parallel(r: Reason) -> str:
     return f'cannot run in queue instance "{r.target}" because it is not of parallel type'
 
 
+def _not_ckpt(r: Reason) -> str:
+    return f'cannot run in queue instance "{r.target}" because it is not of type checkpointing'
+
+
+def _ckpt_list(r: Reason) -> str:
+    return (
+        f'cannot run in queue instance "{r.target}" because ckpt object "{r.attribute}"'
+        " is not in ckpt list of queue"
+    )
+
+
+def _not_interactive(r: Reason) -> str:
+    return f'cannot run in queue "{r.target}" because it is not of type interactive'
+
+
+def _not_batch(r: Reason) -> str:
+    return f'cannot run in queue instance "{r.target}" because it is not of type batch'
+
+
+def _not_parallel_job(r: Reason) -> str:
+    return f'cannot run in queue instance "{r.target}" because the job is not parallel'
+
+
 def _reserved(r: Reason) -> str:
     return f"job is waiting for its resource reservation (starts at {r.offered})"
 
@@ -192,6 +215,11 @@ _RENDER = {
     "pe_none": _pe_none,
     "masterq": _masterq,
     "not_parallel": _not_parallel,
+    "not_ckpt": _not_ckpt,
+    "ckpt_list": _ckpt_list,
+    "not_interactive": _not_interactive,
+    "not_batch": _not_batch,
+    "not_parallel_job": _not_parallel_job,
     "reserved": _reserved,
     "no_queue": _no_queue,
     "ar_no_h_rt": _ar_no_h_rt,

@@ -57,6 +57,10 @@ class JobRequest:
     running_tasks: int = 0
     """Tasks of this job running now (filled where a limit needs it)."""
     project: str | None = None
+    ckpt: str | None = None
+    """The checkpointing environment the job asks for (``-ckpt``)."""
+    immediate: bool = False
+    """``-now y``: Grid Engine dispatches it to INTERACTIVE queues only."""
     # the job's category key, when the caller keeps it from pass to pass (as Grid
     # Engine assigns a job its category at submission); None: worked out per pass
     category: Hashable | None = field(default=None, compare=False)
@@ -81,6 +85,8 @@ class QueueState:
     load_thresholds: tuple[tuple[str, str], ...] = ()
     projects: tuple[str, ...] = ()
     xprojects: tuple[str, ...] = ()
+    qtype: tuple[str, ...] = ("BATCH", "INTERACTIVE")
+    ckpt_list: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.level is None:

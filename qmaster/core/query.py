@@ -149,10 +149,13 @@ def handle_job_list(core: Core, args: JobList, now: float, out: Outcome) -> None
         out.data = ChunkedListing(data, cut(rest, args.chunk))
 
 
-def qtype_letters(qtype: tuple[str, ...], pe_list: tuple[str, ...]) -> str:
-    """qstat's qtype column: B(atch), I(nteractive), P(arallel)."""
+def qtype_letters(qtype: tuple[str, ...], pe_list: tuple[str, ...], ckpt_list: str) -> str:
+    """qstat's qtype column: B(atch), I(nteractive), P(arallel: a ``pe_list``),
+    C(heckpointing: a ``ckpt_list``), as qinstance_print_qtype_to_dstring()."""
     letters = "".join(t[0] for t in qtype if t in ("BATCH", "INTERACTIVE"))
-    return letters + ("P" if pe_list else "") or "-"
+    letters += "P" if pe_list else ""
+    letters += "C" if ckpt_list.strip().upper() not in ("", "NONE") else ""
+    return letters or "N"
 
 
 def reserved_slots(core: Core) -> tuple[dict[str, int], dict[str, int]]:
@@ -189,7 +192,7 @@ def queue_rows(
         rows.append(
             {
                 "name": qi.name,
-                "qtype": qtype_letters(qi.qtype, qi.pe_list),
+                "qtype": qtype_letters(qi.qtype, qi.pe_list, qi.attrs.get("ckpt_list", "NONE")),
                 "resv": resv.get(qi.name, 0),
                 "used": core.booked.slots(qi.name) - held.get(qi.name, 0),
                 "total": qi.slots,

@@ -139,6 +139,8 @@ class _Parts:
     pe_min: int
     pe_max: int
     project: str | None
+    kind: tuple[str | None, bool]
+    """``-ckpt`` and ``-now y``: the queue types and lists the job needs."""
     runtime_limit: float | None
     category: str
 
@@ -150,14 +152,16 @@ def _parts(
     queues: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]],
     pe: tuple[str | None, int, int],
     project: str | None,
+    kind: tuple[str | None, bool] = (None, False),
 ) -> _Parts:
     """Worked out once per distinct request, and shared: a million jobs in fifty
     categories hold fifty resource dicts and queue lists, and parse no time twice."""
     hard_d, soft_d = dict(hard), dict(soft)
     h_rt = hard_d.get("h_rt")
     (hard_q, soft_q, master_q), (pe_name, pe_min, pe_max) = queues, pe
-    key = request_key(hard_d, soft_d, hard_q, soft_q, pe_name, pe_min, pe_max, master_q, project)
-    return _Parts(hard_d, soft_d, *queues, *pe, project,
+    key = request_key(hard_d, soft_d, hard_q, soft_q, pe_name, pe_min, pe_max, master_q, project,
+                      *kind)  # fmt: skip
+    return _Parts(hard_d, soft_d, *queues, *pe, project, kind,
                   parse_time(h_rt) if h_rt is not None else None, category_text(key))  # fmt: skip
 
 
@@ -195,7 +199,7 @@ def _spec_parts(spec: JobSpec) -> _Parts:
     pe = (spec.pe_name, int(spec.pe_min or 1), int(spec.pe_max or spec.pe_min or 1))
     project = str(spec.project) if spec.project else None
     hard, soft = _items(spec.hard_resources), _items(spec.soft_resources)
-    return _parts(hard, soft, queues, pe, project)
+    return _parts(hard, soft, queues, pe, project, (spec.ckpt or None, bool(spec.immediate)))
 
 
 def _request(job: Job) -> JobRequest:
@@ -222,5 +226,7 @@ def _request(job: Job) -> JobRequest:
         runtime_limit=parts.runtime_limit,
         deadline=deadline_epoch(spec.deadline),
         project=parts.project,
+        ckpt=parts.kind[0],
+        immediate=parts.kind[1],
         category=parts.category,
     )

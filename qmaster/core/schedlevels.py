@@ -104,6 +104,8 @@ def queue_state(core: Core, qi: QueueInstanceConf, level: Level) -> QueueState:
         load_thresholds=tuple(f.split_pairs(qi.attrs.get("load_thresholds", "NONE")).items()),
         projects=tuple(f.split_list(qi.attrs.get("projects", "NONE"))),
         xprojects=tuple(f.split_list(qi.attrs.get("xprojects", "NONE"))),
+        qtype=qi.qtype,
+        ckpt_list=tuple(f.split_list(qi.attrs.get("ckpt_list", "NONE"))),
     )
 
 
@@ -248,6 +250,7 @@ def _queue_copy(q: QueueState, used: dict[str, float]) -> QueueState:
     return QueueState(
         q.name, q.cqueue, q.host, q.total, 0, q.seq_no, q.user_lists, q.xuser_lists,
         q.pe_list, False, q.host_groups, level, q.load_thresholds, q.projects, q.xprojects,
+        q.qtype, q.ckpt_list,
     )  # fmt: skip
 
 

@@ -274,11 +274,20 @@ def test_qmod_reschedule_of_checkpointing_jobs(shared_served: RunningCell, tmp_p
         path = tmp_path / name
         path.write_text(f"ckpt_name {name}\ninterface userdefined\nwhen {when}\n")
         _qconf(shared_served, "-Ackpt", str(path))
+    offered = ["ckpt_list", "qmod_with_r,qmod_without_r", "all.q"]  # a -ckpt job needs it
+    _qconf(shared_served, "-aattr", "queue", *offered)
     args = ["-terse", "-r", "y", "-b", "y", "sleep", "1000"]
-    jobs = [
-        shared_served.run("qsub", "-ckpt", name, *args).stdout.strip()
-        for name in ("qmod_with_r", "qmod_without_r")
-    ]
+    try:
+        jobs = [
+            shared_served.run("qsub", "-ckpt", name, *args).stdout.strip()
+            for name in ("qmod_with_r", "qmod_without_r")
+        ]
+        _reschedule_checkpointing(shared_served, jobs)
+    finally:
+        _qconf(shared_served, "-dattr", "queue", *offered)
+
+
+def _reschedule_checkpointing(shared_served: RunningCell, jobs: list[str]) -> None:
     deadline = time.monotonic() + 15
     while shared_served.run("qstat", "-s", "r").stdout.count(" r ") < 2:
         assert time.monotonic() < deadline, shared_served.run("qstat").stdout

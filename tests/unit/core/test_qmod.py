@@ -265,6 +265,8 @@ def test_reschedule_of_checkpointing_jobs_needs_r_in_their_occasions() -> None:
     for name, when in (("with_r", "r"), ("without_r", "s")):
         text = f"ckpt_name {name}\nwhen {when}\n"
         request(core, ROOT, "conf_modify", T0, kind="ckpt", text=text, add=True)
+    pairs = [["ckpt_list", "with_r without_r"]]
+    request(core, ROOT, "conf_attr", kind="cqueue", mode="set", name="all.q", pairs=pairs)
     submit(core, ALICE, CMDARGS=["100"], ckpt="with_r", r=True)
     submit(core, ALICE, CMDARGS=["100"], ckpt="without_r", r=True)
     submit(core, ALICE, CMDARGS=["100"], ckpt="without_r", c_occasion="sx", r=True)

@@ -32,13 +32,16 @@ def test_forced_resource_names_its_place_unquoted() -> None:
 
 
 def test_pe_list_line() -> None:
-    """A queue without the PE: 'cannot run in queue "Q" because PE "P" is not in pe list'."""
+    """A queue with other PEs: 'cannot run in queue "Q" because PE "P" is not in pe list';
+    a queue with none is not of parallel type (sge_queue_match_static())."""
     t = table()
-    plan = schedule(
-        view(t, [queue(t, "all.q", "h1", 4)], [job(1, pe_name="mpi")], pes=[PeState("mpi", 8)]),
-        0.0,
-    )
-    assert texts(plan, 1) == ['cannot run in queue "all.q@h1" because PE "mpi" is not in pe list']
+    queues = [queue(t, "all.q", "h1", 4, pe_list="make"), queue(t, "serial.q", "h1", 4)]
+    pes = [PeState("mpi", 8), PeState("make", 8)]
+    plan = schedule(view(t, queues, [job(1, pe_name="mpi")], pes=pes), 0.0)
+    assert texts(plan, 1) == [
+        'cannot run in queue "all.q@h1" because PE "mpi" is not in pe list',
+        'cannot run in queue instance "serial.q@h1" because it is not of parallel type',
+    ]
 
 
 def test_a_resource_held_by_a_reservation_says_so() -> None:
