@@ -192,12 +192,23 @@ class GlobalConf(ConfObject):
         return split_params(self.attrs["qmaster_params"])
 
     @cached_property
+    def execd_params(self) -> dict[str, str]:
+        """``execd_params`` as a dict with lower-case names (a bare name is ``true``)."""
+        return split_params(self.attrs["execd_params"])
+
+    def execd_flag(self, name: str, default: bool = False) -> bool:
+        """A boolean of ``execd_params`` as parse_bool_param() reads it: a bare name, a
+        value starting with 1, or ``true`` in any case is true."""
+        value = self.execd_params.get(name)
+        if value is None:
+            return default
+        return value[:1] == "1" or value.lower() == "true"
+
+    @property
     def inherit_env(self) -> bool:
         """``execd_params INHERIT_ENV`` (default true): jobs start with the execution
-        daemon's environment under their own, as parse_bool_param() reads it (a bare
-        name, a value starting with 1, or ``true`` in any case is true)."""
-        value = split_params(self.attrs["execd_params"]).get("inherit_env", "true")
-        return value[:1] == "1" or value.lower() == "true"
+        daemon's environment under their own."""
+        return self.execd_flag("inherit_env", default=True)
 
     @cached_property
     def jsv_timeout(self) -> float:

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 from qmaster.core.holds import is_held, predecessors_of
 from qmaster.core.jobs import Job, Task, format_id_runs
 from qmaster.core.jobspec import Pairs, as_map
+from qmaster.core.lifecycle import granted_pe
+from qmaster.core.reserved import reserved
 from qmaster.core.sched_info import scheduling_info
 from qmaster.core.states import ACTIVE, TaskState, display_state
 from qmaster.core.suspension import shown_state
@@ -40,10 +42,15 @@ def task_state(task: Task) -> str:
     return f"R{shown}" if task.restarted and shown in ("r", "t") else shown
 
 
-def usage(task: Task, now: float) -> dict[str, float]:
-    """A running task's simulated usage: one CPU busy since it started, no memory or I/O."""
+def usage(core: Core, job: Job, task: Task, now: float) -> dict[str, float]:
+    """A running task's online usage: one CPU busy since it started, no memory or I/O;
+    with ``execd_params SHARETREE_RESERVED_USAGE`` what it reserved (:mod:`reserved`)."""
     began = task.start_time or task.dispatch_time or now
-    return {"cpu": max(0.0, now - began), "mem": 0.0, "io": 0.0, "vmem": 0.0, "maxvmem": 0.0}
+    wallclock = max(0.0, now - began)
+    if core.config.global_conf.execd_flag("sharetree_reserved_usage"):
+        used = reserved(core, job, task, granted_pe(core, job, task), wallclock)
+        return {"cpu": used.cpu, "mem": used.mem, "io": 0.0, "vmem": 0.0, "maxvmem": used.maxvmem}
+    return {"cpu": wallclock, "mem": 0.0, "io": 0.0, "vmem": 0.0, "maxvmem": 0.0}
 
 
 def _tasks(core: Core, job: Job, now: float) -> list[dict[str, Any]]:
@@ -56,7 +63,7 @@ def _tasks(core: Core, job: Job, now: float) -> list[dict[str, Any]]:
             "start_time": t.start_time,
             "exit_status": t.exit_status,
             "message": t.message,
-            "usage": usage(t, now) if t.state in ACTIVE else None,
+            "usage": usage(core, job, t, now) if t.state in ACTIVE else None,
         }
         for t in sorted(job.tasks.values(), key=lambda t: t.task_id)
         if t.state is not TaskState.FINISHED

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from qmaster.core import reports, suspension
+from qmaster.core import reports, reserved, suspension
 from qmaster.core.arlimit import ar_runtime_limit
 from qmaster.core.effects import KillTask, StartTask
 from qmaster.core.execmode import runs_locally
@@ -291,7 +291,7 @@ def finish(
         ar = core.ars.get(job.spec.ar or 0)
         ar_time = int(ar.submission_time) if ar else 0
         record = reports.acct(job, task, now, ar_submission_time=ar_time, granted_pe=pe)
-        out.reports.append(record)
+        out.reports.append(reserved.accounted(core, job, task, record))
     # "dr": the task ran and its acct record (just written) is its end; a SEG reads
     # a deleted job_log as the end only for tasks that never ran
     _report(

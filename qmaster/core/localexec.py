@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from qmaster.core import reports
+from qmaster.core import reports, reserved
 from qmaster.core.execsignals import FAILED_AFTER_JOB
 from qmaster.core.jobs import Job, Task
 from qmaster.core.lifecycle import finish, slots_returned
@@ -69,13 +69,14 @@ def handle_task_ended(core: Core, args: TaskEnded, now: float, out: Outcome) -> 
     finish(core, job, task, now, out, exit_status=args.exit_status, event=event, failed=failed)
     for i, record in enumerate(out.reports[first:], first):
         if isinstance(record, Acct):
-            out.reports[i] = dataclasses.replace(
+            used = dataclasses.replace(
                 record,
                 ru_utime=args.ru_utime,
                 ru_stime=args.ru_stime,
                 ru_maxrss=args.ru_maxrss,
                 cpu=args.ru_utime + args.ru_stime,
             )
+            out.reports[i] = reserved.accounted(core, job, task, used)
 
 
 def not_started(core: Core, job: Job, task: Task, why: str, now: float, out: Outcome) -> None:

@@ -61,14 +61,14 @@ def _tickets(value: object) -> int:
         return 0
 
 
-def task_usage(job: Job, task_id: int | None, now: float) -> dict[str, float] | None:
+def task_usage(core: Core, job: Job, task_id: int | None, now: float) -> dict[str, float] | None:
     """The usage ``-ext`` shows for a running task (None for a pending one)."""
     task = job.tasks.get(task_id if task_id is not None else 0)
     if task is None and not job.array:
         task = next(iter(job.tasks.values()), None)
     if task is None or task.state not in ACTIVE:
         return None
-    return usage(task, now)
+    return usage(core, job, task, now)
 
 
 def _contribution(table: ComplexTable, name: str, text: str, slots: int) -> float:

@@ -267,11 +267,12 @@ def per_task(rows: list[dict[str, Any]], job: Job) -> list[dict[str, Any]]:
     return out
 
 
-def _usage(job: Job, row: dict[str, Any], now: float) -> dict[str, float] | None:
+def _usage(core: Core, job: Job, row: dict[str, Any], now: float) -> dict[str, float] | None:
     """``-ext``'s usage of a row in a queue (a pending row's tasks may be a range)."""
     if not row.get("queue"):
         return None
-    return task_usage(job, int(row["tasks"]) if row.get("tasks") and job.array else None, now)
+    task_id = int(row["tasks"]) if row.get("tasks") and job.array else None
+    return task_usage(core, job, task_id, now)
 
 
 def enrich(
@@ -287,7 +288,7 @@ def enrich(
         for row in rows:
             row.update(extra)
             if "ext" in args.columns:
-                row["usage"] = _usage(job, row, now)
+                row["usage"] = _usage(core, job, row, now)
     if args.requirements:
         for row in rows:
             row["requirements"] = requirements(core, job, row)

@@ -14,7 +14,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from qmaster.complexes.values import parse_bool
-from qmaster.core import reports
+from qmaster.core import reports, reserved
 from qmaster.core.activetasks import active_tasks
 from qmaster.core.arlife import job_left
 from qmaster.core.jobs import Identity, Job, Task
@@ -133,7 +133,7 @@ def account_run(
             ru_maxrss=usage.get("ru_maxrss", 0.0),
             cpu=utime + stime,
         )
-    out.reports.append(record)
+    out.reports.append(reserved.accounted(core, job, ran, record))
 
 
 def reschedule_queue(
