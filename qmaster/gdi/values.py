@@ -337,11 +337,11 @@ def override_tickets(text: str) -> int:
 
 
 _TIME = re.compile(r"(\d*):(\d*):(\d*)")
-_OCCASIONS = frozenset("msx")
+_OCCASIONS = frozenset("msxr")
 
 
 def checkpoint(text: str) -> dict[str, int | str]:
-    """``-c``: an occasion (letters of ``msx``, or ``n``) or an interval (time)."""
+    """``-c``: an occasion (letters of ``msxr``, or ``n``) or an interval (time)."""
     if text and (is_digits(text[0]) or text[0] == ":"):
         return {"c_interval": checkpoint_interval(text)}
     return {"c_occasion": occasion(text)}
@@ -361,7 +361,8 @@ def checkpoint_interval(text: str) -> int:
 
 
 def occasion(text: str) -> str:
-    """The ``-c`` occasion letters: any of ``m``, ``s``, ``x``, or ``n`` alone."""
+    """The ``-c`` occasion letters: any of ``m``, ``s``, ``x``, ``r`` (sge_parse_checkpoint_attr()
+    takes ``r``, checkpoint before an automatic rescheduling), or ``n`` alone."""
     ok = text == "n" or (bool(text) and set(text) <= _OCCASIONS)
     if not ok:
         raise bad_value("ERROR! -c specifier invalid", SEMANTIC)
