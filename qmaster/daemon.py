@@ -249,7 +249,7 @@ class Daemon:
             return event_client_request(env.op, args, who, self.subscribers, self.host, self.core)
         reply = await self.handle(stimulus_of(who, env.op, args))
         if env.op == "job_detail" and isinstance(reply.data, dict) and reply.data.get("missing"):
-            self._flush_events()  # a gone job's ending is read at once (qsub -sync), not later
+            self.events.flush()  # a gone job's ending is read at once (qsub -sync), not later
         if isinstance(reply.data, ChunkedListing):
             return listing_stream(reply.answers, reply.data)
         return reply
