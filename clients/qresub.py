@@ -9,7 +9,8 @@ submission, a new job number, the caller as owner, no holds but those of
 ``-h``), and every answer is printed on stdout, refusals included, as qalter.c
 prints them (``Your job 8 ("sleep") has been submitted``); the exit code is
 the first answer's status that is not OK (``job "99" does not exist``:
-STATUS_EUNKNOWN, 4), else 0.
+STATUS_EUNKNOWN, 4), else 0. With ``-verify`` the request is shown as qalter
+-verify shows it (cull_show_job) and nothing is copied, exit 0.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from clients.common.jobtasks import check_job_tasks
 from clients.common.output import GE_STATUS, first_status, print_answers
 from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
-from clients.qalter import check_task_words
+from clients.qalter import check_task_words, shown_request
 from clients.submit.build import build_qalter
 from clients.submit.grammar import asks_for_help
 from clients.submit.world import real_inputs
@@ -78,6 +79,9 @@ def resubmit(transport: Transport, argv: Sequence[str]) -> int:
     """Parse as qalter.c does for qresub, copy each job, print every answer."""
     request = build_qalter(argv, real_inputs(), "qresub")
     check_job_tasks(request.job_ids)
+    if request.show_only and request.job_ids:  # qalter.c: verify wins, nothing is copied
+        sys.stdout.write(shown_request(request.spec, request.verify))
+        return 0
     unknown = unknown_option(argv) if set(request.spec) - {"h"} else None
     if unknown is not None:
         raise ClientError(f"Unknown option {unknown}", GE_STATUS[Status.ENOIMP])

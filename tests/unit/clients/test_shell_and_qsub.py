@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from clients import qalter, qsub
+from clients import qalter, qresub, qsub
 from qmaster.gdi import client as gdi_client
 from qmaster.gdi.answers import Status, error, ok, warning
 from qmaster.gdi.client import GdiError, Reply
@@ -191,6 +191,16 @@ def test_qalter_verify_shows_the_request_and_changes_nothing(
         "env_list:                   A=1\n"
         "verify_suitable_queues:     3\n"
     )
+
+
+def test_qresub_verify_shows_the_request_and_copies_nothing(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qresub is qalter.c: with -verify it shows the request (cull_show_job) and exits 0;
+    no copy of the job is submitted."""
+    assert qresub.main(["-verify", "-h", "u", "12"], transport=qmaster) == 0
+    assert qmaster.calls == []
+    assert capsys.readouterr().out == "job_name:                   \n\n"
 
 
 def test_qalter_error_answer_exits_1(
