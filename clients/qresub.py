@@ -2,8 +2,9 @@
 
 In Grid Engine qresub is qalter under another name (qalter.c, ``me_who``
 QRESUB): the command line is read by qalter's parser, of which qresub takes
-``-h hold_list`` and job words ``job_id['.'task_id_range]`` only; any other
-switch is ``Unknown option -N x`` on stderr (STATUS_ENOIMP, exit 5). Each job
+``-h hold_list`` and job words ``job_id['.'task_id_range]`` only; every other
+switch is ``Unknown option -N x`` on stderr, one line each (STATUS_ENOIMP,
+exit 5), ``-w``, ``-u`` and ``-terse`` included. Each job
 is copied by the qmaster (``resubmit``: the same checks and server JSV as a
 submission, a new job number, the caller as owner, no holds but those of
 ``-h``), and every answer is printed on stdout, refusals included, as qalter.c
@@ -46,17 +47,20 @@ _FLAGS = frozenset({"-cwd", "-notify", "-hard", "-soft", "-V", "-verify", "-clea
 """qsub switches without an argument: the others' argument is part of the complaint."""
 
 
-def unknown_option(argv: Sequence[str]) -> str | None:
-    """qalter_parse_job_parameter() for QRESUB: the first switch it does not take, with
-    its argument (``-N x``), or None."""
+def unknown_options(argv: Sequence[str]) -> list[str]:
+    """qalter_parse_job_parameter() for QRESUB: every switch it does not take, with its
+    argument (``-N x``), in command line order. It takes ``-h``, ``-help`` and
+    ``-verify``; any other switch, ``-w v``, ``-u bob`` and ``-terse`` included, is left
+    on its command line and complained about."""
+    found = []
     words = iter(argv)
     for word in words:
-        if word == "-h":
+        if word in ("-h", "-@"):  # -@: its file's switches are judged by what they set
             next(words, None)
-        elif word.startswith("-") and word != "-help":
+        elif word.startswith("-") and word not in ("-help", "-verify"):
             arg = None if word in _FLAGS else next(words, None)
-            return word if arg is None else f"{word} {arg}"
-    return None
+            found.append(word if arg is None else f"{word} {arg}")
+    return found
 
 
 @click.command(
@@ -82,9 +86,12 @@ def resubmit(transport: Transport, argv: Sequence[str]) -> int:
     if request.show_only and request.job_ids:  # qalter.c: verify wins, nothing is copied
         sys.stdout.write(shown_request(request.spec, request.verify))
         return 0
-    unknown = unknown_option(argv) if set(request.spec) - {"h"} else None
-    if unknown is not None:
-        raise ClientError(f"Unknown option {unknown}", GE_STATUS[Status.ENOIMP])
+    unknown = unknown_options(argv)
+    if not unknown and set(request.spec) - {"h"}:  # set by an options file (-@)
+        unknown = [word for word in argv if word == "-@"][:1]
+    if unknown:
+        text = "\n".join(f"Unknown option {word}" for word in unknown)
+        raise ClientError(text, GE_STATUS[Status.ENOIMP])
     check_task_words(request)
     if not request.job_ids:
         raise ClientError("ERROR! no job id list specified", show_usage=True)

@@ -203,6 +203,19 @@ def test_qresub_verify_shows_the_request_and_copies_nothing(
     assert capsys.readouterr().out == "job_name:                   \n\n"
 
 
+def test_qresub_complains_about_every_switch_it_does_not_take(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qalter.c leaves qalter's switches on qresub's command line and complains about each
+    (STATUS_ENOIMP, exit 5), -w, -u and -terse too, which minige took and ignored; no
+    copy is asked for."""
+    assert qresub.main(["-w", "v", "-h", "u", "-terse", "-u", "bob", "12"], transport=qmaster) == 5
+    assert qmaster.calls == []
+    assert capsys.readouterr().err == (
+        "Unknown option -w v\nUnknown option -terse\nUnknown option -u bob\n"
+    )
+
+
 def test_qalter_error_answer_exits_1(
     qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
 ) -> None:
