@@ -2,14 +2,16 @@
 
 In Grid Engine qresub is qalter under another name (qalter.c, ``me_who``
 QRESUB): the command line is read by qalter's parser, of which qresub takes
-``-h hold_list`` and job words ``job_id['.'task_id_range]`` only; any other
-switch is ``Unknown option -N x`` on stderr (STATUS_ENOIMP, exit 5). Each job
+``-h hold_list`` and job words ``job_id['.'task_id_range]`` only; every other
+switch is ``Unknown option -N x`` on stderr, one line each (STATUS_ENOIMP,
+exit 5), ``-w``, ``-u`` and ``-terse`` included. Each job
 is copied by the qmaster (``resubmit``: the same checks and server JSV as a
 submission, a new job number, the caller as owner, no holds but those of
 ``-h``), and every answer is printed on stdout, refusals included, as qalter.c
 prints them (``Your job 8 ("sleep") has been submitted``); the exit code is
 the first answer's status that is not OK (``job "99" does not exist``:
-STATUS_EUNKNOWN, 4), else 0.
+STATUS_EUNKNOWN, 4), else 0. With ``-verify`` the request is shown as qalter
+-verify shows it (cull_show_job) and nothing is copied, exit 0.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from clients.common.jobtasks import check_job_tasks
 from clients.common.output import GE_STATUS, first_status, print_answers
 from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
-from clients.qalter import check_task_words
+from clients.qalter import check_task_words, shown_request
 from clients.submit.build import build_qalter
 from clients.submit.grammar import asks_for_help
 from clients.submit.world import real_inputs
@@ -45,17 +47,20 @@ _FLAGS = frozenset({"-cwd", "-notify", "-hard", "-soft", "-V", "-verify", "-clea
 """qsub switches without an argument: the others' argument is part of the complaint."""
 
 
-def unknown_option(argv: Sequence[str]) -> str | None:
-    """qalter_parse_job_parameter() for QRESUB: the first switch it does not take, with
-    its argument (``-N x``), or None."""
+def unknown_options(argv: Sequence[str]) -> list[str]:
+    """qalter_parse_job_parameter() for QRESUB: every switch it does not take, with its
+    argument (``-N x``), in command line order. It takes ``-h``, ``-help`` and
+    ``-verify``; any other switch, ``-w v``, ``-u bob`` and ``-terse`` included, is left
+    on its command line and complained about."""
+    found = []
     words = iter(argv)
     for word in words:
-        if word == "-h":
+        if word in ("-h", "-@"):  # -@: its file's switches are judged by what they set
             next(words, None)
-        elif word.startswith("-") and word != "-help":
+        elif word.startswith("-") and word not in ("-help", "-verify"):
             arg = None if word in _FLAGS else next(words, None)
-            return word if arg is None else f"{word} {arg}"
-    return None
+            found.append(word if arg is None else f"{word} {arg}")
+    return found
 
 
 @click.command(
@@ -78,9 +83,15 @@ def resubmit(transport: Transport, argv: Sequence[str]) -> int:
     """Parse as qalter.c does for qresub, copy each job, print every answer."""
     request = build_qalter(argv, real_inputs(), "qresub")
     check_job_tasks(request.job_ids)
-    unknown = unknown_option(argv) if set(request.spec) - {"h"} else None
-    if unknown is not None:
-        raise ClientError(f"Unknown option {unknown}", GE_STATUS[Status.ENOIMP])
+    if request.show_only and request.job_ids:  # qalter.c: verify wins, nothing is copied
+        sys.stdout.write(shown_request(request.spec, request.verify))
+        return 0
+    unknown = unknown_options(argv)
+    if not unknown and set(request.spec) - {"h"}:  # set by an options file (-@)
+        unknown = [word for word in argv if word == "-@"][:1]
+    if unknown:
+        text = "\n".join(f"Unknown option {word}" for word in unknown)
+        raise ClientError(text, GE_STATUS[Status.ENOIMP])
     check_task_words(request)
     if not request.job_ids:
         raise ClientError("ERROR! no job id list specified", show_usage=True)

@@ -29,6 +29,7 @@ from schedd.matching import wc_queue_matches
 
 _JOB_ONLY = {"sj": "s", "usj": "us", "cj": "c", "rj": "r"}
 _QUEUE_ONLY = {"sq": "s", "usq": "us", "cq": "c", "rq": "r", "d": "d", "e": "e"}
+_SENT_RANGE = re.compile(r"\d+-\d+:\d+(,\d+-\d+:\d+)*")  # a -t range qmod joined to a name
 _JOB_REF = re.compile(r"^\d+(\.\d+(-\d+(:\d+)?)?(,\d+(-\d+(:\d+)?)?)*)?$")
 # the manual state each queue verb sets (True) or clears (False)
 _QUEUE_VERBS = {"d": ("d", True), "e": ("d", False), "s": ("s", True), "us": ("s", False),
@@ -58,6 +59,8 @@ def handle_qmod(core: Core, args: Qmod, now: float, out: Outcome) -> None:
         shown = target  # ID_str: sge_parse_jobtasks() keeps a job id's part before "."
         if args.action not in _QUEUE_ONLY and target[:1] in "0123456789" and target:
             shown = target.partition(".")[0]
+        elif args.action not in _QUEUE_ONLY and _SENT_RANGE.fullmatch(target.rpartition(".")[2]):
+            shown = target.rpartition(".")[0]  # a name's -t range travels in ID_ja_structure
         if args.action in _QUEUE_ONLY or args.action in ("c", "r"):
             out.answers.append(error(f'invalid queue "{shown}"', Status.EEXIST))
         else:

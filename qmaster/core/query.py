@@ -152,7 +152,7 @@ def handle_job_list(core: Core, args: JobList, now: float, out: Outcome) -> None
 def qtype_letters(qtype: tuple[str, ...], pe_list: tuple[str, ...], ckpt_list: str) -> str:
     """qstat's qtype column: B(atch), I(nteractive), P(arallel: a ``pe_list``),
     C(heckpointing: a ``ckpt_list``), as qinstance_print_qtype_to_dstring()."""
-    letters = "".join(t[0] for t in qtype if t in ("BATCH", "INTERACTIVE"))
+    letters = "".join(t[0] for t in ("BATCH", "INTERACTIVE") if t in qtype)  # bit order
     letters += "P" if pe_list else ""
     letters += "C" if ckpt_list.strip().upper() not in ("", "NONE") else ""
     return letters or "N"

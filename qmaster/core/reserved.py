@@ -62,16 +62,16 @@ def accounted(core: Core, job: Job, task: Task, record: Acct) -> Acct:
 def _vmem(core: Core, job: Job, qi_name: str) -> float:
     """The task's memory limit in one queue instance, per slot (0 for none)."""
     qi = core.queue_instance(qi_name)
-    least = 0.0
+    least = float("inf")  # calculate_reserved_vmem(): MIN(h_vmem, s_vmem), INFINITY counts 0
     for name in ("h_vmem", "s_vmem"):
         asked = job.spec.resource(name)
         limit = parse_memory(asked) if asked else None
         queue_limit = qi.limits.get(name) if qi is not None else None
         if queue_limit is not None:
             limit = queue_limit if limit is None else min(limit, queue_limit)
-        if limit is not None and limit != float("inf"):
-            least = limit if not least else min(least, limit)
-    return least
+        if limit is not None:
+            least = min(least, limit)
+    return 0.0 if least == float("inf") else least
 
 
 def _true(value: str) -> bool:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from clients import qalter, qsub
+from clients import qalter, qresub, qsub
 from qmaster.gdi import client as gdi_client
 from qmaster.gdi.answers import Status, error, ok, warning
 from qmaster.gdi.client import GdiError, Reply
@@ -190,6 +190,29 @@ def test_qalter_verify_shows_the_request_and_changes_nothing(
         "job_name:                   \n"
         "env_list:                   A=1\n"
         "verify_suitable_queues:     3\n"
+    )
+
+
+def test_qresub_verify_shows_the_request_and_copies_nothing(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qresub is qalter.c: with -verify it shows the request (cull_show_job) and exits 0;
+    no copy of the job is submitted."""
+    assert qresub.main(["-verify", "-h", "u", "12"], transport=qmaster) == 0
+    assert qmaster.calls == []
+    assert capsys.readouterr().out == "job_name:                   \n\n"
+
+
+def test_qresub_complains_about_every_switch_it_does_not_take(
+    qmaster: FakeQmaster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qalter.c leaves qalter's switches on qresub's command line and complains about each
+    (STATUS_ENOIMP, exit 5), -w, -u and -terse too, which minige took and ignored; no
+    copy is asked for."""
+    assert qresub.main(["-w", "v", "-h", "u", "-terse", "-u", "bob", "12"], transport=qmaster) == 5
+    assert qmaster.calls == []
+    assert capsys.readouterr().err == (
+        "Unknown option -w v\nUnknown option -terse\nUnknown option -u bob\n"
     )
 
 

@@ -295,3 +295,15 @@ def test_a_job_reference_naming_no_task_is_an_invalid_queue_or_job() -> None:
     assert texts(qmod(core, "c", "1.3")) == ['invalid queue "1"']
     assert texts(qmod(core, "d", "1.3")) == ['invalid queue "1.3"']
     assert texts(qmod(core, "sj", "1.1")) == ["root - suspended job 1"]
+
+
+def test_a_name_with_a_task_range_naming_no_task_answers_the_name() -> None:
+    """qmod -sj NAME -t 9: the client sends the name as ID_str and the range apart, so
+    sge_gdi_qmod() answers 'invalid queue or job "NAME"' (minige showed the range it
+    joined to the name: "sleeper.9-9:1")."""
+    core = make_core()
+    submit(core, ALICE, CMDARGS=["100"], N="sleeper")
+    run_until(core, T0)
+    out = qmod(core, "sj", "sleeper.9-9:1", "sl*.2-4:2,7-7:1")
+    assert texts(out) == ['invalid queue or job "sleeper"', 'invalid queue or job "sl*"']
+    assert texts(qmod(core, "sj", "no.name")) == ['invalid queue or job "no.name"']

@@ -94,3 +94,13 @@ def test_an_interactive_only_queue_takes_parallel_and_immediate_jobs_only() -> N
     )
     assert why_not(core, now=True)[-1] == "verification: found suitable queue(s)"
     assert why_not(core)[-1] == "verification: no suitable queues"
+
+
+def test_the_qtype_column_has_the_bit_order_whatever_order_the_queue_names() -> None:
+    """qinstance_print_qtype_to_dstring() walks the type bits (BATCH, INTERACTIVE), then
+    P and C: 'INTERACTIVE BATCH' is BIP too, a lower-case 'batch' is a B."""
+    core = make_core()
+    set_queue(core, "qtype", "INTERACTIVE BATCH")
+    assert {row["qtype"] for row in queue_rows(core)} == {"BIP"}
+    set_queue(core, "qtype", "batch")
+    assert {row["qtype"] for row in queue_rows(core)} == {"BP"}

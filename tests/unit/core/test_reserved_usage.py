@@ -59,6 +59,18 @@ def test_the_jobs_h_vmem_request_is_its_limit_and_infinity_counts_nothing() -> N
     assert (second.cpu, second.maxvmem, second.mem) == (10.0, 0.0, 0.0)
 
 
+def test_a_zero_limit_is_the_least_of_h_vmem_and_s_vmem() -> None:
+    """calculate_reserved_vmem() takes MIN(h_vmem, s_vmem): an h_vmem of 0 reserves
+    nothing, even with a finite s_vmem."""
+    core = make_core()
+    set_global(core, execd_params="ACCT_RESERVED_USAGE")
+    pairs = [["h_vmem", "0"], ["s_vmem", "1G"]]
+    request(core, ROOT, "conf_attr", kind="cqueue", mode="set", name="all.q", pairs=pairs)
+    submit(core, CMDARGS=["10"])
+    (record,) = accounted(core, T0 + 60)
+    assert (record.cpu, record.maxvmem, record.mem) == (10.0, 0.0, 0.0)
+
+
 def test_sharetree_reserved_usage_is_the_online_usage() -> None:
     core = make_core()
     set_global(core, execd_params="SHARETREE_RESERVED_USAGE=1")
