@@ -59,12 +59,13 @@ def check_deadline(core: Core, who: Identity, spec: JobSpec) -> None:
 
 
 def check_checkpointing(spec: JobSpec) -> None:
-    """``-c`` needs a ``-ckpt`` environment, and ``-ckpt`` with ``-c n`` is a contradiction."""
-    occasion = spec.ckpt_occasion
+    """``-c`` needs a ``-ckpt`` environment, and ``-ckpt`` with ``-c n`` is a contradiction
+    (sge_job_verify_adjust(): ``n`` among the letters, other letters without one)."""
+    occasion = spec.ckpt_occasion or ""
     if spec.ckpt:
-        if occasion == "n":
+        if "n" in occasion:
             raise InvalidRequest('job rejected: checkpointing with "-c n" requested')
-    elif (occasion and occasion != "n") or spec.ckpt_interval:
+    elif occasion.replace("n", "") or spec.ckpt_interval:
         raise InvalidRequest(
             "job rejected: checkpointing without checkpointing environment requested"
         )

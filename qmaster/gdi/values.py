@@ -337,7 +337,7 @@ def override_tickets(text: str) -> int:
 
 
 _TIME = re.compile(r"(\d*):(\d*):(\d*)")
-_OCCASIONS = frozenset("msxr")
+_OCCASIONS = frozenset("msxrn")
 
 
 def checkpoint(text: str) -> dict[str, int | str]:
@@ -361,9 +361,10 @@ def checkpoint_interval(text: str) -> int:
 
 
 def occasion(text: str) -> str:
-    """The ``-c`` occasion letters: any of ``m``, ``s``, ``x``, ``r`` (sge_parse_checkpoint_attr()
-    takes ``r``, checkpoint before an automatic rescheduling), or ``n`` alone."""
-    ok = text == "n" or (bool(text) and set(text) <= _OCCASIONS)
+    """The ``-c`` occasion letters: any mix of ``m``, ``s``, ``x``, ``r`` (checkpoint before
+    an automatic rescheduling) and ``n``, as sge_parse_checkpoint_attr() reads them; the
+    qmaster refuses ``n`` with an environment and the others without one."""
+    ok = bool(text) and set(text) <= _OCCASIONS
     if not ok:
         raise bad_value("ERROR! -c specifier invalid", SEMANTIC)
     return "".join(dict.fromkeys(text))

@@ -42,6 +42,7 @@ CASES = [
     ),
     (["-c", "sx"], {"c_occasion": "sx"}),
     (["-c", "r"], {"c_occasion": "r"}),  # sge_parse_checkpoint_attr() takes r
+    (["-c", "nr"], {"c_occasion": "nr"}),  # and any mix (the qmaster judges it)
     (["-c", "0:5:0"], {"c_interval": 300}),
     (["-ckpt", "blcr"], {"ckpt": "blcr"}),
     (["-dl", "12241800"], {"dl": "202612241800.00"}),

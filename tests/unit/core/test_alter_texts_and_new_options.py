@@ -235,6 +235,8 @@ def test_task_concurrency_is_for_array_jobs() -> None:
         ({"c_occasion": "sx"}, "checkpointing without checkpointing environment requested"),
         ({"c_interval": 300}, "checkpointing without checkpointing environment requested"),
         ({"ckpt": "blcr", "c_occasion": "n"}, 'checkpointing with "-c n" requested'),
+        ({"ckpt": "blcr", "c_occasion": "sn"}, 'checkpointing with "-c n" requested'),
+        ({"c_occasion": "nr"}, "checkpointing without checkpointing environment requested"),
     ],
 )
 def test_checkpoint_options_must_agree(spec: dict[str, Any], message: str) -> None:
