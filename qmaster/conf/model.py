@@ -63,21 +63,29 @@ def _check_value(fmt: Format, attr: Attr, value: str) -> None:
         attr.check(text)
 
 
-def _spaced(text: str) -> str:
+QUEUE_TYPES = ("BATCH", "INTERACTIVE")
+"""A queue's ``qtype`` is a bit mask in Grid Engine, printed in this order, upper case."""
+
+
+def _spaced(text: str, key: str) -> str:
     names = split_list(text)
+    if key == "qtype":
+        given = {name.upper() for name in names}
+        names = [kind for kind in QUEUE_TYPES if kind in given]
     return " ".join(names) if names else "NONE"
 
 
 def stored_value(fmt: Format, key: str, value: str) -> str:
     """The text kept for a checked value: a list of names one blank apart (``a,b`` is
-    ``a b``, per host override too), any other value as given."""
+    ``a b``, per host override too; ``qtype`` as Grid Engine prints its mask), any other
+    value as given."""
     if key not in fmt.spaced:
         return value
     if key not in fmt.host_overrides:
-        return _spaced(value)
+        return _spaced(value, key)
     values = HostValues.parse(value)
-    spaced = {host: _spaced(v) for host, v in values.overrides.items()}
-    return HostValues(_spaced(values.default), spaced).render()
+    spaced = {host: _spaced(v, key) for host, v in values.overrides.items()}
+    return HostValues(_spaced(values.default, key), spaced).render()
 
 
 def parse_attrs(

@@ -258,6 +258,8 @@ def test_global_values_checked_as_grid_engine_reads_them(line: str, reason: str 
         (ExecHostConf, {"hostname": "h", "xuser_lists": "a, b", "complex_values": "x=1,y=2"},
          {"xuser_lists": "a b", "complex_values": "x=1,y=2"}),
         (PeConf, {"pe_name": "p", "user_lists": "a,b,c"}, {"user_lists": "a b c"}),
+        (QueueConf, {"qname": "q", "qtype": "interactive,batch,[h1=batch]"},
+         {"qtype": "BATCH INTERACTIVE,[h1=BATCH]"}),  # a mask, printed in its order
         (ProjectConf, {"name": "pr", "acl": "a,b"}, {"acl": "a b"}),
         (UsersetConf, {"name": "u", "type": "ACL", "entries": "a,b"}, {"entries": "a,b"}),
     ],
