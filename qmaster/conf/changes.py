@@ -42,6 +42,7 @@ LIST_NAMES = {
     "ckpt": "checkpoint interface",
     "user": "user",
     "calendar": "calendar",
+    "rqs": "resource quota set",
 }
 DELETE_NAMES = {**LIST_NAMES, "ckpt": "checkpointing environment"}
 
@@ -61,6 +62,7 @@ STATE_FIELDS = {
     "ckpt": "ckpts",
     "user": "users",
     "calendar": "calendars",
+    "rqs": "rqs",
 }
 
 

@@ -191,5 +191,5 @@ CONF_KINDS: Final = frozenset(
     {"complex", "cqueue", "exechost", "pe", "userset", "global", "sched", "manager", "hostgroup"}
     | {"project", "ckpt"}
     | {"user", "operator", "adminhost", "submithost"}
-    | {"calendar"}
+    | {"calendar", "rqs"}
 )
