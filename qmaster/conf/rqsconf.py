@@ -13,13 +13,13 @@ from __future__ import annotations
 import re
 from typing import Any, Self
 
-from qmaster.complexes.formula import FormulaError, parse_formula
+from qmaster.complexes.formula import FormulaError
 from qmaster.complexes.table import ComplexTable
 from qmaster.complexes.values import ValueParseError
 from qmaster.conf.errors import ConfigError, ConfNotFound
 from qmaster.conf.model import Attr, ConfObject, Format
 from qmaster.conf.names import key_problem
-from qmaster.rqs.model import RqsRule, RqsSet, default_set, parse_sets
+from qmaster.rqs.model import RqsRule, RqsSet, default_set, dynamic_terms, parse_sets
 
 RQS_FORMAT = Format(
     kind="rqs",
@@ -31,7 +31,6 @@ RQS_FORMAT = Format(
     column=13,
 )
 WHAT = "resource quota set"
-_WEIGHT_FIRST = re.compile(r"(\d+(?:\.\d*)?)\*([A-Za-z_][A-Za-z0-9_.]*)")
 
 
 class RqsConf(ConfObject):
@@ -58,12 +57,6 @@ class RqsConf(ConfObject):
 
     def render(self) -> str:
         return self.rqs.render()
-
-
-def dynamic_terms(text: str) -> tuple[tuple[float, str | None], ...]:
-    """The weighted sum of a dynamic limit (``$num_proc*2``, ``2*$num_proc``)."""
-    plain = _WEIGHT_FIRST.sub(r"\2*\1", text.replace("$", ""))
-    return parse_formula(plain)
 
 
 def _is_host_rule(rule: RqsRule) -> bool:

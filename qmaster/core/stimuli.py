@@ -224,6 +224,7 @@ class ConfShow(Query):
     kind: str
     name: str | None = None
     template: bool = False
+    usage: bool = False
 
 
 @dataclass(frozen=True, slots=True)

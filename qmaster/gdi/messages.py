@@ -218,6 +218,8 @@ class ConfShowArgs(_Strict):
     kind: ConfKind
     name: str | None = None
     template: bool = False
+    usage: bool = False
+    """qquota: with the resource quota sets, what running jobs use of each limit."""
 
 
 class ConfModifyArgs(_Strict):

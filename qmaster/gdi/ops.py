@@ -76,7 +76,7 @@ Operations and their ``args`` -> ``data``:
                   -ac/-dc/-sc applied in order to each job's own context
     qmod          {"action": "d|e|s|us|c|r|sj|usj|cj|rj|sq|usq|cq|rq", "targets": [str],
                    "force": bool}    qmod(1): queue instance states, job suspension/errors
-    conf_show     {"kind": KIND, "name": str | null, "template": bool}
+    conf_show     {"kind": KIND, "name": str | null, "template": bool, "usage": bool}
                   -> {"text": str} or {"names": [str]}; cqueue names are wc_queue_list
                   patterns (``all.q@host1``: the queue instance), template: ``-sq`` alone
     conf_modify   {"kind": KIND, "text": str, "source": str, "add": bool}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from qmaster.complexes.formula import Term, parse_formula
 from qmaster.complexes.values import ValueParseError, parse_bool
 from qmaster.conf.errors import ConfigError
 
@@ -20,6 +21,7 @@ FILTERS = ("users", "projects", "pes", "queues", "hosts")
 """The filters of a rule, in the order Grid Engine writes them (RQR_sub_fields)."""
 _SCOPE_SPLIT = re.compile(r"[\t \v\r,{}]+")
 COLUMN = 12
+_WEIGHT_FIRST = re.compile(r"(\d+(?:\.\d*)?)\*\$?([A-Za-z_][A-Za-z0-9_.]*)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +85,12 @@ class RqsSet:
         """``set/rule`` as the scheduler names the rule (its number from 1 when unnamed)."""
         rule = self.rules[index]
         return f"{self.name}/{rule.name if rule.name is not None else index + 1}"
+
+
+def dynamic_terms(text: str) -> tuple[Term, ...]:
+    """The weighted sum of a dynamic limit (``$num_proc*2``, ``2*$num_proc``); raises
+    :class:`~qmaster.complexes.formula.FormulaError`."""
+    return parse_formula(_WEIGHT_FIRST.sub(r"\2*\1", text).replace("$", ""))
 
 
 def default_set(name: str) -> RqsSet:
