@@ -59,6 +59,21 @@ class RqsConf(ConfObject):
         return self.rqs.render()
 
 
+def rqs_references(rqs: RqsSet, name: str) -> bool:
+    """A limit of the set is on complex attribute ``name`` or a dynamic limit names it."""
+    for rule in rqs.rules:
+        for attr, value in rule.limits:
+            if attr == name:
+                return True
+            if "$" in value:
+                try:
+                    if any(term == name for _, term in dynamic_terms(value)):
+                        return True
+                except FormulaError:
+                    continue
+    return False
+
+
 def _is_host_rule(rule: RqsRule) -> bool:
     """RQR_HOST or RQR_QUEUEI: the rule counts per host (its hosts filter expanded)."""
     hosts = rule.filter("hosts")

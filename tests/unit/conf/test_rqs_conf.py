@@ -118,3 +118,16 @@ def test_sets_survive_the_spool_rows_and_short_names_become_full_ones() -> None:
     assert "to slots=4" in rows[0][2]
     back = ClusterConfig.from_rows(conf.to_rows())
     assert back.show("rqs", "")["text"] == conf.show("rqs", "")["text"]
+
+
+def test_a_complex_attribute_a_set_limits_cannot_be_deleted() -> None:
+    """centry_is_referenced(): a set's limit keeps its attribute."""
+    conf = ClusterConfig.load_dir(CELL)
+    text = str(conf.show("complex", None)["text"])
+    lic = text + "lic lic INT <= YES YES 0 0\n"
+    assert conf.apply("conf_modify", {"kind": "complex", "text": lic}, "root", "h", True).ok
+    _apply(conf, text="{\nname caps\nlimit to lic=2\n}\n", add=True)
+    change = conf.apply("conf_modify", {"kind": "complex", "text": text}, "root", "h", True)
+    assert [a.text for a in change.answers] == [
+        'Complex attribute "lic" is still referenced in resource quota set "caps".'
+    ]
