@@ -13,6 +13,7 @@ limit does not satisfy. Refused: ``cannot run because it exceeds limit "RUE" in 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from qmaster.complexes.compare import satisfies
@@ -71,14 +72,13 @@ class PassQuota:
         if self.job_id != job.job_id:
             self.job_id, self.refused = job.job_id, []
         if job.pe_name:
-            found = run.place_pe(job, cat, window, g, False)
-            if found is None:
-                return None
-            why = self.refusal_all(job, found[0], found[1])
-            if why is not None:
-                self._refuse(why)
-                return None
-            self.debit(job, found[0], found[1])
+            found: tuple[Assignment, str | None] | None = run.place_pe(job, cat, window, g, False)
+            if found is not None and (why := self.refusal_all(job, *found)) is not None:
+                found = self._fewer(run, job, cat, window, g, sum(n for _, n in found[0]))
+                if found is None:
+                    self._refuse(why)
+            if found is not None:
+                self.debit(job, *found)
             return found
         run._resort(cat)
         assignment = self._serial(run, job, cat, window)
@@ -86,6 +86,30 @@ class PassQuota:
             return None
         self.debit(job, assignment, None)
         return assignment, None
+
+    def _fewer(
+        self,
+        run: _Pass,
+        job: JobRequest,
+        cat: Category,
+        window: tuple[float, float],
+        g: int,
+        total: int,
+    ) -> tuple[Assignment, str | None] | None:
+        """The most slots of the job's range, fewer than ``total``, the limits leave
+        (parallel_check_and_debit_rqs_slots() lowers a parallel job's slots likewise)."""
+        best: tuple[Assignment, str | None] | None = None
+        low, high = job.pe_min, total - 1
+        exhausted = cat.exhausted
+        while low <= high:
+            mid = (low + high) // 2
+            found = run.place_pe(replace(job, pe_max=mid), cat, window, g, False)
+            cat.exhausted = exhausted  # a smaller try failing says nothing of the others
+            if found is not None and self.refusal_all(job, *found) is None:
+                best, low = found, sum(n for _, n in found[0]) + 1
+            else:
+                high = mid - 1
+        return best
 
     def _serial(
         self, run: _Pass, job: JobRequest, cat: Category, window: tuple[float, float]

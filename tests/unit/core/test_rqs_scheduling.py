@@ -80,6 +80,13 @@ A, B = (ALICE, {}), (BOB, {})
             [1],
             None,
         ),
+        # a slot range is lowered to what the limit leaves: 4 of 2-8, none left after it
+        (
+            ["users {*} to slots=4"],
+            [(ALICE, {"pe_name": "make", "pe_min": 2, "pe_max": 8}), A],
+            [1],
+            'limit "alice/////" in rule "q/1"',
+        ),
     ],
 )
 def test_rules_decide_which_jobs_start(
@@ -93,6 +100,14 @@ def test_rules_decide_which_jobs_start(
             why in line and "cannot run because it exceeds" in line
             for line in _info(core, waiting[0])
         )
+
+
+def test_a_parallel_jobs_range_is_lowered_to_the_limit() -> None:
+    core = _core("users {*} to slots=4")
+    assert _run(core, (ALICE, {"pe_name": "make", "pe_min": 2, "pe_max": 8})) == [1]
+    counted = usage(core)
+    assert counted is not None
+    assert counted.totals == {("q", 0, "slots", "alice/////"): 4.0}
 
 
 def test_a_disabled_set_limits_nothing() -> None:
