@@ -43,7 +43,8 @@ class PassQuota:
     """The limits of one pass: what running tasks use, and what the pass adds."""
 
     __slots__ = (
-        "_requesters", "added", "everywhere", "host_value", "job_id", "quotas", "refused", "totals",
+        "_requesters", "added", "closed", "everywhere", "host_value", "job_id", "quotas",
+        "refused", "totals",
     )  # fmt: skip
 
     def __init__(
@@ -62,6 +63,8 @@ class PassQuota:
         """The last refusal holds on every queue instance (rqs_exceeded_sort_out())."""
         self.refused: list[Reason] = []
         """The limits the job :attr:`job_id` exceeded in this pass."""
+        self.closed: set[int] = set()
+        """The jobs a limit held back in this pass (their groups' other jobs too)."""
 
     # -- in the pass -------------------------------------------------------------
 
@@ -71,8 +74,18 @@ class PassQuota:
         """Where the job goes now within every limit (the pass's untimed placement)."""
         if self.job_id != job.job_id:
             self.job_id, self.refused = job.job_id, []
+        room, held = self._room_everywhere(job)
+        if held is not None and room < (job.pe_min if job.pe_name else 1):
+            self._refuse(held)  # no instance would do: none is looked at
+            return None
         if job.pe_name:
-            found: tuple[Assignment, str | None] | None = run.place_pe(job, cat, window, g, False)
+            exhausted = cat.exhausted
+            trial = job if room >= job.pe_max else replace(job, pe_max=room)
+            found: tuple[Assignment, str | None] | None = run.place_pe(trial, cat, window, g, False)
+            if trial is not job and found is None:
+                cat.exhausted = exhausted  # the full range may still fit the others
+                if held is not None:
+                    self._refuse(held)
             if found is not None and (why := self.refusal_all(job, *found)) is not None:
                 found = self._fewer(run, job, cat, window, g, sum(n for _, n in found[0]))
                 if found is None:
@@ -86,6 +99,26 @@ class PassQuota:
             return None
         self.debit(job, assignment, None)
         return assignment, None
+
+    def _room_everywhere(self, job: JobRequest) -> tuple[int, Reason | None]:
+        """The slots the rules that hold alike on every queue instance leave the job (a
+        big number when none limits it), and the reason of the tightest."""
+        req = self.requester(job)
+        who = Who(req.user, req.group, req.project, job.pe_name, "", "")
+        room, why = 1 << 30, None
+        for rqs, index, rue in self.quotas.rules_for(who):
+            if not _everywhere(rqs, index):
+                continue
+            for attr, value in rqs.rules[index].limits:
+                per = self.quotas.per_slot(attr, req.requests)
+                limit = self._limit(value, attr, "") if per and "$" not in value else None
+                if limit is None:
+                    continue
+                key = (rqs.name, index, attr, rue)
+                left = int((limit - self.totals.get(key, 0.0) - self.added.get(key, 0.0)) // per)
+                if left < room:
+                    room, why = max(left, 0), quota_reason(rqs.rule_name(index), rue)
+        return room, why
 
     def _fewer(
         self,
@@ -145,9 +178,9 @@ class PassQuota:
         """The job waits for its own limits: note them with its category's reasons."""
         if self.job_id != job.job_id or not self.refused:
             return False
-        run.plan.reasons[job.job_id] = (
-            with_quota(cat.reasons, self.refused) if run.why else (cat.reasons)
-        )
+        reasons = with_quota(cat.reasons, self.refused) if run.why else cat.reasons
+        run.plan.reasons[job.job_id] = reasons
+        self.closed.add(job.job_id)
         return True
 
     def requester(self, job: JobRequest) -> Requester:

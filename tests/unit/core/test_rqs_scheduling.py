@@ -110,6 +110,15 @@ def test_a_parallel_jobs_range_is_lowered_to_the_limit() -> None:
     assert counted.totals == {("q", 0, "slots", "alice/////"): 4.0}
 
 
+def test_the_rest_of_a_held_back_group_shares_its_reason() -> None:
+    """Once a limit holds a job back, its group's later jobs are not looked at in the pass;
+    qstat -j gives them the same reason."""
+    core = _core("users {*} to slots=2")
+    assert _run(core, A, A, A, A, A) == [1, 2]
+    why = 'cannot run because it exceeds limit "alice/////" in rule "q/1"'
+    assert _info(core, 3) == _info(core, 5) == [why]
+
+
 def test_a_disabled_set_limits_nothing() -> None:
     core = _core("users {*} to slots=0", enabled="false")
     assert _run(core, A, A) == [1, 2]
