@@ -12,7 +12,7 @@ never by walking the running tasks, but once when the sets or what they match ch
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from qmaster.complexes.booking import Bookings, Debit, TaskKey
 from qmaster.complexes.table import ComplexTable
@@ -21,6 +21,8 @@ from qmaster.complexes.values import ValueParseError
 from qmaster.rqs.match import Groups, Who, matching_rule, rue_name
 from qmaster.rqs.model import RqsSet
 
+MATCHED_ROOM = 100_000
+"""Requests whose matching rules are kept (forgotten all at once beyond this)."""
 Key = tuple[str, int, str, str]
 """A limit's usage entry: set name, rule index, attribute, rue name."""
 
@@ -42,6 +44,8 @@ class Quotas:
     sets: tuple[RqsSet, ...]
     groups: Groups
     complexes: ComplexTable
+    matched: dict[Who, list[tuple[RqsSet, int, str]]] = field(default_factory=dict, compare=False)
+    """:meth:`rules_for` of each request seen (the sets and groups do not change)."""
 
     def per_slot(self, attr: str, requests: Mapping[str, str]) -> float:
         """What one slot uses of a consumable ``attr`` (0 when nothing)."""
@@ -59,11 +63,17 @@ class Quotas:
 
     def rules_for(self, who: Who) -> list[tuple[RqsSet, int, str]]:
         """Per enabled set, its matching rule's index and rue name."""
+        kept = self.matched.get(who)
+        if kept is not None:
+            return kept
+        if len(self.matched) > MATCHED_ROOM:
+            self.matched.clear()
         found: list[tuple[RqsSet, int, str]] = []
         for rqs in self.sets:
             index = matching_rule(rqs, who, self.groups)
             if index is not None:
                 found.append((rqs, index, rue_name(rqs.rules[index], who)))
+        self.matched[who] = found
         return found
 
     def contributions(
