@@ -65,3 +65,13 @@ def test_an_empty_list_and_deletion(
     qmaster.reply("conf_delete", [ok('root@h removed "a" from resource quota set list')])
     assert qconf.main(["-drqs", "a,b"], transport=qmaster) == 0
     assert [a["name"] for op, a in qmaster.calls if op == "conf_delete"] == ["a", "b"]
+
+
+def test_attribute_verbs_name_the_resource_quota_object(qmaster: FakeQmaster) -> None:
+    qmaster.reply("conf_attr", [ok('root@h modified "a" in resource quota set list')])
+    argv = ["-mattr", "resource_quota", "limit", "slots=4", "a/1"]
+    assert qconf.main(argv, transport=qmaster) == 0
+    assert qmaster.last == (
+        "conf_attr",
+        {"kind": "rqs", "mode": "change", "pairs": [["limit", "slots=4"]], "name": "a/1"},
+    )

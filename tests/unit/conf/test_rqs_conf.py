@@ -131,3 +131,36 @@ def test_a_complex_attribute_a_set_limits_cannot_be_deleted() -> None:
     assert [a.text for a in change.answers] == [
         'Complex attribute "lic" is still referenced in resource quota set "caps".'
     ]
+
+
+def _attr(conf: ClusterConfig, mode: str, attr: str, value: str, name: str) -> list[str]:
+    args = {"kind": "rqs", "mode": mode, "name": name, "pairs": [[attr, value]]}
+    return [a.text for a in conf.apply("conf_attr", args, "root", "h", True).answers]
+
+
+def test_attribute_verbs_change_a_set_or_one_rules_limits() -> None:
+    """-mattr/-aattr/-dattr/-rattr resource_quota: enabled and description of the set,
+    limit of the rule named set/rule (by name or number), checked as -Mrqs checks."""
+    conf = ClusterConfig.load_dir(CELL)
+    _apply(conf, text=TWO, add=True)
+    done = 'root@h modified "per_host" in resource quota set list'
+    assert _attr(conf, "change", "enabled", "false", "per_host") == [done]
+    assert _attr(conf, "change", "limit", "s_vmem=2G", "per_host/2") == [done]
+    assert _attr(conf, "append", "limit", "slots=4", "per_host/2") == [done]
+    assert _attr(conf, "change", "limit", "slots=8", "per_host/r1") == [done]
+    shown = conf.show("rqs", "per_host")["text"]
+    assert "   enabled      FALSE\n" in shown
+    assert "hosts {*,!host2} to slots=8\n" in shown
+    assert "queues all.q,!other.q to s_vmem=2G,slots=4\n" in shown
+    assert _attr(conf, "remove", "limit", "s_vmem", "per_host/2") == [done]
+    assert _attr(conf, "set", "limit", "slots=1", "per_host/2") == [done]
+    assert "queues all.q,!other.q to slots=1\n" in conf.show("rqs", "per_host")["text"]
+    assert _attr(conf, "change", "limit", "slots=1", "per_host") == [
+        "no resource quota rule specified for modification"
+    ]
+    assert _attr(conf, "change", "limit", "nosuch=1", "per_host/1") == [
+        '"resource_quota" references not existing complex attribute "nosuch"'
+    ]
+    assert _attr(conf, "change", "enabled", "true", "nosuch") == [
+        'denied: resource quota set "nosuch" does not exist'
+    ]
