@@ -27,6 +27,7 @@ from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
 from clients.qconf_attr import attr_verb, purge
 from clients.qconf_usage import qconf_usage
+from clients.qconf_rqs import RQS_VERBS
 from clients.submit.world import read_text
 
 EMPTY_LIST = {
@@ -269,6 +270,7 @@ ACTIONS: dict[str, Action] = {
     "-ks": Action(0, more.kill_scheduler),
     "-tsm": Action(0, more.trigger_monitoring),
     "-sobjl": Action(3, more.show_object_list),
+    **{switch: Action(arity, run) for switch, (arity, run) in RQS_VERBS.items()},
 }
 
 
@@ -282,9 +284,10 @@ def plan(argv: Sequence[str]) -> list[tuple[Action, list[str]]]:
         action = ACTIONS.get(argv[i])
         if action is None:
             raise invalid_argument(argv[i])
-        if action.arity < 0:
-            nxt = argv[i + 1] if i + 1 < len(argv) else None
-            words = [nxt] if nxt is not None and not nxt.startswith("-") else []
+        if action.arity < 0:  # -1: one optional word; -2: one word and an optional one
+            words = [w for w in argv[i + 1 : i + 1 - action.arity] if not w.startswith("-")]
+            if len(words) < -1 - action.arity:
+                raise missing_argument(argv[i])
         else:
             words = list(argv[i + 1 : i + 1 + action.arity])
             if len(words) < action.arity:

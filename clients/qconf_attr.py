@@ -14,7 +14,7 @@ from clients.common.shell import Transport
 from clients.submit.world import read_text
 
 ATTR_OBJECTS = {"queue": "cqueue", "exechost": "exechost", "pe": "pe", "ckpt": "ckpt",
-                "hostgroup": "hostgroup"}  # fmt: skip
+                "hostgroup": "hostgroup", "resource_quota": "rqs"}  # fmt: skip
 """The objects Grid Engine's attribute verbs accept, and their kinds."""
 MODES = {"a": "append", "m": "change", "r": "set", "d": "remove"}
 

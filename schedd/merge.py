@@ -11,7 +11,8 @@ priorities are normalised over the groups exactly as over the jobs.
 Once the pass has handled a job whose category is then exhausted (Grid
 Engine's ``NEVER_CAT``/``NOT_AT_TIME`` for the category), the rest of that
 group is skipped: its jobs are never read and share the category's reasons
-(:attr:`~schedd.view.Plan.skipped`). A group that asks for reservations
+(:attr:`~schedd.view.Plan.skipped`); so is the rest of a group whose job a resource
+quota held back (its reasons then). A group that asks for reservations
 (``-R y``) is read to its end, since each job may still get one.
 """
 
@@ -24,6 +25,7 @@ from schedd.categories import CategoryCache
 from schedd.kept import kept_for
 from schedd.order import resource_of
 from schedd.priority import normalize, npprior
+from schedd.quota import PassQuota
 from schedd.view import JobGroup, JobRequest, Plan, View
 
 _Entry = tuple[float, float, int, int, JobRequest]
@@ -33,7 +35,7 @@ def merged_order(view: View, cats: CategoryCache, plan: Plan) -> Iterator[JobReq
     """The view's grouped jobs in dispatch order, skipping exhausted groups."""
     groups = list(view.groups or ())
     if len(groups) == 1:  # nothing to merge: no priority to work out
-        yield from _one(cats, groups[0], plan)
+        yield from _one(cats, groups[0], plan, view.quota)
         return
     if not groups:
         return
@@ -54,19 +56,21 @@ def merged_order(view: View, cats: CategoryCache, plan: Plan) -> Iterator[JobReq
         _, _, _, i, job = heapq.heappop(heap)
         yield job
         group = groups[i]
-        if not group.reserve and _skip(cats, group, job, plan):
+        if not group.reserve and _skip(cats, group, job, plan, view.quota):
             continue
         following = next(group.rest, None)
         if following is not None:
             heapq.heappush(heap, entry(i, following))
 
 
-def _one(cats: CategoryCache, group: JobGroup, plan: Plan) -> Iterator[JobRequest]:
+def _one(
+    cats: CategoryCache, group: JobGroup, plan: Plan, quota: PassQuota | None
+) -> Iterator[JobRequest]:
     """A lone group's jobs in its order, up to its category's exhaustion."""
     job: JobRequest | None = group.first
     while job is not None:
         yield job
-        if not group.reserve and _skip(cats, group, job, plan):
+        if not group.reserve and _skip(cats, group, job, plan, quota):
             return
         job = next(group.rest, None)
 
@@ -88,8 +92,16 @@ def urgency_cache(view: View) -> dict[Hashable, float]:
     return found
 
 
-def _skip(cats: CategoryCache, group: JobGroup, job: JobRequest, plan: Plan) -> bool:
-    """True (and the group's reasons kept) when the job's category is exhausted."""
+def _skip(
+    cats: CategoryCache, group: JobGroup, job: JobRequest, plan: Plan, quota: PassQuota | None
+) -> bool:
+    """True (and the group's reasons kept) when the job's category is exhausted, or a
+    resource quota holds the job back: the group's jobs share its owner, project, PE and
+    requests, and what the pass uses of a limit only grows (Grid Engine's categories
+    hold the user and project a quota names, sge_user_is_referenced_in_rqs())."""
+    if quota is not None and job.job_id in quota.closed:
+        plan.skipped[group.key] = plan.reasons[job.job_id]
+        return True
     cat = cats.peek(job)
     if cat is None or not cat.exhausted:
         return False

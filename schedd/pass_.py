@@ -62,6 +62,7 @@ class _Pass:
         )
         self._looked: tuple[int, int] | None = None
         """The orders and reservations left when :meth:`over` last looked."""
+        self.quota = view.quota  # resource quota limits (None: no enabled set)
         self._plain: bool | None = None
         """Every job's slots each ask for a ``slots`` (read once, when first needed)."""
 
@@ -119,6 +120,8 @@ class _Pass:
         window = (self.now, self.now + cat.length)
         for at, task_id in enumerate(tasks):
             placed = self.place(job, cat, window, timed=False)
+            if placed is None and self.quota is not None and self.quota.noted(self, job, cat):
+                return  # the job's own limits: no reservation
             if placed is None:
                 self.plan.reasons[job.job_id] = cat.reasons
                 # each pending task gets one while reservations are left (scheduler.c)
@@ -183,6 +186,8 @@ class _Pass:
         if quiet and self.drop.too_wide(cat.compiled, wanted_slots(job), self.planner, window):
             cat.exhausted = True
             return None
+        if self.quota is not None and not timed:
+            return self.quota.place(self, job, cat, window, g)
         if job.pe_name:
             return self.place_pe(job, cat, window, g, timed, among)
         found = self.place_serial(cat, window, timed, among)

@@ -194,6 +194,10 @@ def _excluded_project(r: Reason) -> str:
     )
 
 
+def _rqs_limit(r: Reason) -> str:
+    return f'cannot run because it exceeds limit "{r.offered}" in rule "{r.attribute}"'
+
+
 def _no_queue(r: Reason) -> str:
     return "no queue instance available"
 
@@ -229,6 +233,7 @@ _RENDER = {
     "overloaded": _overloaded,
     "user_limit": _user_limit,
     "max_aj_instances": _max_aj_instances,
+    "rqs_limit": _rqs_limit,
 }
 
 

@@ -16,13 +16,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from qmaster.complexes.booking import Debit
 from qmaster.complexes.levels import GLOBAL, HOST, QUEUE, Level
 from qmaster.complexes.table import ComplexTable, entry_from_fields
 from schedd.priority import Weights
 from schedd.reasons import ReasonList
+
+if TYPE_CHECKING:
+    from schedd.quota import PassQuota
 
 DEFAULT_TABLE = ComplexTable(
     [entry_from_fields(["slots", "s", "INT", "<=", "YES", "YES", "1", "1000"])]
@@ -215,6 +218,8 @@ class View:
     """The pending jobs as groups (``jobs`` then holds the first of each): the pass merges
     them by priority and skips the rest of a group once its category is exhausted. Only
     where priority does not change with time (no waiting-time weight, no deadline)."""
+    quota: PassQuota | None = None
+    """Resource quota limits and what they count (None: no enabled set)."""
     job_info: bool = True
     """Say why jobs wait (``schedd_job_info``). False: nobody reads it, so the pass skips
     collecting what the places it looked at offer; the pending jobs' reasons stay empty

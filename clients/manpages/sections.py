@@ -199,6 +199,24 @@ COMMANDS: dict[str, Page] = {
             "an unreachable qmaster.",
         ),
     ),
+    "qquota": Page(
+        "clients.qquota:main",
+        "show resource quota limits and their use",
+        (
+            "qquota prints, for each enabled resource quota set (qconf -srqs) and each of "
+            "its rules that applies to the selection, the limits of the rule: for a "
+            "consumable such as slots what running jobs use of it and the limit "
+            "(slots=2/10), once for each user, project, PE, queue or host the rule counts "
+            "apart; for any other attribute the limit alone. Without -u it shows the "
+            "calling user's; -u, -P, -pe, -q and -h select others (wildcards, @userset, "
+            "@hostgroup), -l the limits shown, -xml the same as XML.",
+            VERSION,
+        ),
+        (
+            "0 after printing (nothing when no rule applies); 1 for a bad command line or "
+            "an unreachable qmaster.",
+        ),
+    ),
     "qevent": Page(
         "clients.qevent:main",
         "watch job events",

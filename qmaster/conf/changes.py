@@ -28,6 +28,7 @@ from qmaster.conf.loading import (
 )
 from qmaster.conf.model import ConfObject
 from qmaster.conf.names import name_refusals, pe_refusals
+from qmaster.conf.rqsconf import rqs_references
 from qmaster.conf.state import ConfState
 from qmaster.gdi.answers import Answer, Status, error, ok
 
@@ -42,6 +43,7 @@ LIST_NAMES = {
     "ckpt": "checkpoint interface",
     "user": "user",
     "calendar": "calendar",
+    "rqs": "resource quota set",
 }
 DELETE_NAMES = {**LIST_NAMES, "ckpt": "checkpointing environment"}
 
@@ -61,6 +63,7 @@ STATE_FIELDS = {
     "ckpt": "ckpts",
     "user": "users",
     "calendar": "calendars",
+    "rqs": "rqs",
 }
 
 
@@ -107,6 +110,9 @@ def _complex_reference(state: ConfState, name: str) -> str | None:
             or name in split_list(attrs["report_variables"])
         ):
             return f'Complex attribute "{name}" is still referenced in host "{host.name}".'
+    for rqs in state.rqs.values():  # sge_centry_referenced_in_rqs()
+        if rqs_references(rqs.rqs, name):
+            return f'Complex attribute "{name}" is still referenced in resource quota set "{rqs.name}".'
     return None
 
 

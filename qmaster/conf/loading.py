@@ -18,6 +18,7 @@ from qmaster.conf.errors import ConfigError
 from qmaster.conf.model import ConfObject
 from qmaster.conf.projects import CkptConf, ProjectConf
 from qmaster.conf.queue import ExecHostConf, HostgroupConf, QueueConf
+from qmaster.conf.rqsconf import RqsConf
 from qmaster.conf.state import ConfState, check_state
 from qmaster.conf.users import UserConf
 
@@ -34,6 +35,7 @@ OBJECT_KINDS: dict[str, type[ConfObject]] = {
     "ckpt": CkptConf,
     "user": UserConf,
     "calendar": CalendarConf,
+    "rqs": RqsConf,
 }
 FOLDERS = {
     "cqueue": "cqueues",
@@ -45,6 +47,7 @@ FOLDERS = {
     "ckpt": "ckpt",
     "user": "users",
     "calendar": "calendars",
+    "rqs": "resource_quotas",
 }
 SINGLE_NAMES = {"complex": "complexes", "global": "global", "sched": "scheduler",
                 "manager": "managers", "operator": "operators", "adminhost": "adminhosts",
@@ -52,7 +55,7 @@ SINGLE_NAMES = {"complex": "complexes", "global": "global", "sched": "scheduler"
 OPTIONAL_LISTS = ("operator", "adminhost", "submithost")
 """Name lists a cell may lack (cells made before they existed): empty when missing."""
 ROW_KINDS = ("complex", "exechost", "hostgroup", "userset", "project", "ckpt", "calendar", "user",
-             "pe", "cqueue", "global", "sched", "manager", *OPTIONAL_LISTS)  # fmt: skip
+             "pe", "cqueue", "global", "sched", "manager", *OPTIONAL_LISTS, "rqs")  # fmt: skip
 
 
 def parse_object(kind: str, text: str, path: str, *, spooled: bool = False) -> ConfObject:
@@ -114,6 +117,7 @@ def build_state(texts: dict[str, list[tuple[str, str]]], *, spooled: bool = Fals
         adminhosts=_optional_list(texts, "adminhost"),
         submithosts=_optional_list(texts, "submithost"),
         calendars=named["calendar"],  # type: ignore[arg-type]
+        rqs=named["rqs"],  # type: ignore[arg-type]
         global_conf=GlobalConf.parse(g_text, g_path, spooled=spooled),
         sched_conf=SchedConf.parse(*reversed(one("sched")), spooled=spooled),
         managers=tuple(parse_managers(one("manager")[1])),
@@ -188,6 +192,7 @@ def objects_of(state: ConfState, kind: str) -> dict[str, ConfObject]:
         "ckpt": state.ckpts,  # type: ignore[dict-item]
         "user": state.users,  # type: ignore[dict-item]
         "calendar": state.calendars,  # type: ignore[dict-item]
+        "rqs": state.rqs,  # type: ignore[dict-item]
     }
     return table[kind]
 

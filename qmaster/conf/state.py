@@ -22,6 +22,7 @@ from qmaster.conf.hostvalues import HostValues
 from qmaster.conf.model import ConfObject
 from qmaster.conf.projects import CkptConf, ProjectConf
 from qmaster.conf.queue import LIMITS, ExecHostConf, HostgroupConf, QueueConf, limit_value
+from qmaster.conf.rqsconf import RqsConf
 from qmaster.conf.users import UserConf
 
 
@@ -65,6 +66,8 @@ class ConfState:
     adminhosts: tuple[str, ...] = ()
     submithosts: tuple[str, ...] = ()
     calendars: dict[str, CalendarConf] = field(default_factory=dict)
+    rqs: dict[str, RqsConf] = field(default_factory=dict)
+    """Resource quota sets, in the order they were added."""
     sources: dict[tuple[str, str], str] = field(default_factory=dict, compare=False)
 
     def evolve(self, **changes: object) -> ConfState:

@@ -35,6 +35,7 @@ from qmaster.conf.planners import plan_request
 from qmaster.conf.projects import CkptConf, ProjectConf
 from qmaster.conf.qshow import show_queues
 from qmaster.conf.queue import ExecHostConf, HostgroupConf, QueueConf
+from qmaster.conf.rqsconf import show_rqs
 from qmaster.conf.state import ConfState, QueueInstanceConf, check_state
 from qmaster.gdi.answers import Answer, Status, error
 
@@ -48,6 +49,7 @@ NOT_FOUND = {
     "ckpt": "{} is not a checkpointing interface definition",
     "user": "{} is not known as user",
     "calendar": "{} is not a calendar",
+    "rqs": "No resource quota set found",
 }
 
 
@@ -171,6 +173,8 @@ class ClusterConfig:
             raise ConfNotFound(f"configuration {name} not defined")
         if kind in ("complex", "global", "sched"):
             return {"text": object_text(self._state, kind, "")}
+        if kind == "rqs":
+            return show_rqs(self._state.rqs, name, template)
         if kind not in OBJECT_KINDS:
             raise ValueError(f'unknown configuration kind "{kind}"')
         if template:

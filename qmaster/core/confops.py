@@ -14,6 +14,7 @@ from qmaster.core.errors import InvalidRequest, NoSuchObject, NotManager
 from qmaster.core.machine import Core
 from qmaster.core.outcome import Outcome
 from qmaster.core.qmodops import apply_initial_states
+from qmaster.core.quotashow import quota_usage
 from qmaster.core.registry import handler
 from qmaster.core.states import TaskState
 from qmaster.core.stimuli import ConfChange, ConfShow, KillExecd, Shutdown
@@ -32,7 +33,7 @@ def handle_show(core: Core, args: ConfShow, now: float, out: Outcome) -> None:
     except ConfigError as exc:
         raise InvalidRequest(exc.reason) from exc
     out.answers.extend(error(text, Status.EEXIST) for text in data.pop("missing", []))
-    out.data = data
+    out.data = {**data, **quota_usage(core)} if args.usage else data
 
 
 @handler(ConfChange)

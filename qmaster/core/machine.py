@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from qmaster.complexes.booking import Bookings, Changed
+from qmaster.complexes.booking import Changed
 from qmaster.conf.state import QueueInstanceConf
 from qmaster.conf.store import ClusterConfig
 from qmaster.core import qstates
@@ -40,6 +40,7 @@ from qmaster.core.outcome import Outcome
 from qmaster.core.registry import HANDLERS, HOOKS, Timer
 from qmaster.core.stimuli import Asked, Query, TimeAdvanced
 from qmaster.core.story import Journal, StoryLine, stimulus_name
+from qmaster.rqs.usage import QuotaBookings
 from schedd.calendar import Calendar
 from schedd.reasons import ReasonList
 
@@ -99,7 +100,7 @@ class Core:
         daemon's is :func:`qmaster.workdirs.workdir_error`."""
         self.jobs = JobTable()
         self.next_job_id = 1
-        self.booked = Bookings()
+        self.booked = QuotaBookings()
         self.user_jobs: Counter[str] = Counter()
         self.reasons: dict[int, ReasonList] = {}
         # the last finished jobs, for qstat -s z (in memory only, as Grid Engine's zombies)

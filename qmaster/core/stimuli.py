@@ -102,6 +102,7 @@ class ConfChange(Asked):
     text: str | None = None
     source: str = ""
     add: bool = False
+    select: str = ""
     members: list[str] | None = None
     mode: str | None = None
     pairs: list[tuple[str, str]] | None = None
@@ -109,7 +110,8 @@ class ConfChange(Asked):
     def request(self) -> dict[str, Any]:
         """The arguments the configuration store takes for this op."""
         if self.op == "conf_modify":
-            return {"kind": self.kind, "text": self.text, "source": self.source, "add": self.add}
+            args = {"kind": self.kind, "text": self.text, "source": self.source, "add": self.add}
+            return {**args, "select": self.select}
         if self.op in ("conf_add", "conf_delete"):
             return {"kind": self.kind, "name": self.name or "", "members": self.members or []}
         return {
@@ -235,6 +237,7 @@ class ConfShow(Query):
     kind: str
     name: str | None = None
     template: bool = False
+    usage: bool = False
 
 
 @dataclass(frozen=True, slots=True)

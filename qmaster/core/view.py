@@ -32,6 +32,7 @@ from qmaster.core.jobspec import as_map
 from qmaster.core.keptplan import kept_plan
 from qmaster.core.keptview import kept_view
 from qmaster.core.qinstances import for_scheduler
+from qmaster.core.quotaview import pass_quota
 from qmaster.core.schedjobs import job_request, pending_request, running_jobs_per_user
 from qmaster.core.schedlevels import (
     LevelCache,
@@ -298,6 +299,8 @@ def assemble(
         named=levels.named,
         **load_settings(core, now, empty),
     )
+    if not empty:
+        view.quota = pass_quota(core, view)
     if kept is not None:
         view.kept, view.written = kept.cache, kept.written
         if _reserving(core, jobs, advance):

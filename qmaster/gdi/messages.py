@@ -26,7 +26,7 @@ Name = Annotated[str, StringConstraints(max_length=4096)]
 Verify = Literal["n", "e", "w", "v", "p"]
 ConfKind = Literal[
     "complex", "cqueue", "exechost", "pe", "userset", "global", "sched", "manager", "hostgroup",
-    "project", "ckpt", "user", "operator", "adminhost", "submithost", "calendar"
+    "project", "ckpt", "user", "operator", "adminhost", "submithost", "calendar", "rqs"
 ]  # fmt: skip
 assert set(ConfKind.__args__) == set(CONF_KINDS)  # type: ignore[attr-defined]
 
@@ -223,6 +223,8 @@ class ConfShowArgs(_Strict):
     kind: ConfKind
     name: str | None = None
     template: bool = False
+    usage: bool = False
+    """qquota: with the resource quota sets, what running jobs use of each limit."""
 
 
 class ConfModifyArgs(_Strict):
@@ -230,6 +232,8 @@ class ConfModifyArgs(_Strict):
     text: str
     source: str = ""
     add: bool = False
+    select: str = ""
+    """qconf -Mrqs FILE NAME,..: the resource quota sets of the file to modify."""
 
 
 class ConfMembersArgs(_Strict):

@@ -79,7 +79,7 @@ Operations and their ``args`` -> ``data``:
                   caller, through submit's checks and JSV; answers as submit's
     qmod          {"action": "d|e|s|us|c|r|sj|usj|cj|rj|sq|usq|cq|rq", "targets": [str],
                    "force": bool}    qmod(1): queue instance states, job suspension/errors
-    conf_show     {"kind": KIND, "name": str | null, "template": bool}
+    conf_show     {"kind": KIND, "name": str | null, "template": bool, "usage": bool}
                   -> {"text": str} or {"names": [str]}; cqueue names are wc_queue_list
                   patterns (``all.q@host1``: the queue instance), template: ``-sq`` alone
     conf_modify   {"kind": KIND, "text": str, "source": str, "add": bool}
@@ -195,5 +195,5 @@ CONF_KINDS: Final = frozenset(
     {"complex", "cqueue", "exechost", "pe", "userset", "global", "sched", "manager", "hostgroup"}
     | {"project", "ckpt"}
     | {"user", "operator", "adminhost", "submithost"}
-    | {"calendar"}
+    | {"calendar", "rqs"}
 )

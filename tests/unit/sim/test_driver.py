@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -119,3 +120,21 @@ def test_a_core_asking_for_the_same_instant_forever_stops_the_replay() -> None:
     sim = Simulation(trace, _StuckFeed(), Defaults({}), None)  # type: ignore[arg-type]
     with pytest.raises(SimulationStuck, match=r"tick at 5\.0 over and over"):
         sim.run()
+
+
+def test_resource_quota_sets_of_the_cell_hold_in_a_replay(tmp_path: Path) -> None:
+    """A cell folder's resource_quotas/ limit the replay as they limit the qmaster: with
+    one slot for all jobs, three one-slot jobs submitted together run one after another."""
+    cell = tmp_path / "cell"
+    shutil.copytree(CELL, cell)
+    (cell / "resource_quotas").mkdir()
+    (cell / "resource_quotas" / "one").write_text(
+        "{\nname one\nenabled TRUE\nlimit to slots=1\n}\n"
+    )
+    trace = tmp_path / "t.swf"
+    trace.write_text("".join(f"{n} 0 -1 10 1 -1 -1 1 60 -1 1 1 1 1 1 1 -1 -1\n" for n in (1, 2, 3)))
+    starts = [r.start for r in replay(ReplayOptions(trace, cell, None, plots=False)).results]
+    assert starts == [0.0, 10.0, 20.0]
+    shutil.rmtree(cell / "resource_quotas")
+    starts = [r.start for r in replay(ReplayOptions(trace, cell, None, plots=False)).results]
+    assert starts == [0.0, 0.0, 0.0]
