@@ -26,8 +26,8 @@ from clients.common.output import EXIT_ERROR, EXIT_OK, err, exit_code, out, prin
 from clients.common.pipes import closes_quietly
 from clients.common.shell import GeCommand, Transport, transport_of
 from clients.qconf_attr import attr_verb, purge
-from clients.qconf_usage import qconf_usage
 from clients.qconf_rqs import RQS_VERBS
+from clients.qconf_usage import qconf_usage
 from clients.submit.world import read_text
 
 EMPTY_LIST = {
