@@ -101,10 +101,17 @@ def check_path_lists(core: Core, spec: JobSpec, keys: Iterable[str] | None = Non
 
 
 def _known_host(core: Core, name: str) -> bool:
+    return _resolved(core, name) is not None
+
+
+def _resolved(core: Core, name: str) -> str | None:
+    """The host name Grid Engine's resolver gives ``name`` (compared without case; the
+    qmaster's own name for ``localhost``), or None for a host it does not know."""
     conf = core.config.state
-    resolving = ("localhost", core.settings.qmaster_host)
-    hosts = (*conf.exechosts, *conf.adminhosts, *conf.submithosts, *resolving)
-    return any(h.lower() == name for h in hosts)
+    if name.lower() == "localhost":
+        return core.settings.qmaster_host or name
+    hosts = (*conf.exechosts, *conf.adminhosts, *conf.submithosts, core.settings.qmaster_host)
+    return next((h for h in hosts if h and h.lower() == name.lower()), None)
 
 
 def task_range(spec: JobSpec) -> TaskRange | None:
@@ -195,7 +202,7 @@ def _stored_pairs(core: Core, pairs: Pairs | None) -> Pairs | None:
                 known.clear()
             name, value = pair
             found = next(iter(normalise_requests(core.config.complexes, {name: value}).items()))
-            _resolve_host_value(core, *found)
+            found = (found[0], _resolve_host_value(core, *found))
             known[pair] = found
         stored[found[0]] = found[1]
     result = tuple(stored.items())
@@ -205,14 +212,17 @@ def _stored_pairs(core: Core, pairs: Pairs | None) -> Pairs | None:
 _EXPRESSION = frozenset("*?[]|&!()")
 
 
-def _resolve_host_value(core: Core, name: str, value: str) -> None:
-    """A HOST request names a host Grid Engine resolves (centry_fill_and_check(): an
-    expression or pattern is taken as it is)."""
+def _resolve_host_value(core: Core, name: str, value: str) -> str:
+    """The value stored for a request: a HOST request names a host Grid Engine resolves,
+    and is stored as the resolved name (centry_fill_and_check(): ``-l h=HOST1`` is
+    ``hostname=host1``; an expression or pattern is taken as it is)."""
     entry = core.config.complexes.get(name)
     if entry is None or entry.type is not ValueType.HOST or _EXPRESSION.intersection(value):
-        return
-    if not _known_host(core, value.lower()):
+        return value
+    resolved = _resolved(core, value)
+    if resolved is None:
         raise InvalidRequest(f'can\'t resolve hostname "{value}"')
+    return resolved
 
 
 def _names_any(core: Core, kind: str, pattern: str) -> bool:

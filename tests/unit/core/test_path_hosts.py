@@ -59,3 +59,13 @@ def test_a_submission_reports_each_bad_list_qalter_the_first() -> None:
     submit(core, ALICE, h=True)
     out = request(core, ALICE, "alter", T0 + 1, job_ids=["1"], job={"o": ["o1:/x"], "e": ["e1:/x"]})
     assert len(texts(out)) == 1
+
+
+def test_a_host_request_is_stored_as_the_resolved_name() -> None:
+    """centry_fill_and_check() resolves a HOST request: -l h=HOST1 is kept as hostname=host1
+    (qstat -j shows it so), localhost as the qmaster's own name; patterns stay as given."""
+    core = make_core(qmaster_host="master1")
+    for asked in ("HOST1", "localhost", "host*"):
+        submit(core, ALICE, l_hard={"h": asked})
+    stored = [dict(job.spec.hard_resources or ())["hostname"] for job in core.jobs.values()]
+    assert stored == ["host1", "master1", "host*"]
