@@ -17,6 +17,7 @@ from qmaster.core.holds import (
     set_holds,
     start_time_of,
 )
+from qmaster.core.hostnames import check_path_lists
 from qmaster.core.jobchecks import (
     check_array_holds,
     check_deadline,
@@ -34,7 +35,6 @@ from qmaster.core.stimuli import Alter
 from qmaster.core.story import altered
 from qmaster.core.submit import (
     check_name,
-    check_path_lists,
     task_range,
     validate_spec,
     verification,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from qmaster.core import lifecycle
 from qmaster.core.errors import CoreError
 from qmaster.core.holds import live_tasks, new_holds, set_holds, start_time_of
+from qmaster.core.hostnames import check_path_lists
 from qmaster.core.jobs import Job, VerifyWait
 from qmaster.core.jobspec import JobSpec
 from qmaster.core.jsvrules import refused_text
@@ -18,7 +19,7 @@ from qmaster.core.outcome import Outcome
 from qmaster.core.specs import checked_spec, with_full_names
 from qmaster.core.stimuli import JsvVerdict, Verify
 from qmaster.core.story import note
-from qmaster.core.submit import check_path_lists, validate_spec
+from qmaster.core.submit import validate_spec
 
 REVERIFY = "reverify"
 """The timer of a job's next verification."""
