@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from qmaster.complexes.values import parse_memory
+from qmaster.complexes.values import parse_bool, parse_memory
 from qmaster.core.jobs import Job, Task
 from qmaster.core.machine import Core
 from qmaster.events.records import Acct
@@ -75,4 +75,5 @@ def _vmem(core: Core, job: Job, qi_name: str) -> float:
 
 
 def _true(value: str) -> bool:
-    return value.strip().upper() in ("TRUE", "1")
+    """A PE's boolean (checked when the PE was stored) as the complexes' BOOL reads it."""
+    return bool(parse_bool(value))
